@@ -1,0 +1,365 @@
+#include "config.h"
+
+#include "cli.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "opts.h"
+#include "out.h"
+#include "probe.h"
+#include "report.h"
+#include "sbuf.h"
+#include "target.h"
+#include "usage.h"
+
+/* Largest request Linux transfers in one call. */
+#define CLI_MAX_RW 0x7ffff000ull
+
+static volatile sig_atomic_t cli_stop;
+
+static void cli_on_signal(int sig)
+{
+	(void)sig;
+	if (cli_stop)
+		_exit(CLI_EXIT_SIGNAL);
+	cli_stop = 1;
+}
+
+static void cli_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cli_on_signal; /* no SA_RESTART: a signal ends the sleep */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One "ioprobe: ..." line on stderr. */
+static void cli_msg(const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	sbuf_puts(&sb, "ioprobe: ");
+	va_start(ap, fmt);
+	sbuf_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	sbuf_putc(&sb, '\n');
+	out_write(STDERR_FILENO, sbuf_str(&sb), sb.len);
+	sbuf_free(&sb);
+}
+
+struct cli_ctx {
+	const struct opts *o;
+	struct report_cfg rc;
+	struct sbuf sb;
+	bool json_started; /* an object was written: the next needs a separator */
+	int out_err;       /* first stdout error */
+};
+
+/* Write the composed sbuf to stdout and reset it. */
+static int cli_flush(struct cli_ctx *c)
+{
+	int ret;
+
+	if (c->sb.error)
+		ret = c->sb.error;
+	else
+		ret = out_write(STDOUT_FILENO, sbuf_str(&c->sb), c->sb.len);
+	sbuf_reset(&c->sb);
+	if (ret && !c->out_err)
+		c->out_err = ret;
+	return ret;
+}
+
+/* Put the separator a JSON object needs before it. */
+static void cli_json_sep(struct cli_ctx *c)
+{
+	if (c->json_started && !c->rc.json_lines)
+		sbuf_putc(&c->sb, ',');
+	c->json_started = true;
+}
+
+static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
+{
+	struct cli_ctx *c = ctx;
+
+	if (c->o->quiet)
+		return 0;
+	if (c->o->json) {
+		cli_json_sep(c);
+		report_json_request(&c->sb, &c->rc, s, n, clock_realtime());
+		if (c->rc.json_lines)
+			sbuf_putc(&c->sb, '\n');
+	} else {
+		report_request_line(&c->sb, &c->rc, s, n, clock_realtime());
+	}
+	return cli_flush(c);
+}
+
+static int cli_on_period(void *ctx, const struct tally *t)
+{
+	struct cli_ctx *c = ctx;
+
+	if (c->o->json) {
+		cli_json_sep(c);
+		report_json_stat(&c->sb, &c->rc, t, clock_realtime(), false);
+		if (c->rc.json_lines)
+			sbuf_putc(&c->sb, '\n');
+	} else {
+		report_raw_line(&c->sb, &c->rc, t);
+	}
+	return cli_flush(c);
+}
+
+static int cli_on_burst_end(void *ctx)
+{
+	struct cli_ctx *c = ctx;
+
+	if (c->o->quiet || c->o->json)
+		return 0;
+	sbuf_putc(&c->sb, '\n');
+	return cli_flush(c);
+}
+
+static void cli_on_warn(void *ctx, const char *text)
+{
+	(void)ctx;
+	cli_msg("%s", text);
+}
+
+/* The closing output: JSON total, raw -B line, or the human summary. */
+static int cli_finish(struct cli_ctx *c, const struct probe *p)
+{
+	const struct opts *o = c->o;
+
+	if (o->json) {
+		cli_json_sep(c);
+		report_json_stat(&c->sb, &c->rc, &p->acct.total, clock_realtime(), true);
+		sbuf_puts(&c->sb, c->rc.json_lines ? "\n" : "]\n");
+	} else if (o->batch) {
+		report_raw_line(&c->sb, &c->rc, &p->acct.total);
+	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
+		report_summary(&c->sb, &c->rc, &p->acct.total, &p->acct.read, &p->acct.write);
+	}
+	return cli_flush(c);
+}
+
+/* Exit code for a stdout error: a closed pipe ends the run quietly. */
+static int cli_out_error(int err)
+{
+	if (err == -EPIPE)
+		return CLI_EXIT_OK;
+	cli_msg("write error on standard output: %s", strerror(-err));
+	return CLI_EXIT_RUNTIME;
+}
+
+static const struct engine_ops *cli_engine(const struct opts *o, int *code)
+{
+	static const char *const known[] = { "sync", "libaio", "io_uring", "null" };
+	const char *name = o->engine ? o->engine : "sync";
+	const struct engine_ops *ops = engine_find(name);
+	size_t len = strcspn(name, ":");
+
+	if (ops)
+		return ops;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (strlen(known[i]) == len && !strncmp(known[i], name, len)) {
+			cli_msg("the %s engine is not available in this build", known[i]);
+			*code = CLI_EXIT_PREPARE;
+			return NULL;
+		}
+	}
+	cli_msg("unknown engine \"%s\" (sync, libaio, io_uring, null)", name);
+	*code = CLI_EXIT_USAGE;
+	return NULL;
+}
+
+/* Parse the command line; returns -1 to go on, or the exit code. */
+static int cli_parse(int argc, char *argv[], struct opts *o)
+{
+	char msg[OPTS_MSG_MAX];
+	enum opts_status st = opts_parse(argc, argv, o, msg, sizeof(msg));
+
+	if (st == OPTS_ERR_USAGE) {
+		cli_msg("%s", msg);
+		out_write(STDERR_FILENO, "\n", 1);
+		out_write(STDERR_FILENO, usage_text(), strlen(usage_text()));
+		return CLI_EXIT_USAGE;
+	}
+	if (st != OPTS_OK) {
+		cli_msg("%s", msg);
+		return CLI_EXIT_USAGE;
+	}
+	switch (o->action) {
+	case OPTS_HELP:
+	case OPTS_USAGE: {
+		int err = out_write(STDOUT_FILENO, usage_text(), strlen(usage_text()));
+
+		if (err)
+			return cli_out_error(err) ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+		return o->action == OPTS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	}
+	case OPTS_VERSION: {
+		char line[64];
+		int err;
+
+		snprintf(line, sizeof(line), "%s\n", usage_version());
+		err = out_write(STDOUT_FILENO, line, strlen(line));
+		return err ? cli_out_error(err) : CLI_EXIT_OK;
+	}
+	case OPTS_RUN:
+		break;
+	}
+	return -1;
+}
+
+static void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->count = o->count;
+	pc->deadline = opts_deadline(o);
+	pc->interval = opts_interval(o);
+	pc->burst = o->burst;
+	pc->print_count = o->print_count;
+	pc->print_interval = o->print_interval;
+	pc->seed = o->seed;
+	pc->linear = o->linear;
+	pc->cached = o->cached;
+	pc->write = o->write > 0 && !o->read_write;
+	pc->read_write = o->read_write;
+	pc->ignore_error = o->ignore_error;
+	pc->nowait = o->nowait;
+	pc->account.warmup = o->warmup;
+	pc->account.min_time = o->min_time;
+	pc->account.max_time = o->max_time;
+	pc->account.split = o->read_write;
+}
+
+static void cli_report_cfg(const struct opts *o, const struct target *t, struct report_cfg *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->target.path = o->path;
+	rc->target.fstype = t->fstype;
+	rc->target.device = t->device;
+	rc->target.device_size = t->device_size;
+	rc->time_format = o->time_format;
+	rc->size = t->size;
+	rc->write = o->write > 0 && !o->read_write;
+	rc->read_write = o->read_write;
+}
+
+/* Prepare, probe, report. The target is open; returns the exit code. */
+static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops)
+{
+	struct engine_params ep = { 0 };
+	struct engine eng;
+	struct probe_cfg pc;
+	struct cli_ctx c = { .o = o, .sb = SBUF_INIT };
+	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
+				   cli_on_warn };
+	struct probe *p;
+	char msg[512] = "";
+	void *buf;
+	int ret, code = CLI_EXIT_OK;
+
+	if (posix_memalign(&buf, 4096, t->size)) {
+		cli_msg("buffer allocation failed");
+		return CLI_EXIT_PREPARE;
+	}
+	memset(buf, 0, t->size);
+	ep.fd = t->fd;
+	ep.buf = buf;
+	ep.buf_len = t->size;
+	ep.nowait = o->nowait;
+	ep.hipri = o->hipri;
+	ep.arg = o->engine ? strchr(o->engine, ':') : NULL;
+	if (ep.arg)
+		ep.arg++;
+	ret = engine_start(&eng, ops, &ep);
+	if (ret) {
+		cli_msg("failed to start the %s engine: %s", ops->name, strerror(-ret));
+		free(buf);
+		return CLI_EXIT_PREPARE;
+	}
+	p = malloc(sizeof(*p));
+	if (!p) {
+		cli_msg("out of memory");
+		engine_stop(&eng);
+		free(buf);
+		return CLI_EXIT_PREPARE;
+	}
+	cli_probe_cfg(o, &pc);
+	cli_report_cfg(o, t, &c.rc);
+	probe_init(p, &pc, t, &eng, buf);
+	cli_signals();
+	clock_tighten_slack();
+
+	if (o->json && !c.rc.json_lines) {
+		sbuf_putc(&c.sb, '[');
+		ret = cli_flush(&c);
+	}
+	if (!ret)
+		ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
+	if (c.out_err) {
+		code = cli_out_error(c.out_err);
+	} else if (ret) {
+		cli_msg("%s", msg);
+		code = CLI_EXIT_RUNTIME;
+	} else if ((ret = cli_finish(&c, p))) {
+		code = cli_out_error(ret);
+	} else if (p->acct.total.failed) {
+		code = CLI_EXIT_RUNTIME;
+	}
+	sbuf_free(&c.sb);
+	free(p);
+	engine_stop(&eng);
+	free(buf);
+	return code;
+}
+
+int cli_main(int argc, char *argv[])
+{
+	struct opts o;
+	struct target t;
+	const struct engine_ops *ops;
+	char msg[OPTS_MSG_MAX];
+	int code, ret;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (out_guard_std_fds())
+		return CLI_EXIT_PREPARE;
+	code = cli_parse(argc, argv, &o);
+	if (code >= 0)
+		return code;
+	code = CLI_EXIT_OK;
+	ops = cli_engine(&o, &code);
+	if (!ops)
+		return code;
+	if (o.nowait && !o.cached && !o.direct)
+		cli_msg("nowait without cached or direct I/O is supposed to fail");
+	if (opts_request_size(&o) > CLI_MAX_RW)
+		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
+
+	ret = target_open(&t, &o, msg, sizeof(msg));
+	if (ret) {
+		cli_msg("%s", msg);
+		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	code = cli_run(&o, &t, ops);
+	target_close(&t);
+	return code;
+}

@@ -1,0 +1,54 @@
+#include "config.h"
+
+#include "clock.h"
+
+#include <errno.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+/* Sleeps end this long before the deadline; the rest is spun. */
+#define CLOCK_SPIN_NS 50000ull
+
+static uint64_t clock_read(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t clock_now(void)
+{
+	return clock_read(CLOCK_MONOTONIC);
+}
+
+uint64_t clock_realtime(void)
+{
+	return clock_read(CLOCK_REALTIME);
+}
+
+int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
+{
+	uint64_t now = clock_now();
+
+	if (now + CLOCK_SPIN_NS < deadline) {
+		uint64_t wake = deadline - CLOCK_SPIN_NS;
+		struct timespec ts = {
+			.tv_sec = (time_t)(wake / 1000000000ull),
+			.tv_nsec = (long)(wake % 1000000000ull),
+		};
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			if (stop && *stop)
+				return -EINTR;
+	}
+	while (clock_now() < deadline)
+		if (stop && *stop)
+			return -EINTR;
+	return 0;
+}
+
+void clock_tighten_slack(void)
+{
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+}

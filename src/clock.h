@@ -1,0 +1,29 @@
+/*
+ * clock: the probe's time source. All durations are uint64_t nanoseconds on
+ * CLOCK_MONOTONIC (wall-clock time appears only in report timestamps).
+ */
+#ifndef IOPROBE_CLOCK_H
+#define IOPROBE_CLOCK_H
+
+#include <signal.h>
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t clock_now(void);
+
+/* CLOCK_REALTIME now, in ns since the epoch (report timestamps only). */
+uint64_t clock_realtime(void);
+
+/*
+ * Wait until CLOCK_MONOTONIC reaches deadline (ns): an absolute
+ * clock_nanosleep() for the bulk, then a short spin for the last stretch so
+ * the start is not late by timer slack. Returns 0 at the deadline, or -EINTR
+ * as soon as *stop becomes non-zero (a signal handler sets it; the sleep is
+ * interrupted because handlers are installed without SA_RESTART).
+ */
+int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
+
+/* Lower this thread's timer slack so sleeps end close to their deadline. */
+void clock_tighten_slack(void);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * engine: how one request reaches the kernel. Every back end (sync, libaio,
+ * io_uring, null) fills the same ops table; the probe only calls the
+ * engine_*() wrappers. Engines are chosen by name at run time from an
+ * explicit registry (no constructor magic: that breaks in static libraries).
+ * One request is in flight at a time.
+ */
+#ifndef IOPROBE_ENGINE_H
+#define IOPROBE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct engine;
+
+struct engine_params {
+	int fd;          /* the target, already open */
+	void *buf;       /* the request buffer (page aligned, O_DIRECT safe) */
+	size_t buf_len;  /* its size: the request size */
+	bool nowait;     /* RWF_NOWAIT on every request */
+	bool hipri;      /* polled completion (RWF_HIPRI / IOPOLL) */
+	const char *arg; /* text after "name:" in --engine=name:arg, or NULL */
+};
+
+struct engine_ops {
+	const char *name;
+	const char *help; /* one line for --help */
+	/* Set up; store private state in *priv. Returns 0 or -errno. */
+	int (*init)(const struct engine_params *p, void **priv);
+	/*
+	 * Run one request to completion: read (write = false) or write buf_len
+	 * bytes at offset. Returns the bytes transferred or -errno.
+	 */
+	ssize_t (*io)(void *priv, const struct engine_params *p, bool write, uint64_t offset);
+	/* Release everything init() set up. */
+	void (*cleanup)(void *priv);
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	struct engine_params params;
+	void *priv;
+};
+
+/* Engines compiled in, in registry order; *count set to their number. */
+const struct engine_ops *const *engine_list(size_t *count);
+
+/*
+ * Find an engine by name ("sync", "libaio", "io_uring", "null"); text after a
+ * ':' is the engine's argument. NULL when no such engine is built.
+ */
+const struct engine_ops *engine_find(const char *spec);
+
+/*
+ * Start engine ops for the given parameters. Returns 0, or -errno (-ENOSYS,
+ * -EPERM, -EINVAL... when the kernel refuses this engine).
+ */
+int engine_start(struct engine *e, const struct engine_ops *ops, const struct engine_params *p);
+
+/* One request; see engine_ops.io. */
+static inline ssize_t engine_io(struct engine *e, bool write, uint64_t offset)
+{
+	return e->ops->io(e->priv, &e->params, write, offset);
+}
+
+/* Tear down (idempotent). */
+void engine_stop(struct engine *e);
+
+extern const struct engine_ops engine_sync;
+extern const struct engine_ops engine_null;
+#if HAVE_LIBAIO
+extern const struct engine_ops engine_libaio;
+#endif
+#if HAVE_LIBURING
+extern const struct engine_ops engine_uring;
+#endif
+
+#endif

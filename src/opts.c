@@ -1,0 +1,377 @@
+#include "config.h"
+
+#include "opts.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suffix.h"
+
+enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+struct opt_def {
+	const char *name;  /* long name */
+	char letter;       /* short letter, or 0 */
+	enum arg_kind arg;
+	bool ioping;       /* one of ioping 1.3's options (wins prefix ties) */
+};
+
+/* ioping 1.3's long options first, in its order (ambiguity messages list them so). */
+static const struct opt_def opt_table[] = {
+	{ "help", 'h', ARG_NONE, true },
+	{ "version", 'v', ARG_NONE, true },
+	{ "keep", 'k', ARG_NONE, true },
+	{ "quiet", 'q', ARG_NONE, true },
+	{ "batch", 'B', ARG_NONE, true },
+	{ "time", 'I', ARG_OPTIONAL, true },
+	{ "json", 'J', ARG_NONE, true },
+	{ "rapid", 'R', ARG_NONE, true },
+	{ "linear", 'L', ARG_NONE, true },
+	{ "direct", 'D', ARG_NONE, true },
+	{ "cached", 'C', ARG_NONE, true },
+	{ "nowait", 'N', ARG_NONE, true },
+	{ "hipri", 'H', ARG_NONE, true },
+	{ "sync", 'Y', ARG_NONE, true },
+	{ "dsync", 'y', ARG_NONE, true },
+	{ "async", 'A', ARG_NONE, true },
+	{ "write", 'W', ARG_NONE, true },
+	{ "read-write", 'G', ARG_NONE, true },
+	{ "size", 's', ARG_REQUIRED, true },
+	{ "work-size", 'S', ARG_REQUIRED, true },
+	{ "work-offset", 'o', ARG_REQUIRED, true },
+	{ "count", 'c', ARG_REQUIRED, true },
+	{ "work-time", 'w', ARG_REQUIRED, true },
+	{ "interval", 'i', ARG_REQUIRED, true },
+	{ "burst", 'b', ARG_REQUIRED, true },
+	{ "speed-limit", 'l', ARG_REQUIRED, true },
+	{ "rate-limit", 'r', ARG_REQUIRED, true },
+	{ "warmup", 'a', ARG_REQUIRED, true },
+	{ "min-time", 't', ARG_REQUIRED, true },
+	{ "max-time", 'T', ARG_REQUIRED, true },
+	{ "print-count", 'p', ARG_REQUIRED, true },
+	{ "print-interval", 'P', ARG_REQUIRED, true },
+	{ "entropy", 'e', ARG_REQUIRED, true },
+	/* ioping HEAD and ioprobe's own */
+	{ "uring", 'U', ARG_NONE, false },
+	{ "ignore-error", 'E', ARG_NONE, false },
+	{ "engine", 0, ARG_REQUIRED, false },
+};
+
+#define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
+
+/* Limits of ioping 1.3's argument kinds. */
+#define LIMIT_NUMBER ((uint64_t)INT_MAX)
+#define LIMIT_SIZE ((uint64_t)LONG_MAX)
+#define LIMIT_TIME ((uint64_t)LLONG_MAX)
+#define LIMIT_RATE 1e9
+
+static void msgf(char *msg, size_t msglen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void msgf(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msglen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
+}
+
+void opts_defaults(struct opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->action = OPTS_RUN;
+	o->warmup = 1;
+	o->interval = 1000000000ull;
+	o->max_time = UINT64_MAX;
+}
+
+static const struct opt_def *opt_by_letter(char c)
+{
+	for (size_t i = 0; i < OPT_COUNT; i++)
+		if (opt_table[i].letter && opt_table[i].letter == c)
+			return &opt_table[i];
+	return NULL;
+}
+
+/*
+ * Look up a long name (len bytes of name). Returns the option, or NULL with
+ * *ambiguous set when several match a prefix and none wins.
+ */
+static const struct opt_def *opt_by_name(const char *name, size_t len, bool *ambiguous)
+{
+	const struct opt_def *hit = NULL, *ioping_hit = NULL;
+	unsigned hits = 0, ioping_hits = 0;
+
+	*ambiguous = false;
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		const struct opt_def *d = &opt_table[i];
+
+		if (strncmp(d->name, name, len))
+			continue;
+		if (strlen(d->name) == len)
+			return d;
+		hit = d;
+		hits++;
+		if (d->ioping) {
+			ioping_hit = d;
+			ioping_hits++;
+		}
+	}
+	if (hits == 1)
+		return hit;
+	if (ioping_hits == 1)
+		return ioping_hit;
+	*ambiguous = hits > 1;
+	return NULL;
+}
+
+static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const char *name,
+			  size_t len)
+{
+	size_t used;
+
+	msgf(msg, msglen, "option '%s%.*s' is ambiguous; possibilities:", dashes, (int)len, name);
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		if (strncmp(opt_table[i].name, name, len))
+			continue;
+		used = strlen(msg);
+		if (used + 1 < msglen)
+			msgf(msg + used, msglen - used, " '%s%s'", dashes, opt_table[i].name);
+	}
+}
+
+static int parse_number(const char *arg, uint64_t *out, char *msg, size_t msglen)
+{
+	return suffix_parse_number(arg, LIMIT_NUMBER, out, msg, msglen);
+}
+
+static int parse_size(const char *arg, uint64_t *out, char *msg, size_t msglen)
+{
+	return suffix_parse_size(arg, LIMIT_SIZE, out, msg, msglen);
+}
+
+static int parse_time(const char *arg, uint64_t *out, char *msg, size_t msglen)
+{
+	return suffix_parse_time(arg, LIMIT_TIME, out, msg, msglen);
+}
+
+/* Apply one option with its argument (NULL when none). Returns 0 or an opts_status. */
+static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const char *arg,
+				  char *msg, size_t msglen)
+{
+	int ret = 0;
+
+	switch (d->letter) {
+	case 'h': o->action = OPTS_HELP; break;
+	case 'v': o->action = OPTS_VERSION; break;
+	case 'k': o->keep = true; break;
+	case 'q': o->quiet = true; break;
+	case 'B': o->batch = true; o->quiet = true; break;
+	case 'I': o->time_format = (arg && *arg) ? arg : "%b %d %T"; break;
+	case 'J': o->json = true; o->time_format = "%FT%T%z"; break;
+	case 'R': o->rapid = true; o->quiet = true; break;
+	case 'L': o->linear = true; break;
+	case 'D': o->direct = true; break;
+	case 'C': o->cached = true; break;
+	case 'N': o->nowait = true; break;
+	case 'H': o->hipri = true; break;
+	case 'Y': o->sync = true; break;
+	case 'y': o->dsync = true; break;
+	case 'A': o->engine = "libaio"; break;
+	case 'U': o->engine = "io_uring"; break;
+	case 'E': o->ignore_error = true; break;
+	case 'W': o->write++; break;
+	case 'G': o->read_write = true; o->write++; break;
+	case 's': ret = parse_size(arg, &o->size, msg, msglen); break;
+	case 'S': ret = parse_size(arg, &o->work_size, msg, msglen); break;
+	case 'o': ret = parse_size(arg, &o->work_offset, msg, msglen); break;
+	case 'c': ret = parse_number(arg, &o->count, msg, msglen); break;
+	case 'w':
+		ret = parse_time(arg, &o->deadline, msg, msglen);
+		o->deadline_set = true;
+		break;
+	case 'i':
+		ret = parse_time(arg, &o->interval, msg, msglen);
+		o->interval_set = true;
+		break;
+	case 'b': ret = parse_number(arg, &o->burst, msg, msglen); break;
+	case 'l': ret = parse_size(arg, &o->speed_limit, msg, msglen); break;
+	case 'r': ret = suffix_parse_rate(arg, LIMIT_RATE, &o->rate_limit, msg, msglen); break;
+	case 'a': ret = parse_number(arg, &o->warmup, msg, msglen); break;
+	case 't': ret = parse_time(arg, &o->min_time, msg, msglen); break;
+	case 'T': ret = parse_time(arg, &o->max_time, msg, msglen); break;
+	case 'p': ret = parse_number(arg, &o->print_count, msg, msglen); break;
+	case 'P': ret = parse_time(arg, &o->print_interval, msg, msglen); break;
+	case 'e': o->seed = strtoull(arg, NULL, 0); break;
+	case 0:
+		if (!strcmp(d->name, "engine"))
+			o->engine = arg;
+		break;
+	default:
+		break;
+	}
+	return ret ? OPTS_ERR : OPTS_OK;
+}
+
+/* One word that starts with "--", or with "-" and is read as a long option. */
+static enum opts_status parse_long(struct opts *o, const struct opt_def *d, const char *dashes,
+				   const char *value, int argc, char *const argv[], int *i,
+				   char *msg, size_t msglen)
+{
+	if (d->arg == ARG_NONE && value) {
+		msgf(msg, msglen, "option '%s%s' doesn't allow an argument", dashes, d->name);
+		return OPTS_ERR_USAGE;
+	}
+	if (d->arg == ARG_REQUIRED && !value) {
+		if (*i + 1 >= argc) {
+			msgf(msg, msglen, "option '%s%s' requires an argument", dashes, d->name);
+			return OPTS_ERR_USAGE;
+		}
+		value = argv[++*i];
+	}
+	return opt_apply(o, d, value, msg, msglen);
+}
+
+/* A bundle of short options after a single dash ("-qk", "-c5", "-I%T"). */
+static enum opts_status parse_short(struct opts *o, const char *word, int argc,
+				    char *const argv[], int *i, char *msg, size_t msglen)
+{
+	for (const char *p = word + 1; *p; p++) {
+		const struct opt_def *d = opt_by_letter(*p);
+		const char *value = NULL;
+
+		if (!d) {
+			msgf(msg, msglen, "invalid option -- '%c'", *p);
+			return OPTS_ERR_USAGE;
+		}
+		if (d->arg == ARG_OPTIONAL) {
+			value = p[1] ? p + 1 : NULL;
+		} else if (d->arg == ARG_REQUIRED) {
+			if (p[1]) {
+				value = p + 1;
+			} else if (*i + 1 < argc) {
+				value = argv[++*i];
+			} else {
+				msgf(msg, msglen, "option requires an argument -- '%c'", *p);
+				return OPTS_ERR_USAGE;
+			}
+		}
+		enum opts_status st = opt_apply(o, d, value, msg, msglen);
+
+		if (st != OPTS_OK || d->arg != ARG_NONE)
+			return st;
+	}
+	return OPTS_OK;
+}
+
+enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *msg, size_t msglen)
+{
+	unsigned paths = 0;
+	bool options_done = false;
+	enum opts_status st;
+
+	opts_defaults(o);
+	if (msglen)
+		msg[0] = '\0';
+	if (argc < 2) {
+		o->action = OPTS_USAGE;
+		return OPTS_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *word = argv[i];
+
+		if (options_done || word[0] != '-' || word[1] == '\0') {
+			if (!paths++)
+				o->path = word;
+			continue;
+		}
+		if (!strcmp(word, "--")) {
+			options_done = true;
+			continue;
+		}
+		bool two = word[1] == '-';
+		const char *name = word + (two ? 2 : 1);
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		const char *dashes = two ? "--" : "-";
+		bool ambiguous = false;
+		const struct opt_def *d = NULL;
+
+		/* getopt_long_only: a single letter that is a short option stays short */
+		if (two || name[1] != '\0' || !opt_by_letter(name[0]))
+			d = len ? opt_by_name(name, len, &ambiguous) : NULL;
+		if (ambiguous) {
+			msg_ambiguous(msg, msglen, dashes, name, len);
+			return OPTS_ERR_USAGE;
+		}
+		if (d) {
+			st = parse_long(o, d, dashes, eq ? eq + 1 : NULL, argc, argv, &i, msg,
+					msglen);
+		} else if (!two && opt_by_letter(name[0])) {
+			st = parse_short(o, word, argc, argv, &i, msg, msglen);
+		} else {
+			msgf(msg, msglen, "unrecognized option '%s'", word);
+			return OPTS_ERR_USAGE;
+		}
+		if (st != OPTS_OK)
+			return st;
+		if (o->action == OPTS_HELP || o->action == OPTS_VERSION)
+			return OPTS_OK;
+	}
+	if (paths == 0) {
+		msgf(msg, msglen, "no destination specified");
+		return OPTS_ERR;
+	}
+	if (paths > 1) {
+		msgf(msg, msglen, "more than one destination specified");
+		return OPTS_ERR;
+	}
+	return OPTS_OK;
+}
+
+uint64_t opts_request_size(const struct opts *o)
+{
+	if (o->size)
+		return o->size;
+	return o->linear ? 256 * 1024 : 4096;
+}
+
+uint64_t opts_interval(const struct opts *o)
+{
+	uint64_t interval, size = opts_request_size(o);
+
+	if (o->interval_set)
+		interval = o->interval;
+	else if (o->speed_limit || o->rate_limit > 0 || o->rapid)
+		interval = 0;
+	else
+		interval = 1000000000ull;
+	if (o->speed_limit) {
+		long double t = (long double)size * 1e9L / (long double)o->speed_limit;
+		uint64_t ns = t >= (long double)UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+
+		if (ns > interval)
+			interval = ns;
+	}
+	if (o->rate_limit > 0) {
+		uint64_t ns = (uint64_t)(1e9 / o->rate_limit);
+
+		if (ns > interval)
+			interval = ns;
+	}
+	return interval;
+}
+
+uint64_t opts_deadline(const struct opts *o)
+{
+	if (o->deadline_set)
+		return o->deadline;
+	return o->rapid ? 3000000000ull : 0;
+}

@@ -1,0 +1,101 @@
+/*
+ * opts: the command line, parsed into plain values. Pure: no I/O; nothing is
+ * opened or checked against the target here (see target.c and plan_*()).
+ *
+ * The syntax is glibc getopt_long_only's, as ioping 1.3 uses it: long options
+ * with one or two dashes, unique prefixes, "=value" or the next word as the
+ * value, short bundles, GNU permutation (options after the path), "--" ends
+ * options. One deliberate rule on top: a prefix that matches exactly one of
+ * ioping 1.3's options means that option even when it is also a prefix of an
+ * ioprobe-only option (so `-en 1` stays `-entropy 1`, as in ioping).
+ */
+#ifndef IOPROBE_OPTS_H
+#define IOPROBE_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum opts_action {
+	OPTS_RUN,
+	OPTS_HELP,    /* -h: usage on stdout, exit 0 */
+	OPTS_VERSION, /* -v: version on stdout, exit 0 */
+	OPTS_USAGE,   /* no arguments at all: usage on stdout, exit 1 */
+};
+
+struct opts {
+	enum opts_action action;
+	const char *path;          /* the one destination (points into argv) */
+
+	uint64_t warmup;           /* -a, default 1 */
+	uint64_t burst;            /* -b, 0 = off */
+	uint64_t count;            /* -c, 0 = unlimited */
+	uint64_t seed;             /* -e, 0 = from the clock */
+	uint64_t interval;         /* -i, ns */
+	bool interval_set;
+	uint64_t speed_limit;      /* -l, bytes per second, 0 = off */
+	double rate_limit;         /* -r, requests per second, 0 = off */
+	uint64_t size;             /* -s, bytes, 0 = default */
+	uint64_t work_size;        /* -S, bytes, 0 = default */
+	uint64_t work_offset;      /* -o, bytes */
+	uint64_t deadline;         /* -w, ns, 0 = none */
+	bool deadline_set;
+	uint64_t min_time;         /* -t, ns */
+	uint64_t max_time;         /* -T, ns, UINT64_MAX = none */
+	uint64_t print_count;      /* -p */
+	uint64_t print_interval;   /* -P, ns */
+	const char *time_format;   /* -I / -J strftime format, NULL = no time */
+
+	bool json;                 /* -J */
+	bool batch;                /* -B */
+	bool quiet;                /* -q (also set by -B and -R) */
+	bool rapid;                /* -R */
+	bool linear;               /* -L */
+	bool cached;               /* -C */
+	bool direct;               /* -D */
+	bool sync;                 /* -Y */
+	bool dsync;                /* -y */
+	bool nowait;               /* -N */
+	bool hipri;                /* -H */
+	bool keep;                 /* -k */
+	bool ignore_error;         /* -E */
+	bool read_write;           /* -G */
+	unsigned write;            /* number of -W and -G given */
+	const char *engine;        /* -A, -U, --engine; NULL = sync */
+};
+
+/* Size of the message buffer callers should pass to opts_parse(). */
+#define OPTS_MSG_MAX 2048
+
+/* Parse status (negative errno-like codes are not used here). */
+enum opts_status {
+	OPTS_OK = 0,
+	OPTS_ERR = 1,       /* msg holds the message; exit 1 */
+	OPTS_ERR_USAGE = 2, /* msg holds the message; print a blank line and the usage after it */
+};
+
+/* Fill o with ioping's defaults (before any option). */
+void opts_defaults(struct opts *o);
+
+/*
+ * Parse argv (argv[0] is the program name and is skipped). argv is not
+ * modified; o->path and o->time_format point into it or at static strings.
+ * Returns OPTS_OK, or an error status with the message (no "ioprobe: "
+ * prefix) in msg.
+ */
+enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *msg, size_t msglen);
+
+/* Request size after defaults: -s, else 256 KiB with -L, else 4 KiB. */
+uint64_t opts_request_size(const struct opts *o);
+
+/*
+ * Time between request starts in ns, as ioping 1.3: start from -i if given,
+ * else 0 when -l, -r or -R is given, else 1 s; then take the largest of that,
+ * size*1e9/speed and 1e9/rate.
+ */
+uint64_t opts_interval(const struct opts *o);
+
+/* Deadline in ns after which no request starts (-w, or 3 s for -R); 0 = none. */
+uint64_t opts_deadline(const struct opts *o);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * pacer: the request schedule, as absolute deadlines on the monotonic clock.
+ * Pure: the caller passes the times in, so tests drive it with a fake clock.
+ *
+ * Starts are anchored at the run's first start: start k is due at
+ * first + k * interval (with -b N, N requests are due together, then the
+ * next burst one interval later). A request that ends after the next due
+ * time makes the schedule restart from its end (ioping's rule: no catch-up
+ * bursts), and every slot that passed unused is counted in `skipped`, so
+ * coordinated omission is visible instead of silent.
+ */
+#ifndef IOPROBE_PACER_H
+#define IOPROBE_PACER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pacer {
+	uint64_t interval; /* ns between starts (between bursts with burst > 1) */
+	uint64_t burst;    /* requests per burst; 0 or 1 = no bursts */
+	uint64_t due;      /* when the next request is due */
+	uint64_t in_burst; /* requests issued in the current burst */
+	uint64_t skipped;  /* slots that passed unused */
+};
+
+/* Start a schedule whose first request is due at first (ns). */
+void pacer_init(struct pacer *p, uint64_t first, uint64_t interval, uint64_t burst);
+
+/*
+ * Account for one request that ended at end (ns) and compute when the next
+ * one is due (returned, also in p->due). Returns true when that request
+ * closed a burst (ioping prints a blank line then).
+ */
+bool pacer_next(struct pacer *p, uint64_t end);
+
+#endif

@@ -1,0 +1,169 @@
+#include "config.h"
+
+#include "probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "report.h"
+
+void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
+		struct engine *e, void *buf)
+{
+	memset(p, 0, sizeof(*p));
+	p->cfg = *cfg;
+	p->target = t;
+	p->engine = e;
+	p->buf = buf;
+	rng_seed(&p->rng, cfg->seed ? cfg->seed : clock_now());
+	account_init(&p->acct, &cfg->account);
+}
+
+/* Offset of the next request inside the target. */
+static uint64_t probe_offset(struct probe *p)
+{
+	const struct target *t = p->target;
+	uint64_t w;
+
+	if (p->cfg.linear) {
+		if (p->woffset + t->size > t->work_size)
+			p->woffset = 0;
+		w = p->woffset;
+		p->woffset += t->size;
+	} else {
+		w = rng_below(&p->rng, t->work_size / t->size) * t->size;
+	}
+	return t->work_offset + w;
+}
+
+static void probe_warn(const struct probe_sink *sink, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void probe_warn(const struct probe_sink *sink, const char *fmt, ...)
+{
+	char text[256];
+	va_list ap;
+
+	if (!sink->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	sink->warn(sink->ctx, text);
+}
+
+/* The fatal text for a failed request, as ioping HEAD prints it. */
+static int probe_fail(int err, const char *what, char *msg, size_t msglen)
+{
+	char ebuf[32];
+
+	snprintf(msg, msglen, "%s: %s: %s", what, report_errno_name(err, ebuf, sizeof(ebuf)),
+		 strerror(-err));
+	return err;
+}
+
+/* Close the current period and hand it to the sink. */
+static int probe_period(struct probe *p, const struct probe_sink *sink, uint64_t now,
+			uint64_t *period_start, uint64_t *skipped_mark)
+{
+	struct tally t;
+
+	account_period_end(&p->acct, now - *period_start, p->pacer.skipped - *skipped_mark, &t);
+	*period_start = now;
+	*skipped_mark = p->pacer.skipped;
+	return sink->period ? sink->period(sink->ctx, &t) : 0;
+}
+
+int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
+	      char *msg, size_t msglen)
+{
+	const struct probe_cfg *c = &p->cfg;
+	const struct target *t = p->target;
+	uint64_t period_start, period_due = 0, skipped_mark = 0, end = 0;
+	int ret = 0;
+
+	if (!(c->linear && c->cached) &&
+	    posix_fadvise(t->fd, (off_t)t->work_offset, (off_t)t->work_size, POSIX_FADV_RANDOM))
+		probe_warn(sink, "fadvise(RANDOM) failed, operations might perform unneeded "
+			   "readahead");
+	p->first_start = clock_now();
+	pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
+	period_start = p->first_start;
+	if (c->print_interval)
+		period_due = p->first_start + c->print_interval;
+
+	while (!*stop) {
+		struct sample s = { 0 };
+		uint64_t t0, t1, due = p->pacer.due;
+		bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
+		enum notice n;
+
+		s.request = ++p->requests;
+		s.op = write ? OP_WRITE : OP_READ;
+		s.offset = probe_offset(p);
+		s.size = t->size;
+		if (!c->cached) {
+			int err = posix_fadvise(t->fd, (off_t)s.offset, (off_t)t->size,
+						POSIX_FADV_DONTNEED);
+			if (err) {
+				snprintf(msg, msglen,
+					 "fadvise(DONTNEED) failed, please retry with option -C");
+				ret = -err;
+				break;
+			}
+		}
+		if (write)
+			rng_fill(&p->rng, p->buf, t->size);
+		if (clock_wait_until(due, stop))
+			break;
+
+		t0 = clock_now();
+		s.result = engine_io(p->engine, write, s.offset);
+		if (write && !c->cached && s.result > 0 && fdatasync(t->fd))
+			s.result = -errno;
+		t1 = clock_now();
+		end = t1;
+
+		s.time = t1 - t0;
+		s.start = t0 - p->first_start;
+		s.lateness = t0 > due ? t0 - due : 0;
+		if (s.result == -EINTR && *stop)
+			break;
+		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
+			ret = probe_fail((int)s.result, write && s.result != -EINTR ?
+					 "request failed" : "request failed", msg, msglen);
+			break;
+		}
+		if (s.result >= 0 && (uint64_t)s.result < t->size)
+			probe_warn(sink, "request returned less than expected: %lld",
+				   (long long)s.result);
+
+		n = account_add(&p->acct, &s);
+		if (sink->request && (ret = sink->request(sink->ctx, &s, n)))
+			break;
+		if (c->print_count && p->acct.period.valid.count >= c->print_count &&
+		    (ret = probe_period(p, sink, t1, &period_start, &skipped_mark)))
+			break;
+		if (pacer_next(&p->pacer, t1) && sink->burst_end &&
+		    (ret = sink->burst_end(sink->ctx)))
+			break;
+		if (c->print_interval && p->pacer.due >= period_due) {
+			if ((ret = probe_period(p, sink, clock_now(), &period_start,
+						&skipped_mark)))
+				break;
+			while (period_due <= p->pacer.due)
+				period_due += c->print_interval;
+		}
+		if (c->count && p->requests >= c->count)
+			break;
+		if (c->deadline && p->pacer.due >= p->first_start + c->deadline)
+			break;
+	}
+	p->acct.total.wall = (*stop ? clock_now() : (end ? end : clock_now())) - p->first_start;
+	p->acct.total.skipped = p->pacer.skipped;
+	return ret;
+}

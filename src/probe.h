@@ -1,0 +1,73 @@
+/*
+ * probe: the measuring loop. Picks offsets, drops the page cache, waits for
+ * each request's due time, times the request (and its fdatasync for writes),
+ * classifies it and hands it to a sink. It knows nothing about output
+ * formats: the CLI and the TUI are sinks.
+ */
+#ifndef IOPROBE_PROBE_H
+#define IOPROBE_PROBE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "engine.h"
+#include "pacer.h"
+#include "rng.h"
+#include "target.h"
+
+struct probe_cfg {
+	uint64_t count;          /* stop after this many requests; 0 = never */
+	uint64_t deadline;       /* no start at or after first start + deadline; 0 = none */
+	uint64_t interval;       /* ns between starts */
+	uint64_t burst;          /* -b */
+	uint64_t print_count;    /* period every N valid requests; 0 = off */
+	uint64_t print_interval; /* period every T ns; 0 = off */
+	uint64_t seed;           /* PRNG seed; 0 = from the clock */
+	bool linear;             /* sequential offsets */
+	bool cached;             /* no DONTNEED, no fdatasync */
+	bool write;              /* every request writes */
+	bool read_write;         /* odd requests write, even ones read */
+	bool ignore_error;       /* count failed requests and go on */
+	bool nowait;             /* EAGAIN is an expected failure */
+	struct account_cfg account;
+};
+
+/* Where results go. Callbacks return 0, or a negative errno to end the run. */
+struct probe_sink {
+	void *ctx;
+	int (*request)(void *ctx, const struct sample *s, enum notice n);
+	int (*period)(void *ctx, const struct tally *t);
+	int (*burst_end)(void *ctx);
+	/* A non-fatal problem worth a line on stderr (text without "ioprobe: "). */
+	void (*warn)(void *ctx, const char *text);
+};
+
+struct probe {
+	struct probe_cfg cfg;
+	struct target *target;
+	struct engine *engine;
+	void *buf;               /* the engine's buffer */
+	struct rng rng;
+	struct pacer pacer;
+	struct account acct;     /* acct.total is the run's result */
+	uint64_t first_start;    /* monotonic ns of the first start */
+	uint64_t requests;       /* requests issued */
+	uint64_t woffset;        /* next sequential offset within the working set */
+};
+
+/* Prepare a probe over an open target and started engine (buf is the engine's buffer). */
+void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
+		struct engine *e, void *buf);
+
+/*
+ * Run until the count, the deadline or *stop. Returns 0 (also when stopped),
+ * a sink's negative return, or -errno for a fatal request error with msg
+ * filled (the CLI exits 3). acct.total holds the tallies either way.
+ */
+int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
+	      char *msg, size_t msglen);
+
+#endif

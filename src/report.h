@@ -1,0 +1,67 @@
+/*
+ * report: every line ioprobe prints about requests and statistics, composed
+ * into an sbuf — ioping 1.3's request lines, human summary, raw lines and
+ * JSON records, with ioprobe's additions. Pure: no I/O; the realtime clock
+ * value is passed in.
+ */
+#ifndef IOPROBE_REPORT_H
+#define IOPROBE_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "sbuf.h"
+
+struct report_target {
+	const char *path;     /* as given on the command line */
+	const char *fstype;   /* "ext4", "block device", "character device" */
+	const char *device;   /* "/dev/vda"; "" for devices */
+	uint64_t device_size; /* filesystem or device size, bytes */
+};
+
+struct report_cfg {
+	struct report_target target;
+	const char *time_format; /* strftime format for request lines / JSON, or NULL */
+	uint64_t size;           /* configured request size, bytes */
+	bool write;              /* every request writes */
+	bool read_write;         /* -G: mixed */
+	bool json_lines;         /* compact one-object-per-line JSON */
+	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
+};
+
+/* "(ext4 /dev/vda 252.0 GiB)" without the parentheses: "<fstype> [<device> ]<size>". */
+void report_target_desc(struct sbuf *sb, const struct report_target *t);
+
+/*
+ * One request line, with its newline:
+ * "[<time> ]<bytes> <<< <path> (<desc>): request=<n> time=<t>[ (<notice>)]".
+ * realtime is CLOCK_REALTIME in ns (used only with a time format).
+ */
+void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
+			 enum notice n, uint64_t realtime);
+
+/*
+ * The human summary: blank line, "--- <path> (<desc>) ioprobe statistics ---",
+ * the valid line, the load line, min/avg/max/mdev and the percentile line;
+ * with -G also "read p50/..." and "write p50/..." lines (read/write may be
+ * NULL when not split).
+ */
+void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct tally *total,
+		    const struct stats *read, const struct stats *write);
+
+/* One raw line of 10 integers (14 with raw_percentiles), ns and bytes, with its newline. */
+void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);
+
+/* JSON object for one request (no separators around it). */
+void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
+			 enum notice n, uint64_t realtime);
+
+/* JSON object for a period or the whole run (no separators around it). */
+void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
+		      uint64_t realtime, bool total);
+
+/* The errno name for a negative errno ("EIO"); "E<n>" when unknown. */
+const char *report_errno_name(int neg_errno, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * target: what the probe reads or writes — a directory (through a temporary
+ * file), a regular file, a block device or a character device — opened and
+ * checked the way ioping 1.3 does, plus ioprobe's safety rules.
+ *
+ * target_open() returns 0 or a negative errno; on error msg holds the text to
+ * print after "ioprobe: " (exit code 2, or 1 for -EDOM: a -D alignment problem
+ * found before any I/O).
+ */
+#ifndef IOPROBE_TARGET_H
+#define IOPROBE_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opts.h"
+
+enum target_kind { TARGET_DIR, TARGET_FILE, TARGET_BLOCK, TARGET_CHAR };
+
+struct target {
+	enum target_kind kind;
+	int fd;                 /* open for the probe; -1 when closed */
+	char fstype[256];       /* "ext4", "block device", "character device" */
+	char device[4096];      /* "/dev/vda", "" for devices */
+	uint64_t device_size;   /* fs size (dir/file) or device size, bytes */
+	uint64_t size;          /* request size, bytes */
+	uint64_t work_offset;   /* start of the working set in the file/device */
+	uint64_t work_size;     /* working set size */
+	unsigned align;         /* O_DIRECT alignment (logical block size), 0 = unknown */
+	bool writable;          /* opened for writing */
+	char *created;          /* -k temp file this run created (removed on failure) */
+};
+
+/*
+ * Resolve the working set, open the target and (for a directory) create and
+ * fill the temporary file. o must have passed opts_parse(). On failure
+ * nothing is left behind (no temp file, fd closed).
+ */
+int target_open(struct target *t, const struct opts *o, char *msg, size_t msglen);
+
+/* Close the target (idempotent). */
+void target_close(struct target *t);
+
+#endif
