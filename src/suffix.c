@@ -20,6 +20,10 @@
  *
  * The value is (num / den) * multiplier, computed in double, range-checked as
  * a double (negative, NaN or > max is -ERANGE), then truncated toward zero.
+ * Unlike ioping 1.3, NaN and an exact 2^63 against a LONG_MAX limit are
+ * rejected (ioping lets both through and converts them to garbage).
+ * strtod() follows LC_NUMERIC: like ioping, the program must stay in the C
+ * locale for numbers, or "1.5" stops parsing.
  */
 
 struct suffix_unit {
@@ -92,13 +96,13 @@ static void suffix_clear_msg(char *msg, size_t msglen)
 		msg[0] = '\0';
 }
 
-/* Multiplier of the table entry equal (ignoring case) to s, or 0 if none. */
-static double suffix_lookup(const struct suffix_unit *table, const char *s)
+/* The table entry equal to s ignoring case, or NULL if there is none. */
+static const struct suffix_unit *suffix_lookup(const struct suffix_unit *table, const char *s)
 {
 	for (; table->name; table++)
 		if (!strcasecmp(s, table->name))
-			return table->mult;
-	return 0.0;
+			return table;
+	return NULL;
 }
 
 /*
@@ -108,8 +112,9 @@ static double suffix_lookup(const struct suffix_unit *table, const char *s)
 static int suffix_parse_double(const char *arg, const struct suffix_unit *table, double *val,
 			       char *msg, size_t msglen)
 {
+	const struct suffix_unit *unit;
 	char *end;
-	double num, den, mult;
+	double num, den;
 
 	num = strtod(arg, &end);
 	if (*end == '/') {
@@ -122,15 +127,16 @@ static int suffix_parse_double(const char *arg, const struct suffix_unit *table,
 		}
 		num /= den;
 	}
-	mult = suffix_lookup(table, end);
-	if (mult == 0.0) {
+	unit = suffix_lookup(table, end);
+	if (!unit) {
 		snprintf(msg, msglen, "invalid suffix: \"%s\"", end);
 		return -EINVAL;
 	}
-	*val = num * mult;
+	*val = num * unit->mult;
 	return 0;
 }
 
+/* Write the out-of-range message for arg; returns -ERANGE. */
 static int suffix_overflow(const char *arg, char *msg, size_t msglen)
 {
 	snprintf(msg, msglen, "integer overflow at parsing argument: %s", arg);

@@ -1,0 +1,113 @@
+# Shared helpers for ioprobe's integration tests (sourced by each t_*.sh).
+#
+# Each test script is run by meson as:  t_name.sh /path/to/build/ioprobe /path/to/source
+# It prints one line per check ("ok - ..." / "FAIL - ...") and exits 0 when
+# every check passed, 1 when any failed, 77 when it cannot run here (no root,
+# no loop devices, ...). With IOPROBE_TEST_STRICT=1 (set by .ci/run) a skip is
+# a failure, so nothing silently stops being tested.
+#
+# Everything a test creates (temp dirs, loop devices, mounts) is undone by an
+# EXIT trap, also when the test fails or is interrupted.
+
+set -u
+
+IOPROBE=${1:?usage: $0 /path/to/ioprobe [source-dir]}
+IOPROBE=$(readlink -f "$IOPROBE")
+# the source tree (meson passes it; default: two levels above this file)
+SRCDIR=$(readlink -f "${2:-$(dirname "${BASH_SOURCE[0]}")/../..}")
+export LC_ALL=C.UTF-8 TZ=UTC
+
+T_PASS=0
+T_FAIL=0
+T_LOOPS=()
+T_MOUNTS=()
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ioprobe-test.XXXXXX")
+OUT=$T_TMP/out
+ERR=$T_TMP/err
+RC=0
+
+t_cleanup() {
+	local m l
+	for m in "${T_MOUNTS[@]}"; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	for l in "${T_LOOPS[@]}"; do
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# skip REASON: this script cannot run here.
+skip() {
+	if [ "${IOPROBE_TEST_STRICT:-0}" = 1 ]; then
+		echo "FAIL - required but unavailable (IOPROBE_TEST_STRICT=1): $*"
+		exit 1
+	fi
+	echo "SKIP - $*"
+	exit 77
+}
+
+require_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+require_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+require_loop() {
+	require_root
+	require_cmd losetup
+	[ -e /dev/loop-control ] || skip "needs loop devices (/dev/loop-control)"
+}
+
+# make_loop SIZE [FILE]: a loop device over a new sparse file; prints its path.
+make_loop() {
+	local size=$1 file=${2:-$T_TMP/disk.$RANDOM.img} dev
+	truncate -s "$size" "$file" || return 1
+	dev=$(losetup -f --show "$file") || return 1
+	T_LOOPS+=("$dev")
+	echo "$dev"
+}
+
+# register_mount DIR: unmount DIR at exit.
+register_mount() { T_MOUNTS=("$1" "${T_MOUNTS[@]}"); }
+
+# probe ARGS...: run ioprobe, stdout in $OUT, stderr in $ERR, status in $RC.
+probe() {
+	timeout -k 5 60 "$IOPROBE" "$@" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+
+pass() { T_PASS=$((T_PASS + 1)); echo "ok - $*"; }
+fail() {
+	T_FAIL=$((T_FAIL + 1))
+	echo "FAIL - $*"
+	echo "  --- stdout:"; sed 's/^/  | /' "$OUT" 2>/dev/null | head -40
+	echo "  --- stderr:"; sed 's/^/  | /' "$ERR" 2>/dev/null | head -20
+	echo "  --- status: $RC"
+}
+
+# check DESC CMD...: pass when CMD succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# Assertions on the last probe run.
+rc_is() { [ "$RC" = "$1" ]; }
+out_has() { grep -Eq -- "$1" "$OUT"; }
+err_has() { grep -Eq -- "$1" "$ERR"; }
+out_lacks() { ! grep -Eq -- "$1" "$OUT"; }
+err_empty() { [ ! -s "$ERR" ]; }
+out_empty() { [ ! -s "$OUT" ]; }
+out_lines() { [ "$(wc -l <"$OUT")" = "$1" ]; }
+# Every stderr line starts with "ioprobe: ".
+err_prefixed() { ! grep -qv '^ioprobe: ' "$ERR" && [ -s "$ERR" ]; }
+# Only lines that are ioprobe messages, a blank line, or the usage text.
+err_prefixed_or_usage() { head -1 "$ERR" | grep -q '^ioprobe: '; }
+json_valid() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT" 2>/dev/null; }
+
+# finish: print the closing count and exit with the script's status.
+finish() {
+	echo "$T_PASS passed, $T_FAIL failed"
+	[ "$T_FAIL" = 0 ]
+	exit $?
+}
