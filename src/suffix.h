@@ -5,8 +5,8 @@
  * A value is a strtod() number, optionally a ratio "A/B" (an empty A means 1:
  * "/100"), followed by a unit suffix matched case-insensitively:
  *   time   (result in ns; no suffix = seconds): ns nsec us usec ms msec s sec m min h hour
- *   size   (bytes; binary): "" b k kb kib m mb mib g gb gib t tb tib p pb pib e eb eib
- *          sector (512) page (4096)   [exact table: see suffix.c and its tests]
+ *   size   (bytes; binary): "" b k kb kib m mb mib g gb gib t tb tib pb pib eb
+ *          sector (512) page (4096)   (bare p, bare e and eib are not units, as in ioping)
  *   number (decimal): "" da k M/m G T P E
  * Every function returns 0 and stores the value, or returns a negative errno
  * and writes ioping's message (without the "ioprobe: " prefix) into msg:
@@ -14,6 +14,8 @@
  *   -EDOM    `division by zero in parsing argument: 1/0`
  *   -ERANGE  `integer overflow at parsing argument: -4k`  (negative, NaN or > max)
  * msg may be NULL when msglen is 0. The result is truncated toward zero.
+ * Two deliberate differences from ioping: "nan" is -ERANGE (ioping runs with
+ * garbage) and 2^63 is out of range for a LONG_MAX limit (ioping wraps it).
  */
 #ifndef IOPROBE_SUFFIX_H
 #define IOPROBE_SUFFIX_H

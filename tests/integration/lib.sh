@@ -111,3 +111,73 @@ finish() {
 	[ "$T_FAIL" = 0 ]
 	exit $?
 }
+
+# ---- helpers shared by the t_* scripts (appended) ----
+
+# ioping_run ARGS...: run ioping 1.3 like probe: stdout in $IOUT, stderr in $IERR, status in $IRC.
+IOPING=${IOPING:-/usr/bin/ioping}
+IOUT=$T_TMP/ioping.out
+IERR=$T_TMP/ioping.err
+IRC=0
+ioping_run() {
+	timeout -k 5 60 "$IOPING" "$@" >"$IOUT" 2>"$IERR"
+	IRC=$?
+}
+
+# probe_as USER ARGS...: probe, run as USER (its own group, no supplementary groups).
+probe_as() {
+	local user=$1 group
+	shift
+	group=$(id -gn "$user")
+	timeout -k 5 60 setpriv --reuid="$user" --regid="$group" --clear-groups \
+		"$IOPROBE" "$@" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+
+# sha FILE: sha256 of a file's (or a device's) content.
+sha() { sha256sum <"$1" | cut -d' ' -f1; }
+
+# now_ms: wall-clock time in milliseconds (bash's EPOCHREALTIME), for measuring durations.
+now_ms() { local us=${EPOCHREALTIME/[.,]/}; echo $((us / 1000)); }
+
+# wait_lines FILE REGEX N [SECONDS]: poll (10 ms) until FILE has N lines matching
+# REGEX; fails after SECONDS (default 10).
+wait_lines() {
+	local file=$1 re=$2 n=$3 tries=$(( ${4:-10} * 100 ))
+	while [ "$tries" -gt 0 ]; do
+		[ "$(grep -Ec -- "$re" "$file" 2>/dev/null)" -ge "$n" ] && return 0
+		tries=$((tries - 1))
+		sleep 0.01
+	done
+	return 1
+}
+
+# wait_caught PID SIGNUM [SECONDS]: poll until PID has installed a handler for SIGNUM
+# (SigCgt in /proc/PID/status); fails when PID is gone or after SECONDS (default 10).
+wait_caught() {
+	local pid=$1 sig=$2 tries=$(( ${3:-10} * 100 )) mask
+	while [ "$tries" -gt 0 ]; do
+		mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$mask" ] || return 1
+		(( (16#$mask >> (sig - 1)) & 1 )) && return 0
+		tries=$((tries - 1))
+		sleep 0.01
+	done
+	return 1
+}
+
+# wait_exit PID [SECONDS]: poll until PID (a child of this shell) has exited.
+wait_exit() {
+	local pid=$1 tries=$(( ${2:-10} * 100 ))
+	while [ "$tries" -gt 0 ]; do
+		kill -0 "$pid" 2>/dev/null || return 0
+		tries=$((tries - 1))
+		sleep 0.01
+	done
+	return 1
+}
+
+# tree_state DIR: names, types, modes and file contents under DIR (to spot leftovers and changes).
+tree_state() {
+	(cd "$1" && find . -printf '%y %m %s %p\n' | sort && find . -type f -exec sha256sum {} + | sort)
+}
