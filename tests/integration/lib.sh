@@ -115,12 +115,13 @@ finish() {
 # ---- helpers shared by the t_* scripts (appended) ----
 
 # ioping_run ARGS...: run ioping 1.3 like probe: stdout in $IOUT, stderr in $IERR, status in $IRC.
+# argv[0] is "ioping", so glibc's getopt messages say "ioping: " as from $PATH.
 IOPING=${IOPING:-/usr/bin/ioping}
 IOUT=$T_TMP/ioping.out
 IERR=$T_TMP/ioping.err
 IRC=0
 ioping_run() {
-	timeout -k 5 60 "$IOPING" "$@" >"$IOUT" 2>"$IERR"
+	timeout -k 5 60 bash -c 'exec -a ioping "$0" "$@"' "$IOPING" "$@" >"$IOUT" 2>"$IERR"
 	IRC=$?
 }
 

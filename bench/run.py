@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""ioprobe benchmark: builds ioprobe and, in one run on this machine, compares it with
+Debian's ioping (when installed) and with bench/floor (a bare request loop). Prints a
+Markdown table and, with --readme, writes it into README.md between the bench markers.
+
+Usage: bench/run.py [--build DIR] [--readme] [--quick]
+Goals (issue 3): rate achieved/asked >= 0.995 at -r 1k..100k; start lateness at -i 1ms
+median <= 5 us, p99 <= 50 us; avg at -C -i 0: sync <= 1.02 x ioping, io_uring <= 1.15 x
+the bare io_uring loop; -R requests/s >= 1.0 x ioping; max RSS <= 1.5 x ioping and flat.
+"""
+import argparse, json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def raw_fields(out):
+    return [int(x) for x in out.split()[:10]]
+
+
+def max_rss_kib(cmd):
+    """Run cmd under GNU time; return its max RSS in KiB (a fork of this Python would
+    report Python's own size)."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, check=True, text=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE).stderr
+    return int(out.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--quick", action="store_true", help="shorter runs (smoke test)")
+    a = ap.parse_args()
+    subprocess.run(["meson", "compile", "-C", a.build], check=True, capture_output=True)
+    probe = os.path.join(a.build, "ioprobe")
+    floor = os.path.join(a.build, "bench", "floor")
+    ioping = shutil.which("ioping")
+    rows = []
+    work = tempfile.mkdtemp(prefix="ioprobe-bench.")
+    try:
+        data = os.path.join(work, "data")
+        with open(data, "wb") as f:
+            f.write(os.urandom(64 << 20))
+        with open(data, "rb") as f:  # warm the page cache: -C runs read cached data
+            while f.read(1 << 20):
+                pass
+        secs = "0.5" if a.quick else "2"
+
+        # 1. achieved / asked rate on a cached file
+        for rate in (1000, 10000, 20000, 50000, 100000):
+            line = [f"rate -r {rate // 1000}k, achieved/asked"]
+            for tool in ([probe] + ([ioping] if ioping else [])):
+                f = raw_fields(run([tool, "-C", "-r", str(rate), "-w", secs, "-q", "-B", data]))
+                line.append(f"{f[8] / (f[9] / 1e9) / rate:.4f}")
+            rows.append((line[0], line[1], line[2] if ioping else "-", "goal >= 0.995"))
+
+        # 2. start lateness at -i 1ms (ioprobe's io.lateness; ioping has no such field)
+        n = 500 if a.quick else 2000
+        objs = json.loads(run([probe, "-C", "-i", "1ms", "-c", str(n), "-J", data]))
+        late = sorted(o["io"]["lateness"] for o in objs if "io" in o)
+        med, p99 = late[len(late) // 2], late[min(len(late) - 1, int(len(late) * 0.99))]
+        rows.append(("start lateness -i 1ms, median / p99", f"{med / 1e3:.1f} us / {p99 / 1e3:.1f} us",
+                     "-", "goal <= 5 us / <= 50 us"))
+
+        # 3. reported avg at -C -i 0, per engine, medians of alternating runs
+        count = "50000" if a.quick else "300000"
+        reps = 3
+        avg = {}
+        for _ in range(reps):
+            for name, cmd in [("sync", [probe, "--engine=sync"]), ("libaio", [probe, "-A"]),
+                              ("io_uring", [probe, "-U"])] + ([("ioping", [ioping])] if ioping else []) \
+                             + ([("ioping -A", [ioping, "-A"])] if ioping else []):
+                f = raw_fields(run(cmd + ["-C", "-i", "0", "-c", count, "-B", data]))
+                avg.setdefault(name, []).append(f[5])
+            for mode in ("sync", "io_uring"):
+                avg.setdefault("floor " + mode, []).append(int(run([floor, mode, data, count])))
+        med = {k: statistics.median(v) for k, v in avg.items()}
+        ref = med.get("ioping")
+        rows.append(("avg -C -i 0, sync", f"{med['sync']:.0f} ns", f"{med['sync'] / ref:.3f} x ioping" if ref else "-",
+                     "goal <= 1.02 x ioping"))
+        rows.append(("avg -C -i 0, libaio", f"{med['libaio']:.0f} ns",
+                     f"{med['libaio'] / med['ioping -A']:.3f} x ioping -A" if ref else "-", "-"))
+        rows.append(("avg -C -i 0, io_uring", f"{med['io_uring']:.0f} ns",
+                     f"{med['io_uring'] / med['floor io_uring']:.3f} x bare io_uring loop",
+                     "goal <= 1.15 x bare loop"))
+        rows.append(("avg -C -i 0, bare loops", f"sync {med['floor sync']:.0f} ns, io_uring {med['floor io_uring']:.0f} ns",
+                     "-", "floor"))
+
+        # 4. -R requests per second (rapid, 64m working set in a directory)
+        rdir = os.path.join(work, "rdir")
+        os.mkdir(rdir)
+        rps = {}
+        for _ in range(reps):
+            for name, tool in [("ioprobe", probe)] + ([("ioping", ioping)] if ioping else []):
+                f = raw_fields(run([tool, "-R", "-B", "-w", secs, rdir]))
+                rps.setdefault(name, []).append(f[8] / (f[9] / 1e9))
+        r = {k: statistics.median(v) for k, v in rps.items()}
+        rows.append(("-R requests/s", f"{r['ioprobe']:.0f}",
+                     f"{r['ioprobe'] / r['ioping']:.3f} x ioping" if ioping else "-", "goal >= 1.0 x"))
+
+        # 5. max RSS with run length
+        for reqs in (("10000", "10^4"), ("1000000" if a.quick else "10000000", "10^6" if a.quick else "10^7")):
+            mine = max_rss_kib([probe, "-C", "-i", "0", "-q", "-c", reqs[0], data])
+            theirs = max_rss_kib([ioping, "-C", "-i", "0", "-q", "-c", reqs[0], data]) if ioping else None
+            rows.append((f"max RSS, {reqs[1]} requests", f"{mine} KiB",
+                         f"{mine / theirs:.2f} x ioping ({theirs} KiB)" if theirs else "-", "goal <= 1.5 x, flat"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    uname = os.uname()
+    table = [f"Measured {time.strftime('%Y-%m-%d')} on {uname.sysname} {uname.release}, "
+             f"{os.cpu_count()} CPUs, ioping {'1.3 (Debian)' if ioping else 'not installed'}"
+             f"{' (quick run)' if a.quick else ''}; `bench/run.py` to reproduce.", "",
+             "| measure | ioprobe | ratio | goal |", "|---|---|---|---|"]
+    table += [f"| {a_} | {b} | {c} | {d} |" for a_, b, c, d in rows]
+    text = "\n".join(table)
+    print(text)
+    if a.readme:
+        path = os.path.join(ROOT, "README.md")
+        readme = open(path).read()
+        begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+        i, j = readme.index(begin) + len(begin), readme.index(end)
+        open(path, "w").write(readme[:i] + "\n" + text + "\n" + readme[j:])
+
+
+if __name__ == "__main__":
+    main()
