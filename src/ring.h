@@ -1,0 +1,42 @@
+/*
+ * ring: a lock-free single-producer / single-consumer queue of fixed-size
+ * records (the probe thread produces samples, the UI thread consumes them).
+ * The producer never blocks: when the ring is full the record is dropped and
+ * counted. Pure: no I/O, no locks; C11 atomics with acquire/release ordering.
+ */
+#ifndef IOPROBE_RING_H
+#define IOPROBE_RING_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ring {
+	unsigned char *data;      /* capacity * rec_size bytes */
+	size_t rec_size;
+	uint64_t capacity;        /* a power of two */
+	_Atomic uint64_t head;    /* next slot the producer writes (producer-owned) */
+	_Atomic uint64_t tail;    /* next slot the consumer reads (consumer-owned) */
+	_Atomic uint64_t dropped; /* records lost because the ring was full */
+};
+
+/*
+ * Allocate a ring of at least capacity records of rec_size bytes (capacity is
+ * rounded up to a power of two). Returns 0 or -ENOMEM / -EINVAL.
+ */
+int ring_init(struct ring *r, size_t rec_size, uint64_t capacity);
+
+/* Free the storage (no other thread may use the ring any more). */
+void ring_free(struct ring *r);
+
+/* Producer: copy rec in. Returns true, or false (and counts a drop) when full. */
+bool ring_push(struct ring *r, const void *rec);
+
+/* Consumer: copy the oldest record to rec. Returns false when empty. */
+bool ring_pop(struct ring *r, void *rec);
+
+/* Records waiting (a snapshot; exact for the consumer's own view). */
+uint64_t ring_count(struct ring *r);
+
+#endif
