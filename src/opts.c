@@ -137,7 +137,10 @@ static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const ch
 {
 	size_t used;
 
-	msgf(msg, msglen, "option '%s%.*s' is ambiguous; possibilities:", dashes, (int)len, name);
+	if (!msglen)
+		return;
+	/* glibc quotes the whole word after the dashes, "=value" included */
+	msgf(msg, msglen, "option '%s%s' is ambiguous; possibilities:", dashes, name);
 	for (size_t i = 0; i < OPT_COUNT; i++) {
 		if (strncmp(opt_table[i].name, name, len))
 			continue;
@@ -174,7 +177,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'k': o->keep = true; break;
 	case 'q': o->quiet = true; break;
 	case 'B': o->batch = true; o->quiet = true; break;
-	case 'I': o->time_format = (arg && *arg) ? arg : "%b %d %T"; break;
+	case 'I': o->time_format = arg ? arg : "%b %d %T"; break; /* -time= : empty */
 	case 'J': o->json = true; o->time_format = "%FT%T%z"; break;
 	case 'R': o->rapid = true; o->quiet = true; break;
 	case 'L': o->linear = true; break;

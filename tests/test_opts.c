@@ -1,1 +1,948 @@
+/*
+ * Tests for src/opts.c.
+ *
+ * Every error text and status below was checked against Debian's ioping 1.3
+ * (/usr/bin/ioping) with `ioping <words>`: ioping prints "ioping: <msg>", and
+ * for OPTS_ERR_USAGE cases also an empty line and the usage (exit 1 either
+ * way). Accepted spellings were checked the same way against a path that does
+ * not exist (ioping then gets as far as the stat error, exit 2). Options that
+ * ioping 1.3 lacks (-E, -U, --engine) follow opts.h.
+ */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define KIB UINT64_C(1024)
+#define MIB (KIB * KIB)
+#define GIB (MIB * KIB)
+#define MSEC UINT64_C(1000000)
+#define SEC UINT64_C(1000000000)
+
+/* Words after argv[0]; the first empty word ends the list. Inline: no pointers in params. */
+#define MAXW 8
+#define WLEN 40
+
+typedef char words_t[MAXW][WLEN];
+
+static char prog_name[] = "ioprobe";
+
+/* Build argv (program name first, NULL last) from w; returns argc. */
+static int build_argv(words_t *w, char *argv[MAXW + 2])
+{
+	int argc = 0;
+
+	argv[argc++] = prog_name;
+	for (int i = 0; i < MAXW && (*w)[i][0]; i++)
+		argv[argc++] = (*w)[i];
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* The words joined by spaces, for assertion messages. */
+static const char *joined(words_t *w, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < MAXW && (*w)[i][0] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", (*w)[i]);
+	return buf;
+}
+
+/* Parse a NULL-terminated list of words (argv[0] included). */
+static enum opts_status run_parse(struct opts *o, char *msg, const char *const *words)
+{
+	int argc = 0;
+
+	while (words[argc])
+		argc++;
+	return opts_parse(argc, (char *const *)words, o, msg, OPTS_MSG_MAX);
+}
+
+#define PARSE(o, msg, ...) \
+	run_parse((o), (msg), (const char *const[]){ "ioprobe", __VA_ARGS__, NULL })
+
+/* Parse words that must succeed with action OPTS_RUN and path "dir". */
+#define PARSE_OK(o, ...)                                                              \
+	do {                                                                          \
+		char ok_msg_[OPTS_MSG_MAX];                                           \
+		enum opts_status ok_st_ = PARSE((o), ok_msg_, __VA_ARGS__);          \
+		cr_assert_eq(ok_st_, OPTS_OK, "%s: status %d, message \"%s\"",          \
+			     #__VA_ARGS__, ok_st_, ok_msg_);                           \
+		cr_assert_str_eq(ok_msg_, "", "%s: message on success", #__VA_ARGS__); \
+		cr_assert_eq((o)->action, OPTS_RUN, "%s: action", #__VA_ARGS__);     \
+	} while (0)
+
+/* ---- defaults and actions ---------------------------------------------- */
+
+Test(opts, defaults)
+{
+	struct opts o;
+
+	memset(&o, 0xa5, sizeof(o));
+	opts_defaults(&o);
+	cr_expect_eq(o.action, OPTS_RUN);
+	cr_expect_null(o.path);
+	cr_expect_eq(o.warmup, 1);
+	cr_expect_eq(o.burst, 0);
+	cr_expect_eq(o.count, 0);
+	cr_expect_eq(o.seed, 0);
+	cr_expect_eq(o.interval, SEC);
+	cr_expect_not(o.interval_set);
+	cr_expect_eq(o.speed_limit, 0);
+	cr_expect(o.rate_limit == 0.0);
+	cr_expect_eq(o.size, 0);
+	cr_expect_eq(o.work_size, 0);
+	cr_expect_eq(o.work_offset, 0);
+	cr_expect_eq(o.deadline, 0);
+	cr_expect_not(o.deadline_set);
+	cr_expect_eq(o.min_time, 0);
+	cr_expect_eq(o.max_time, UINT64_MAX);
+	cr_expect_eq(o.print_count, 0);
+	cr_expect_eq(o.print_interval, 0);
+	cr_expect_null(o.time_format);
+	cr_expect_not(o.json || o.batch || o.quiet || o.rapid || o.linear || o.cached);
+	cr_expect_not(o.direct || o.sync || o.dsync || o.nowait || o.hipri || o.keep);
+	cr_expect_not(o.ignore_error || o.read_write);
+	cr_expect_eq(o.write, 0);
+	cr_expect_null(o.engine);
+}
+
+Test(opts, path_only_gives_defaults)
+{
+	struct opts o, d;
+
+	PARSE_OK(&o, "dir");
+	cr_assert_str_eq(o.path, "dir");
+	opts_defaults(&d);
+	d.path = o.path;
+	cr_assert_eq(memcmp(&o, &d, sizeof(o)), 0, "\"dir\" changed a default");
+}
+
+Test(opts, no_arguments_is_usage)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX] = "junk";
+	const char *const words[] = { "ioprobe", NULL };
+
+	cr_assert_eq(run_parse(&o, msg, words), OPTS_OK);
+	cr_assert_eq(o.action, OPTS_USAGE);
+	cr_assert_str_eq(msg, "");
+}
+
+Test(opts, help_and_version)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(PARSE(&o, msg, "-h"), OPTS_OK);
+	cr_assert_eq(o.action, OPTS_HELP);
+	cr_assert_eq(PARSE(&o, msg, "--help"), OPTS_OK);
+	cr_assert_eq(o.action, OPTS_HELP);
+	cr_assert_eq(PARSE(&o, msg, "-v"), OPTS_OK);
+	cr_assert_eq(o.action, OPTS_VERSION);
+	cr_assert_eq(PARSE(&o, msg, "-version"), OPTS_OK);
+	cr_assert_eq(o.action, OPTS_VERSION);
+}
+
+/* ioping -h -x prints the usage and exits 0: parsing stops at -h. */
+Test(opts, help_stops_parsing)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(PARSE(&o, msg, "-h", "-x", "a", "b"), OPTS_OK, "msg \"%s\"", msg);
+	cr_assert_eq(o.action, OPTS_HELP);
+	cr_assert_eq(PARSE(&o, msg, "dir", "-v", "-c", "abc"), OPTS_OK, "msg \"%s\"", msg);
+	cr_assert_eq(o.action, OPTS_VERSION);
+}
+
+/* ioping -x -h fails on -x first. */
+Test(opts, error_before_help_wins)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(PARSE(&o, msg, "-x", "-h"), OPTS_ERR_USAGE);
+	cr_assert_str_eq(msg, "unrecognized option '-x'");
+}
+
+/* ---- spellings of one option ------------------------------------------- */
+
+struct fcase {
+	words_t w;
+	uint64_t count;
+};
+
+ParameterizedTestParameters(opts, count_spellings)
+{
+	static struct fcase cases[] = {
+		{ { "-c", "5", "dir" }, 5 },
+		{ { "-c5", "dir" }, 5 },
+		{ { "-count", "5", "dir" }, 5 },
+		{ { "--count", "5", "dir" }, 5 },
+		{ { "-count=5", "dir" }, 5 },
+		{ { "--count=5", "dir" }, 5 },
+		{ { "-cou", "2", "dir" }, 2 },
+		{ { "--cou", "2", "dir" }, 2 },
+		{ { "-coun=7", "dir" }, 7 },
+		{ { "dir", "-c", "3" }, 3 },          /* GNU permutation */
+		{ { "dir", "--count=4" }, 4 },
+		{ { "-qc5", "dir" }, 5 },             /* bundle ending in an attached argument */
+		{ { "-qc", "6", "dir" }, 6 },         /* ... or taking the next word */
+		{ { "-c", "1k", "dir" }, 1000 },      /* number suffixes */
+		{ { "-c", "1", "-c", "9", "dir" }, 9 }, /* the last one wins */
+		{ { "-count=", "dir" }, 0 },          /* empty value: 0 (ioping runs forever) */
+		{ { "-c", "0x10", "dir" }, 16 },
+	};
+	return cr_make_param_array(struct fcase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct fcase *c, opts, count_spellings)
+{
+	char *argv[MAXW + 2], msg[OPTS_MSG_MAX], desc[400];
+	int argc = build_argv(&c->w, argv);
+	struct opts o;
+	enum opts_status st = opts_parse(argc, argv, &o, msg, sizeof(msg));
+
+	joined(&c->w, desc, sizeof(desc));
+	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", desc, st, msg);
+	cr_assert_eq(o.count, c->count, "%s: count %" PRIu64 ", want %" PRIu64, desc, o.count,
+		     c->count);
+	cr_assert_not_null(o.path, "%s: no path", desc);
+	cr_assert_str_eq(o.path, "dir", "%s: path \"%s\"", desc, o.path);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+struct ecase {
+	words_t w;
+	enum opts_status st;
+	char msg[200];
+};
+
+#define AMBIG_WO(d) \
+	"option '" d "wo' is ambiguous; possibilities: '" d "work-size' '" d "work-offset' '" \
+	d "work-time'"
+
+ParameterizedTestParameters(opts, errors)
+{
+	static struct ecase cases[] = {
+		{ { "-x", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-x'" },
+		{ { "-x" }, OPTS_ERR_USAGE, "unrecognized option '-x'" },
+		{ { "-Z", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-Z'" },
+		{ { "--x", "dir" }, OPTS_ERR_USAGE, "unrecognized option '--x'" },
+		{ { "-xyz", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-xyz'" },
+		{ { "-xyz=1", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-xyz=1'" },
+		{ { "-jsonx", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-jsonx'" },
+		{ { "--c5", "dir" }, OPTS_ERR_USAGE, "unrecognized option '--c5'" },
+		{ { "-json", "dir", "-x" }, OPTS_ERR_USAGE, "unrecognized option '-x'" },
+		{ { "-qZ", "dir" }, OPTS_ERR_USAGE, "invalid option -- 'Z'" },
+		{ { "-k-", "dir" }, OPTS_ERR_USAGE, "invalid option -- '-'" },
+		{ { "dir", "-c" }, OPTS_ERR_USAGE, "option requires an argument -- 'c'" },
+		{ { "-qc" }, OPTS_ERR_USAGE, "option requires an argument -- 'c'" },
+		{ { "-e" }, OPTS_ERR_USAGE, "option requires an argument -- 'e'" },
+		{ { "dir", "-count" }, OPTS_ERR_USAGE, "option '-count' requires an argument" },
+		{ { "dir", "--count" }, OPTS_ERR_USAGE, "option '--count' requires an argument" },
+		{ { "dir", "-cou" }, OPTS_ERR_USAGE, "option '-count' requires an argument" },
+		{ { "dir", "--engine" }, OPTS_ERR_USAGE, "option '--engine' requires an argument" },
+		{ { "-wo", "1", "dir" }, OPTS_ERR_USAGE, AMBIG_WO("-") },
+		{ { "--wo", "1", "dir" }, OPTS_ERR_USAGE, AMBIG_WO("--") },
+		{ { "-wo=1", "dir" }, OPTS_ERR_USAGE,
+		  "option '-wo=1' is ambiguous; possibilities: '-work-size' '-work-offset' "
+		  "'-work-time'" },
+		{ { "--c", "1", "dir" }, OPTS_ERR_USAGE,
+		  "option '--c' is ambiguous; possibilities: '--cached' '--count'" },
+		{ { "--c=5", "dir" }, OPTS_ERR_USAGE,
+		  "option '--c=5' is ambiguous; possibilities: '--cached' '--count'" },
+		{ { "-c=", "5", "dir" }, OPTS_ERR_USAGE,
+		  "option '-c=' is ambiguous; possibilities: '-cached' '-count'" },
+		{ { "-h=1", "dir" }, OPTS_ERR_USAGE,
+		  "option '-h=1' is ambiguous; possibilities: '-help' '-hipri'" },
+		{ { "-json=1", "dir" }, OPTS_ERR_USAGE, "option '-json' doesn't allow an argument" },
+		{ { "--json=1", "dir" }, OPTS_ERR_USAGE,
+		  "option '--json' doesn't allow an argument" },
+		{ { "-cached=1", "dir" }, OPTS_ERR_USAGE,
+		  "option '-cached' doesn't allow an argument" },
+		{ { "-q=", "dir" }, OPTS_ERR_USAGE, "option '-quiet' doesn't allow an argument" },
+		{ { "-c", "1" }, OPTS_ERR, "no destination specified" },
+		{ { "-I" }, OPTS_ERR, "no destination specified" },
+		{ { "-time" }, OPTS_ERR, "no destination specified" },
+		{ { "--", "-" }, OPTS_OK, "" },
+		{ { "a", "b" }, OPTS_ERR, "more than one destination specified" },
+		{ { "-", "-" }, OPTS_ERR, "more than one destination specified" },
+		{ { "--", "--", "dir" }, OPTS_ERR, "more than one destination specified" },
+		{ { "--", "-c", "dir" }, OPTS_ERR, "more than one destination specified" },
+		{ { "-ca", "3", "dir" }, OPTS_ERR, "more than one destination specified" },
+		{ { "-re", "1", "dir" }, OPTS_ERR, "more than one destination specified" },
+		{ { "-I", "%T", "dir" }, OPTS_ERR, "more than one destination specified" },
+		{ { "-c", "5x", "dir" }, OPTS_ERR, "invalid suffix: \"x\"" },
+		{ { "-c", "abc", "dir" }, OPTS_ERR, "invalid suffix: \"abc\"" },
+		{ { "-c", "-q", "dir" }, OPTS_ERR, "invalid suffix: \"-q\"" },
+		{ { "-count", "-q", "dir" }, OPTS_ERR, "invalid suffix: \"-q\"" },
+		{ { "-qcZ", "dir" }, OPTS_ERR, "invalid suffix: \"Z\"" },
+		{ { "-s", "1q", "dir" }, OPTS_ERR, "invalid suffix: \"q\"" },
+		{ { "-i", "1x", "dir" }, OPTS_ERR, "invalid suffix: \"x\"" },
+		{ { "-c", "-4k", "dir" }, OPTS_ERR, "integer overflow at parsing argument: -4k" },
+		{ { "-c", "3g", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 3g" },
+		{ { "-r", "2e9", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 2e9" },
+		{ { "-c", "1/0", "dir" }, OPTS_ERR, "division by zero in parsing argument: 1/0" },
+		{ { "-t", "1/0", "dir" }, OPTS_ERR, "division by zero in parsing argument: 1/0" },
+		{ { "-c", "abc" }, OPTS_ERR, "invalid suffix: \"abc\"" },
+		{ { "-c", "abc", "-x" }, OPTS_ERR, "invalid suffix: \"abc\"" },
+		{ { "-x", "-c", "abc" }, OPTS_ERR_USAGE, "unrecognized option '-x'" },
+	};
+	return cr_make_param_array(struct ecase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct ecase *c, opts, errors)
+{
+	char *argv[MAXW + 2], msg[OPTS_MSG_MAX], desc[400];
+	int argc = build_argv(&c->w, argv);
+	struct opts o;
+	enum opts_status st = opts_parse(argc, argv, &o, msg, sizeof(msg));
+
+	joined(&c->w, desc, sizeof(desc));
+	cr_assert_eq(st, c->st, "%s: status %d, want %d (message \"%s\")", desc, st, c->st, msg);
+	cr_assert_str_eq(msg, c->msg, "%s: message \"%s\", want \"%s\"", desc, msg, c->msg);
+}
+
+/* A short buffer truncates the message but keeps it a C string. */
+Test(opts, message_truncated_to_buffer)
+{
+	struct opts o;
+	char msg[24];
+	const char *const amb[] = { "ioprobe", "-wo", "1", "dir", NULL };
+	const char *const bad[] = { "ioprobe", "-xyzzy", "dir", NULL };
+
+	memset(msg, 'X', sizeof(msg));
+	cr_assert_eq(opts_parse(3, (char *const *)amb, &o, msg, sizeof(msg)), OPTS_ERR_USAGE);
+	cr_assert_str_eq(msg, "option '-wo' is ambiguo");
+	memset(msg, 'X', sizeof(msg));
+	cr_assert_eq(opts_parse(3, (char *const *)bad, &o, msg, 10), OPTS_ERR_USAGE);
+	cr_assert_str_eq(msg, "unrecogni");
+}
+
+/* msglen 0: the status still comes back, and msg is never touched. */
+Test(opts, message_buffer_of_zero_length)
+{
+	struct opts o;
+	const char *const amb[] = { "ioprobe", "-wo", "1", "dir", NULL };
+	const char *const none[] = { "ioprobe", "-q", NULL };
+
+	cr_assert_eq(opts_parse(4, (char *const *)amb, &o, NULL, 0), OPTS_ERR_USAGE);
+	cr_assert_eq(opts_parse(2, (char *const *)none, &o, NULL, 0), OPTS_ERR);
+}
+
+/* ---- the getopt_long_only traps ---------------------------------------- */
+
+/* -ca is -cached (a long prefix wins over the bundle -c a); 3 is then a path. */
+Test(opts, ca_is_cached)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(PARSE(&o, msg, "-ca", "3"), OPTS_OK, "msg \"%s\"", msg);
+	cr_assert(o.cached);
+	cr_assert_eq(o.count, 0, "-ca must not set the count");
+	cr_assert_str_eq(o.path, "3");
+}
+
+Test(opts, re_is_read_write)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-re", "dir");
+	cr_assert(o.read_write);
+	cr_assert_eq(o.write, 1);
+	cr_assert_eq(o.seed, 0, "-re must not be -r e");
+	cr_assert(o.rate_limit == 0.0, "-re must not set a rate");
+}
+
+Test(opts, qk_is_a_bundle)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-qk", "dir");
+	cr_assert(o.quiet);
+	cr_assert(o.keep);
+	cr_assert_str_eq(o.path, "dir");
+}
+
+Test(opts, bundle_of_flags)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-CDLNHYykq", "dir");
+	cr_assert(o.cached && o.direct && o.linear && o.nowait && o.hipri);
+	cr_assert(o.sync && o.dsync && o.keep && o.quiet);
+	cr_assert_not(o.json || o.batch || o.rapid);
+}
+
+/* A single known letter stays short even when a long option starts with it. */
+Test(opts, single_letter_stays_short)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-s", "8k", "dir");
+	cr_assert_eq(o.size, 8 * KIB);
+	cr_assert_not(o.sync, "-s is not a prefix of -sync here");
+	PARSE_OK(&o, "-w", "2", "dir");
+	cr_assert_eq(o.deadline, 2 * SEC);
+}
+
+/* -i=0 is the unique prefix "i" of -interval with "=0" (ioprobe's -ignore-error loses). */
+Test(opts, i_equals_zero_is_interval)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-i=0", "dir");
+	cr_assert(o.interval_set);
+	cr_assert_eq(o.interval, 0);
+	cr_assert_not(o.ignore_error);
+}
+
+Test(opts, en_is_entropy)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-en", "1", "dir");
+	cr_assert_eq(o.seed, 1);
+	cr_assert_null(o.engine, "-en must not be -engine");
+	cr_assert_str_eq(o.path, "dir");
+	PARSE_OK(&o, "--e=7", "dir");
+	cr_assert_eq(o.seed, 7);
+	cr_assert_null(o.engine);
+}
+
+Test(opts, eng_is_engine)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-eng", "sync", "dir");
+	cr_assert_str_eq(o.engine, "sync");
+	cr_assert_eq(o.seed, 0);
+	PARSE_OK(&o, "--engine=null", "dir");
+	cr_assert_str_eq(o.engine, "null");
+	PARSE_OK(&o, "dir", "-engine", "io_uring");
+	cr_assert_str_eq(o.engine, "io_uring");
+	cr_assert_str_eq(o.path, "dir");
+}
+
+/* ---- paths, permutation, "--" and "-" ---------------------------------- */
+
+Test(opts, options_after_path)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "/mnt/x", "-c", "2", "-q", "-i", "0");
+	cr_assert_str_eq(o.path, "/mnt/x");
+	cr_assert_eq(o.count, 2);
+	cr_assert(o.quiet);
+	cr_assert(o.interval_set);
+	cr_assert_eq(o.interval, 0);
+}
+
+Test(opts, double_dash_ends_options)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-q", "--", "-c");
+	cr_assert_str_eq(o.path, "-c");
+	cr_assert_eq(o.count, 0);
+	cr_assert(o.quiet);
+	PARSE_OK(&o, "-c", "2", "--", "--count");
+	cr_assert_str_eq(o.path, "--count");
+	cr_assert_eq(o.count, 2);
+}
+
+Test(opts, dash_alone_is_a_path)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-");
+	cr_assert_str_eq(o.path, "-");
+	PARSE_OK(&o, "-c", "1", "-", "-q");
+	cr_assert_str_eq(o.path, "-");
+	cr_assert(o.quiet);
+}
+
+/* The path points into argv, not at a copy. */
+Test(opts, path_points_into_argv)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+	const char *const words[] = { "ioprobe", "-q", "some/where", NULL };
+
+	cr_assert_eq(run_parse(&o, msg, words), OPTS_OK);
+	cr_assert_eq(o.path, words[2]);
+}
+
+/* ---- -I and -J --------------------------------------------------------- */
+
+Test(opts, time_flag_alone_uses_default_format)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-I", "dir");
+	cr_assert_str_eq(o.time_format, "%b %d %T");
+	PARSE_OK(&o, "-time", "dir");
+	cr_assert_str_eq(o.time_format, "%b %d %T");
+	PARSE_OK(&o, "-qI", "dir");
+	cr_assert_str_eq(o.time_format, "%b %d %T");
+	cr_assert(o.quiet);
+}
+
+Test(opts, time_attached_argument)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-I%T", "dir");
+	cr_assert_str_eq(o.time_format, "%T");
+	PARSE_OK(&o, "-I%H:%M", "dir");
+	cr_assert_str_eq(o.time_format, "%H:%M");
+	PARSE_OK(&o, "-time=%T", "dir");
+	cr_assert_str_eq(o.time_format, "%T");
+	PARSE_OK(&o, "--time=%F %T", "dir");
+	cr_assert_str_eq(o.time_format, "%F %T");
+	PARSE_OK(&o, "-qI%T", "dir");
+	cr_assert_str_eq(o.time_format, "%T");
+	cr_assert(o.quiet);
+}
+
+/* ioping -time= prints an empty time (the line starts with a space). */
+Test(opts, time_empty_attached_argument)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-time=", "dir");
+	cr_assert_not_null(o.time_format);
+	cr_assert_str_eq(o.time_format, "");
+}
+
+/* -I %T: the argument is optional and must be attached, so %T is the path. */
+Test(opts, time_separate_word_is_the_path)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-I", "%T");
+	cr_assert_str_eq(o.time_format, "%b %d %T");
+	cr_assert_str_eq(o.path, "%T");
+	PARSE_OK(&o, "--time", "%T");
+	cr_assert_str_eq(o.path, "%T");
+}
+
+Test(opts, json_sets_time_format)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-J", "dir");
+	cr_assert(o.json);
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
+	PARSE_OK(&o, "--json", "dir");
+	cr_assert(o.json);
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
+}
+
+Test(opts, json_then_time_overrides)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-J", "-I%T", "dir");
+	cr_assert(o.json);
+	cr_assert_str_eq(o.time_format, "%T");
+	PARSE_OK(&o, "-J", "-I", "dir");
+	cr_assert_str_eq(o.time_format, "%b %d %T");
+}
+
+/* ioping -I%T -J: the later -J sets its format back. */
+Test(opts, time_then_json)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-I%T", "-J", "dir");
+	cr_assert(o.json);
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
+}
+
+/* ---- counters and flags ------------------------------------------------ */
+
+struct wcase {
+	words_t w;
+	unsigned write;
+	bool read_write;
+};
+
+ParameterizedTestParameters(opts, write_counter)
+{
+	static struct wcase cases[] = {
+		{ { "dir" }, 0, false },
+		{ { "-W", "dir" }, 1, false },
+		{ { "-WW", "dir" }, 2, false },
+		{ { "-WWW", "dir" }, 3, false },
+		{ { "-W", "-W", "-W", "dir" }, 3, false },
+		{ { "--write", "-write", "dir" }, 2, false },
+		{ { "-G", "dir" }, 1, true },
+		{ { "-GWW", "dir" }, 3, true },
+		{ { "-WGW", "dir" }, 3, true },
+		{ { "-read-write", "-W", "dir" }, 2, true },
+		{ { "-qWWWk", "dir" }, 3, false },
+	};
+	return cr_make_param_array(struct wcase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct wcase *c, opts, write_counter)
+{
+	char *argv[MAXW + 2], msg[OPTS_MSG_MAX], desc[400];
+	int argc = build_argv(&c->w, argv);
+	struct opts o;
+	enum opts_status st = opts_parse(argc, argv, &o, msg, sizeof(msg));
+
+	joined(&c->w, desc, sizeof(desc));
+	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", desc, st, msg);
+	cr_assert_eq(o.write, c->write, "%s: write %u, want %u", desc, o.write, c->write);
+	cr_assert_eq(o.read_write, c->read_write, "%s: read_write %d", desc, o.read_write);
+}
+
+/* Each flag sets exactly its own field (and -B, -R also quiet). */
+struct flagcase {
+	char word[16];
+	size_t field;
+	size_t also; /* a second field it sets, or (size_t)-1 */
+};
+
+#define NO_ALSO ((size_t)-1)
+#define FIELD(f) offsetof(struct opts, f)
+
+ParameterizedTestParameters(opts, flags)
+{
+	static struct flagcase cases[] = {
+		{ "-k", FIELD(keep), NO_ALSO },
+		{ "-keep", FIELD(keep), NO_ALSO },
+		{ "-q", FIELD(quiet), NO_ALSO },
+		{ "--quiet", FIELD(quiet), NO_ALSO },
+		{ "-B", FIELD(batch), FIELD(quiet) },
+		{ "-batch", FIELD(batch), FIELD(quiet) },
+		{ "-R", FIELD(rapid), FIELD(quiet) },
+		{ "--rapid", FIELD(rapid), FIELD(quiet) },
+		{ "-L", FIELD(linear), NO_ALSO },
+		{ "-lin", FIELD(linear), NO_ALSO },
+		{ "-D", FIELD(direct), NO_ALSO },
+		{ "-direct", FIELD(direct), NO_ALSO },
+		{ "-C", FIELD(cached), NO_ALSO },
+		{ "-N", FIELD(nowait), NO_ALSO },
+		{ "-nowait", FIELD(nowait), NO_ALSO },
+		{ "-H", FIELD(hipri), NO_ALSO },
+		{ "-hi", FIELD(hipri), NO_ALSO },
+		{ "-Y", FIELD(sync), NO_ALSO },
+		{ "-sync", FIELD(sync), NO_ALSO },
+		{ "-y", FIELD(dsync), NO_ALSO },
+		{ "-dsync", FIELD(dsync), NO_ALSO },
+		{ "-E", FIELD(ignore_error), NO_ALSO },
+		{ "-ignore-error", FIELD(ignore_error), NO_ALSO },
+		{ "--ig", FIELD(ignore_error), NO_ALSO },
+		{ "-J", FIELD(json), NO_ALSO },
+	};
+	return cr_make_param_array(struct flagcase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct flagcase *c, opts, flags)
+{
+	char msg[OPTS_MSG_MAX];
+	char *argv[] = { prog_name, c->word, (char *)"dir", NULL };
+	struct opts o, d;
+	unsigned char *got = (unsigned char *)&o, *def = (unsigned char *)&d;
+	enum opts_status st = opts_parse(3, argv, &o, msg, sizeof(msg));
+	static const size_t bools[] = {
+		FIELD(json), FIELD(batch), FIELD(quiet), FIELD(rapid), FIELD(linear),
+		FIELD(cached), FIELD(direct), FIELD(sync), FIELD(dsync), FIELD(nowait),
+		FIELD(hipri), FIELD(keep), FIELD(ignore_error), FIELD(read_write),
+	};
+
+	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", c->word, st, msg);
+	opts_defaults(&d);
+	for (size_t i = 0; i < ARRAY_LEN(bools); i++) {
+		bool want = bools[i] == c->field || bools[i] == c->also;
+		bool have = *(bool *)(got + bools[i]);
+
+		cr_assert_eq(have, want, "%s: flag at offset %zu is %d, want %d", c->word,
+			     bools[i], have, want);
+		cr_assert_not(*(bool *)(def + bools[i]), "default of offset %zu", bools[i]);
+	}
+	cr_assert_eq(o.write, 0, "%s: write counter", c->word);
+	cr_assert_null(o.engine, "%s: engine", c->word);
+}
+
+Test(opts, engines)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-A", "dir");
+	cr_assert_str_eq(o.engine, "libaio");
+	PARSE_OK(&o, "-async", "dir");
+	cr_assert_str_eq(o.engine, "libaio");
+	PARSE_OK(&o, "-U", "dir");
+	cr_assert_str_eq(o.engine, "io_uring");
+	PARSE_OK(&o, "--uring", "dir");
+	cr_assert_str_eq(o.engine, "io_uring");
+	PARSE_OK(&o, "--engine", "sync", "dir");
+	cr_assert_str_eq(o.engine, "sync");
+	cr_assert_str_eq(o.path, "dir");
+}
+
+Test(opts, last_engine_wins)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-A", "--engine", "null", "dir");
+	cr_assert_str_eq(o.engine, "null");
+	PARSE_OK(&o, "--engine=null", "-U", "dir");
+	cr_assert_str_eq(o.engine, "io_uring");
+	PARSE_OK(&o, "-U", "-A", "dir");
+	cr_assert_str_eq(o.engine, "libaio");
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+struct vcase {
+	words_t w;
+	size_t field; /* offset of a uint64_t field */
+	uint64_t want;
+};
+
+ParameterizedTestParameters(opts, values)
+{
+	static struct vcase cases[] = {
+		{ { "-a", "0", "dir" }, FIELD(warmup), 0 },
+		{ { "-warmup=3", "dir" }, FIELD(warmup), 3 },
+		{ { "-b", "3", "dir" }, FIELD(burst), 3 },
+		{ { "-burst", "2k", "dir" }, FIELD(burst), 2000 },
+		{ { "-s", "64k", "dir" }, FIELD(size), 64 * KIB },
+		{ { "-size=1m", "dir" }, FIELD(size), MIB },
+		{ { "-s", "0", "dir" }, FIELD(size), 0 },
+		{ { "-S", "1g", "dir" }, FIELD(work_size), GIB },
+		{ { "-work-s", "2sector", "dir" }, FIELD(work_size), 1024 },
+		{ { "-o", "1000", "dir" }, FIELD(work_offset), 1000 },
+		{ { "-work-o=1page", "dir" }, FIELD(work_offset), 4096 },
+		{ { "-w", "3", "dir" }, FIELD(deadline), 3 * SEC },
+		{ { "-work-t=1min", "dir" }, FIELD(deadline), 60 * SEC },
+		{ { "-i", "0.1", "dir" }, FIELD(interval), 100 * MSEC },
+		{ { "-interval", "1ms", "dir" }, FIELD(interval), MSEC },
+		{ { "-l", "400k", "dir" }, FIELD(speed_limit), 400 * KIB },
+		{ { "-speed", "1m", "dir" }, FIELD(speed_limit), MIB },
+		{ { "-t", "10us", "dir" }, FIELD(min_time), 10000 },
+		{ { "-min=1/3ms", "dir" }, FIELD(min_time), 333333 },
+		{ { "-T", "1s", "dir" }, FIELD(max_time), SEC },
+		{ { "-max-time", "2h", "dir" }, FIELD(max_time), 7200 * SEC },
+		{ { "-p", "5", "dir" }, FIELD(print_count), 5 },
+		{ { "-print-c=10", "dir" }, FIELD(print_count), 10 },
+		{ { "-P", "1", "dir" }, FIELD(print_interval), SEC },
+		{ { "-print-i=100ms", "dir" }, FIELD(print_interval), 100 * MSEC },
+		{ { "-e", "42", "dir" }, FIELD(seed), 42 },
+	};
+	return cr_make_param_array(struct vcase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct vcase *c, opts, values)
+{
+	char *argv[MAXW + 2], msg[OPTS_MSG_MAX], desc[400];
+	int argc = build_argv(&c->w, argv);
+	struct opts o;
+	enum opts_status st = opts_parse(argc, argv, &o, msg, sizeof(msg));
+	uint64_t got;
+
+	joined(&c->w, desc, sizeof(desc));
+	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", desc, st, msg);
+	memcpy(&got, (unsigned char *)&o + c->field, sizeof(got));
+	cr_assert_eq(got, c->want, "%s: got %" PRIu64 ", want %" PRIu64, desc, got, c->want);
+	cr_assert_str_eq(o.path, "dir", "%s: path", desc);
+}
+
+Test(opts, interval_and_deadline_set_flags)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-i", "0", "-w", "0", "dir");
+	cr_assert(o.interval_set);
+	cr_assert(o.deadline_set);
+	cr_assert_eq(o.interval, 0);
+	cr_assert_eq(o.deadline, 0);
+	PARSE_OK(&o, "-c", "3", "dir");
+	cr_assert_not(o.interval_set);
+	cr_assert_not(o.deadline_set);
+}
+
+Test(opts, rate_limit)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-r", "100", "dir");
+	cr_assert_float_eq(o.rate_limit, 100.0, 1e-9);
+	PARSE_OK(&o, "-rate=2.5k", "dir");
+	cr_assert_float_eq(o.rate_limit, 2500.0, 1e-9);
+	PARSE_OK(&o, "-r", "1/4", "dir");
+	cr_assert_float_eq(o.rate_limit, 0.25, 1e-12);
+}
+
+/* -e is strtoull with base 0: hex and octal, no suffixes, trailing junk ignored. */
+struct seedcase {
+	char arg[32];
+	uint64_t want;
+};
+
+ParameterizedTestParameters(opts, entropy)
+{
+	static struct seedcase cases[] = {
+		{ "42", 42 },
+		{ "0x10", 16 },
+		{ "0X1f", 31 },
+		{ "010", 8 },
+		{ "1k", 1 },
+		{ "abc", 0 },
+		{ "0", 0 },
+		{ "18446744073709551615", UINT64_MAX },
+		{ "99999999999999999999", UINT64_MAX },
+		{ " 7", 7 },
+		{ "12.9", 12 },
+	};
+	return cr_make_param_array(struct seedcase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct seedcase *c, opts, entropy)
+{
+	char msg[OPTS_MSG_MAX];
+	char opt[] = "-e";
+	char *argv[] = { prog_name, opt, c->arg, (char *)"dir", NULL };
+	struct opts o;
+	enum opts_status st = opts_parse(4, argv, &o, msg, sizeof(msg));
+
+	cr_assert_eq(st, OPTS_OK, "-e \"%s\": status %d, message \"%s\"", c->arg, st, msg);
+	cr_assert_eq(o.seed, c->want, "-e \"%s\": seed %" PRIu64 ", want %" PRIu64, c->arg,
+		     o.seed, c->want);
+}
+
+/* ---- opts_request_size, opts_interval, opts_deadline -------------------- */
+
+struct ncase {
+	words_t w;
+	uint64_t want;
+};
+
+static void check_derived(struct ncase *c, uint64_t (*fn)(const struct opts *), const char *name)
+{
+	char *argv[MAXW + 2], msg[OPTS_MSG_MAX], desc[400];
+	int argc = build_argv(&c->w, argv);
+	struct opts o;
+	enum opts_status st = opts_parse(argc, argv, &o, msg, sizeof(msg));
+	uint64_t got;
+
+	joined(&c->w, desc, sizeof(desc));
+	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", desc, st, msg);
+	got = fn(&o);
+	cr_assert_eq(got, c->want, "%s: %s %" PRIu64 ", want %" PRIu64, desc, name, got,
+		     c->want);
+}
+
+ParameterizedTestParameters(opts, request_size)
+{
+	static struct ncase cases[] = {
+		{ { "dir" }, 4 * KIB },
+		{ { "-L", "dir" }, 256 * KIB },
+		{ { "-s", "8k", "dir" }, 8 * KIB },
+		{ { "-L", "-s", "8k", "dir" }, 8 * KIB },
+		{ { "-s", "1m", "-L", "dir" }, MIB },
+		{ { "-L", "-s", "0", "dir" }, 256 * KIB },
+		{ { "-s", "0", "dir" }, 4 * KIB },
+		{ { "-s", "1", "dir" }, 1 },
+	};
+	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct ncase *c, opts, request_size)
+{
+	check_derived(c, opts_request_size, "request size");
+}
+
+ParameterizedTestParameters(opts, interval)
+{
+	static struct ncase cases[] = {
+		{ { "dir" }, SEC },
+		{ { "-i", "0.1", "dir" }, 100 * MSEC },
+		{ { "-i", "0", "dir" }, 0 },
+		{ { "-i", "5", "dir" }, 5 * SEC },
+		{ { "-l", "400k", "dir" }, 10 * MSEC },    /* 4k at 400k/s */
+		{ { "-l", "400k", "-s", "8k", "dir" }, 20 * MSEC },
+		{ { "-L", "-l", "25600k", "dir" }, 10 * MSEC }, /* 256k default size */
+		{ { "-l", "3", "-s", "1", "dir" }, 333333333 },  /* integer ns, truncated */
+		{ { "-r", "100", "dir" }, 10 * MSEC },
+		{ { "-r", "3", "dir" }, 333333333 },
+		{ { "-r", "0.5", "dir" }, 2 * SEC },        /* longer than the 1 s default */
+		{ { "-r", "100", "-b", "4", "dir" }, 10 * MSEC }, /* 1.3: not times the burst */
+		{ { "-R", "dir" }, 0 },
+		{ { "-R", "-i", "5ms", "dir" }, 5 * MSEC },
+		{ { "-i", "1ms", "-l", "400k", "dir" }, 10 * MSEC },
+		{ { "-l", "400k", "-i", "20ms", "dir" }, 20 * MSEC },
+		{ { "-r", "100", "-i", "50ms", "dir" }, 50 * MSEC },
+		{ { "-i", "1ms", "-r", "100", "dir" }, 10 * MSEC },
+		{ { "-l", "400k", "-r", "200", "dir" }, 10 * MSEC },
+		{ { "-l", "400k", "-r", "50", "dir" }, 20 * MSEC },
+		{ { "-R", "-l", "400k", "-r", "20", "-i", "30ms", "dir" }, 50 * MSEC },
+		{ { "-R", "-l", "400k", "-r", "20", "-i", "70ms", "dir" }, 70 * MSEC },
+		{ { "-R", "-r", "1000", "dir" }, MSEC },
+	};
+	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct ncase *c, opts, interval)
+{
+	check_derived(c, opts_interval, "interval");
+}
+
+ParameterizedTestParameters(opts, deadline)
+{
+	static struct ncase cases[] = {
+		{ { "dir" }, 0 },
+		{ { "-w", "5", "dir" }, 5 * SEC },
+		{ { "-w", "100ms", "dir" }, 100 * MSEC },
+		{ { "-R", "dir" }, 3 * SEC },
+		{ { "-R", "-w", "1", "dir" }, SEC },
+		{ { "-w", "1", "-R", "dir" }, SEC },
+		{ { "-R", "-w", "0", "dir" }, 0 },   /* an explicit -w 0 means no deadline */
+		{ { "-B", "dir" }, 0 },
+	};
+	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct ncase *c, opts, deadline)
+{
+	check_derived(c, opts_deadline, "deadline");
+}
+
+/* The helpers read only the struct, so hand-built structs work too. */
+Test(opts, derived_values_from_plain_struct)
+{
+	struct opts o;
+
+	opts_defaults(&o);
+	o.speed_limit = 1000;
+	o.size = 1;
+	cr_assert_eq(opts_interval(&o), MSEC);
+	o.speed_limit = 1;
+	o.size = UINT64_MAX;
+	cr_assert_eq(opts_interval(&o), UINT64_MAX, "huge size/speed must saturate");
+	opts_defaults(&o);
+	o.rapid = true;
+	cr_assert_eq(opts_interval(&o), 0);
+	cr_assert_eq(opts_deadline(&o), 3 * SEC);
+	o.deadline_set = true;
+	o.deadline = 7;
+	cr_assert_eq(opts_deadline(&o), 7);
+}

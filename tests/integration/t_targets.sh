@@ -162,6 +162,10 @@ probe -c 20 -i 0 -J /dev/zero
 check "/dev/zero: working set 1 MiB" offsets_ok "$OUT" 4096 0 1048576
 probe -s 2m -c 2 -i 0 -q /dev/zero
 check "/dev/zero -s 2m: a request larger than 1 MiB runs (as in ioping 1.3)" rc_is 0
+if [ -x "$IOPING" ]; then
+	ioping_run -s 2m -c 2 -i 0 -q /dev/zero
+	check "/dev/zero -s 2m: ioping 1.3 runs it too (rc $IRC)" test "$IRC" = 0
+fi
 
 ## -b bursts
 probe -b 3 -c 6 -i 0 "$D"
