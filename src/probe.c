@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +67,37 @@ static int probe_fail(int err, const char *what, char *msg, size_t msglen)
 	return err;
 }
 
+/*
+ * Apply the controller's requests before the next request: wait out a pause
+ * (the schedule restarts afterwards, so a pause is not counted as skipped
+ * slots), switch the interval, restart the statistics.
+ */
+static void probe_obey(struct probe *p, const volatile sig_atomic_t *stop, unsigned *reset_seen,
+		       uint64_t *period_start)
+{
+	struct probe_ctl *ctl = p->ctl;
+	uint64_t iv = atomic_load_explicit(&ctl->interval, memory_order_relaxed);
+	unsigned reset = atomic_load_explicit(&ctl->reset, memory_order_relaxed);
+
+	if (atomic_load_explicit(&ctl->pause, memory_order_relaxed)) {
+		while (atomic_load_explicit(&ctl->pause, memory_order_relaxed) && !*stop)
+			clock_wait_until(clock_now() + 20000000ull, stop);
+		pacer_init(&p->pacer, clock_now(), p->pacer.interval, p->cfg.burst);
+	}
+	if (iv && iv != p->pacer.interval) {
+		uint64_t now = clock_now();
+
+		p->pacer.interval = iv;
+		if (p->pacer.due > now + iv)
+			p->pacer.due = now + iv;
+	}
+	if (reset != *reset_seen) {
+		*reset_seen = reset;
+		account_init(&p->acct, &p->cfg.account);
+		*period_start = clock_now();
+	}
+}
+
 /* Close the current period and hand it to the sink. */
 static int probe_period(struct probe *p, const struct probe_sink *sink, uint64_t now,
 			uint64_t *period_start, uint64_t *skipped_mark)
@@ -84,6 +116,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 	const struct probe_cfg *c = &p->cfg;
 	const struct target *t = p->target;
 	uint64_t period_start, period_due = 0, skipped_mark = 0, end = 0;
+	unsigned reset_seen = p->ctl ? atomic_load(&p->ctl->reset) : 0;
 	int ret = 0;
 
 	if (!(c->linear && c->cached) &&
@@ -118,15 +151,23 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		}
 		if (write)
 			rng_fill(&p->rng, p->buf, t->size);
+		if (p->ctl) {
+			probe_obey(p, stop, &reset_seen, &period_start);
+			due = p->pacer.due;
+		}
 		if (clock_wait_until(due, stop))
 			break;
 
+		if (p->ctl)
+			atomic_store_explicit(&p->ctl->inflight, clock_now(), memory_order_relaxed);
 		t0 = clock_now();
 		s.result = engine_io(p->engine, write, s.offset);
 		if (write && !c->cached && s.result > 0 && fdatasync(t->fd))
 			s.result = -errno;
 		t1 = clock_now();
 		end = t1;
+		if (p->ctl)
+			atomic_store_explicit(&p->ctl->inflight, 0, memory_order_relaxed);
 
 		s.time = t1 - t0;
 		s.start = t0 - p->first_start;
@@ -134,8 +175,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		if (s.result == -EINTR && *stop)
 			break;
 		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
-			ret = probe_fail((int)s.result, write && s.result != -EINTR ?
-					 "request failed" : "request failed", msg, msglen);
+			ret = probe_fail((int)s.result, "request failed", msg, msglen);
 			break;
 		}
 		if (s.result >= 0 && (uint64_t)s.result < t->size)

@@ -8,6 +8,7 @@
 #define IOPROBE_PROBE_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,8 +46,20 @@ struct probe_sink {
 	void (*warn)(void *ctx, const char *text);
 };
 
+/*
+ * Live control of a running probe from another thread (the TUI), and what it
+ * can read back while a request is in flight. All fields are atomics.
+ */
+struct probe_ctl {
+	atomic_bool pause;             /* set: no new request starts */
+	_Atomic uint64_t interval;     /* non-zero: switch to this interval (ns) */
+	atomic_uint reset;             /* bump to restart the statistics */
+	_Atomic uint64_t inflight;     /* monotonic ns the current request started; 0 = idle */
+};
+
 struct probe {
 	struct probe_cfg cfg;
+	struct probe_ctl *ctl;   /* optional (NULL from the CLI) */
 	struct target *target;
 	struct engine *engine;
 	void *buf;               /* the engine's buffer */

@@ -1,0 +1,135 @@
+#include "config.h"
+
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+/* Wake the consumer, at most every SESSION_WAKE_NS unless forced. */
+static void session_wake(struct session *s, bool force)
+{
+	uint64_t now = clock_now(), one = 1;
+	uint64_t last = atomic_load_explicit(&s->last_wake, memory_order_relaxed);
+
+	if (!force && now - last < SESSION_WAKE_NS)
+		return;
+	atomic_store_explicit(&s->last_wake, now, memory_order_relaxed);
+	if (write(s->wake_fd, &one, sizeof(one)) < 0) {
+		/* the counter is saturated: the consumer will wake anyway */
+	}
+}
+
+static int session_on_request(void *ctx, const struct sample *smp, enum notice n)
+{
+	struct session *s = ctx;
+	struct session_rec rec = { .kind = SESSION_SAMPLE, .notice = n, .sample = *smp };
+
+	ring_push(&s->ring, &rec);
+	session_wake(s, false);
+	return 0;
+}
+
+static int session_on_period(void *ctx, const struct tally *t)
+{
+	struct session *s = ctx;
+	struct session_rec rec = { .kind = SESSION_PERIOD_END };
+	(void)t;
+
+	ring_push(&s->ring, &rec);
+	return 0;
+}
+
+static int session_on_burst_end(void *ctx)
+{
+	struct session *s = ctx;
+	struct session_rec rec = { .kind = SESSION_BURST_END };
+
+	ring_push(&s->ring, &rec);
+	return 0;
+}
+
+static void session_on_warn(void *ctx, const char *text)
+{
+	struct session *s = ctx;
+	struct session_rec rec = { .kind = SESSION_WARNING };
+
+	snprintf(rec.text, sizeof(rec.text), "%s", text);
+	ring_push(&s->ring, &rec);
+	session_wake(s, true);
+}
+
+static void *session_main(void *arg)
+{
+	struct session *s = arg;
+	struct probe_sink sink = { s, session_on_request, session_on_period,
+				   session_on_burst_end, session_on_warn };
+
+	clock_tighten_slack();
+	s->result = probe_run(s->probe, &sink, &s->stop, s->msg, sizeof(s->msg));
+	atomic_store(&s->state, s->result ? SESSION_FAILED : SESSION_DONE);
+	session_wake(s, true);
+	return NULL;
+}
+
+int session_start(struct session *s, struct probe *p)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->probe = p;
+	p->ctl = &s->ctl;
+	atomic_init(&s->state, SESSION_RUNNING);
+	ret = ring_init(&s->ring, sizeof(struct session_rec), SESSION_RING);
+	if (ret)
+		return ret;
+	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->wake_fd < 0) {
+		ret = -errno;
+		ring_free(&s->ring);
+		return ret;
+	}
+	ret = pthread_create(&s->thread, NULL, session_main, s);
+	if (ret) {
+		close(s->wake_fd);
+		ring_free(&s->ring);
+		return -ret;
+	}
+	s->started = true;
+	return 0;
+}
+
+bool session_next(struct session *s, struct session_rec *rec)
+{
+	return ring_pop(&s->ring, rec);
+}
+
+void session_ack(struct session *s)
+{
+	uint64_t v;
+
+	if (read(s->wake_fd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: nothing was pending */
+	}
+}
+
+int session_state(struct session *s)
+{
+	return atomic_load(&s->state);
+}
+
+void session_stop(struct session *s)
+{
+	if (!s->started)
+		return;
+	s->stop = 1;
+	atomic_store(&s->ctl.pause, false);
+	pthread_join(s->thread, NULL);
+	close(s->wake_fd);
+	ring_free(&s->ring);
+	s->started = false;
+}

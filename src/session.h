@@ -1,0 +1,67 @@
+/*
+ * session: a probe running in its own thread, for front ends that must never
+ * block on I/O (the TUI). Every finished request, closed period and warning
+ * becomes a record in a lock-free ring; an eventfd wakes the consumer at most
+ * every SESSION_WAKE_NS (and at once when the run ends). The consumer steers
+ * the probe through session.ctl (pause, interval, reset) and reads
+ * ctl.inflight to show a request stuck in the kernel.
+ */
+#ifndef IOPROBE_SESSION_H
+#define IOPROBE_SESSION_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "account.h"
+#include "probe.h"
+#include "ring.h"
+
+#define SESSION_WAKE_NS 100000000ull /* 10 wake-ups a second at most */
+#define SESSION_RING 65536           /* records buffered for a slow consumer */
+
+enum session_rec_kind { SESSION_SAMPLE, SESSION_PERIOD_END, SESSION_WARNING, SESSION_BURST_END };
+
+struct session_rec {
+	enum session_rec_kind kind;
+	enum notice notice;     /* SESSION_SAMPLE */
+	struct sample sample;   /* SESSION_SAMPLE */
+	char text[96];          /* SESSION_WARNING */
+};
+
+enum session_state { SESSION_RUNNING, SESSION_DONE, SESSION_FAILED };
+
+struct session {
+	struct probe *probe;
+	struct probe_ctl ctl;
+	struct ring ring;
+	int wake_fd;                  /* eventfd: readable when records or the end arrived */
+	pthread_t thread;
+	bool started;
+	volatile sig_atomic_t stop;   /* set by session_stop() or a signal handler */
+	_Atomic int state;            /* enum session_state */
+	_Atomic uint64_t last_wake;   /* monotonic ns of the last eventfd write */
+	int result;                   /* probe_run()'s return, valid once state != RUNNING */
+	char msg[512];                /* its message when it failed */
+};
+
+/*
+ * Start p (already initialised with probe_init()) in a new thread. The
+ * session sets p->ctl. Returns 0 or -errno.
+ */
+int session_start(struct session *s, struct probe *p);
+
+/* Consumer: take the next record; false when none is waiting. */
+bool session_next(struct session *s, struct session_rec *rec);
+
+/* Consumer: clear the eventfd after a wake-up (call before draining). */
+void session_ack(struct session *s);
+
+/* Current state (enum session_state). */
+int session_state(struct session *s);
+
+/* Ask the probe to stop, wait for its thread, free the session's resources. */
+void session_stop(struct session *s);
+
+#endif

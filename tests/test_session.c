@@ -1,0 +1,171 @@
+#include <criterion/criterion.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "session.h"
+
+/* A probe over a temp file with the null engine (no I/O), as the TUI would run it. */
+struct fixture {
+	struct target t;
+	struct engine e;
+	struct probe p;
+	struct session s;
+	char buf[4096];
+};
+
+static struct fixture *fx_start(uint64_t count, uint64_t interval, const char *null_arg)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct engine_params ep = { 0 };
+	struct probe_cfg pc = { 0 };
+	char path[] = "/tmp/ioprobe-session.XXXXXX";
+
+	cr_assert(f);
+	f->t.fd = mkstemp(path);
+	cr_assert_geq(f->t.fd, 0);
+	unlink(path);
+	cr_assert_eq(ftruncate(f->t.fd, 1 << 20), 0);
+	f->t.size = 4096;
+	f->t.work_size = 1 << 20;
+	ep.fd = f->t.fd;
+	ep.buf = f->buf;
+	ep.buf_len = sizeof(f->buf);
+	ep.arg = null_arg;
+	cr_assert_eq(engine_start(&f->e, &engine_null, &ep), 0);
+	pc.count = count;
+	pc.interval = interval;
+	pc.cached = true;
+	pc.account.warmup = 1;
+	pc.account.max_time = UINT64_MAX;
+	probe_init(&f->p, &pc, &f->t, &f->e, f->buf);
+	cr_assert_eq(session_start(&f->s, &f->p), 0);
+	return f;
+}
+
+static void fx_stop(struct fixture *f)
+{
+	session_stop(&f->s);
+	engine_stop(&f->e);
+	close(f->t.fd);
+	free(f);
+}
+
+/* Drain until the session ends (or timeout); returns the samples seen. */
+static uint64_t drain_until_done(struct fixture *f, int timeout_ms)
+{
+	struct session_rec rec;
+	uint64_t samples = 0, expect = 1;
+	uint64_t end = clock_now() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		struct pollfd pfd = { f->s.wake_fd, POLLIN, 0 };
+
+		poll(&pfd, 1, 50);
+		session_ack(&f->s);
+		while (session_next(&f->s, &rec)) {
+			if (rec.kind != SESSION_SAMPLE)
+				continue;
+			cr_assert_eq(rec.sample.request, expect, "request %llu out of order",
+				     (unsigned long long)rec.sample.request);
+			expect++;
+			samples++;
+		}
+		if (session_state(&f->s) != SESSION_RUNNING && !ring_count(&f->s.ring))
+			return samples;
+		cr_assert_lt(clock_now(), end, "session did not finish in time");
+	}
+}
+
+Test(session, delivers_every_sample_in_order_and_finishes)
+{
+	struct fixture *f = fx_start(5000, 0, NULL);
+
+	cr_assert_eq(drain_until_done(f, 10000), 5000);
+	cr_assert_eq(session_state(&f->s), SESSION_DONE);
+	cr_assert_eq(f->p.acct.total.requests, 5000);
+	cr_assert_eq(f->p.acct.total.valid.count, 4999); /* one warmup */
+	fx_stop(f);
+}
+
+Test(session, stop_ends_an_endless_run)
+{
+	struct fixture *f = fx_start(0, 1000000, NULL);
+	uint64_t t0 = clock_now();
+
+	usleep(50000);
+	session_stop(&f->s);
+	cr_assert_lt(clock_now() - t0, 2000000000ull);
+	cr_assert_gt(f->p.requests, 10);
+	engine_stop(&f->e);
+	close(f->t.fd);
+	free(f);
+}
+
+Test(session, pause_holds_requests_and_resume_continues)
+{
+	struct fixture *f = fx_start(0, 1000000, NULL);
+	uint64_t before, after;
+
+	usleep(30000);
+	atomic_store(&f->s.ctl.pause, true);
+	usleep(60000); /* let the in-progress wait end */
+	before = f->p.requests;
+	usleep(100000);
+	after = f->p.requests;
+	cr_assert_leq(after - before, 1, "requests went on while paused: %llu",
+		      (unsigned long long)(after - before));
+	atomic_store(&f->s.ctl.pause, false);
+	usleep(50000);
+	cr_assert_gt(f->p.requests, after + 10);
+	fx_stop(f);
+}
+
+Test(session, interval_change_takes_effect)
+{
+	struct fixture *f = fx_start(0, 100000000ull, NULL); /* 100 ms */
+	uint64_t before;
+
+	usleep(50000);
+	before = f->p.requests;
+	atomic_store(&f->s.ctl.interval, 1000000ull); /* 1 ms */
+	usleep(200000);
+	cr_assert_gt(f->p.requests, before + 50, "only %llu more requests",
+		     (unsigned long long)(f->p.requests - before));
+	fx_stop(f);
+}
+
+Test(session, reset_restarts_statistics)
+{
+	struct fixture *f = fx_start(0, 1000000, NULL);
+
+	usleep(50000);
+	atomic_fetch_add(&f->s.ctl.reset, 1);
+	usleep(5000);
+	session_stop(&f->s);
+	cr_assert_lt(f->p.acct.total.requests, f->p.requests,
+		     "total %llu should be below issued %llu after a reset",
+		     (unsigned long long)f->p.acct.total.requests,
+		     (unsigned long long)f->p.requests);
+	engine_stop(&f->e);
+	close(f->t.fd);
+	free(f);
+}
+
+Test(session, inflight_shows_a_slow_request)
+{
+	struct fixture *f = fx_start(2, 0, "300ms");
+	uint64_t seen = 0;
+
+	for (int i = 0; i < 50 && !seen; i++) {
+		usleep(10000);
+		seen = atomic_load(&f->s.ctl.inflight);
+	}
+	cr_assert_neq(seen, 0, "no request was ever seen in flight");
+	cr_assert_eq(drain_until_done(f, 5000), 2);
+	cr_assert_eq(atomic_load(&f->s.ctl.inflight), 0);
+	fx_stop(f);
+}
