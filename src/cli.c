@@ -331,7 +331,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	return code;
 }
 
-int cli_main(int argc, char *argv[])
+int cli_main(int argc, char *argv[], const struct view_ops *tui)
 {
 	struct opts o;
 	struct target t;
@@ -345,6 +345,7 @@ int cli_main(int argc, char *argv[])
 	code = cli_parse(argc, argv, &o);
 	if (code >= 0)
 		return code;
+	(void)tui; /* --tui arrives with the TUI */
 	code = CLI_EXIT_OK;
 	ops = cli_engine(&o, &code);
 	if (!ops)

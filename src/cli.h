@@ -16,7 +16,12 @@ enum cli_exit {
 	CLI_EXIT_SIGNAL = 4,
 };
 
-/* Run ioprobe with argv; returns the process exit code. */
-int cli_main(int argc, char *argv[]);
+struct view_ops;
+
+/*
+ * Run ioprobe with argv; returns the process exit code. tui is the
+ * full-screen view for --tui, or NULL when it was not built.
+ */
+int cli_main(int argc, char *argv[], const struct view_ops *tui);
 
 #endif
