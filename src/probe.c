@@ -134,6 +134,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		uint64_t t0, t1, due = p->pacer.due;
 		bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
 		enum notice n;
+		int sync_err = 0;
 
 		s.request = ++p->requests;
 		s.op = write ? OP_WRITE : OP_READ;
@@ -163,7 +164,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		t0 = clock_now();
 		s.result = engine_io(p->engine, write, s.offset);
 		if (write && !c->cached && s.result > 0 && fdatasync(t->fd))
-			s.result = -errno;
+			sync_err = -errno;
 		t1 = clock_now();
 		end = t1;
 		if (p->ctl)
@@ -174,6 +175,14 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		s.lateness = t0 > due ? t0 - due : 0;
 		if (s.result == -EINTR && *stop)
 			break;
+		if (sync_err && !c->ignore_error) {
+			snprintf(msg, msglen, "fdatasync failed, please retry with option -C: %s",
+				 strerror(-sync_err));
+			ret = sync_err;
+			break;
+		}
+		if (sync_err)
+			s.result = sync_err;
 		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
 			ret = probe_fail((int)s.result, "request failed", msg, msglen);
 			break;

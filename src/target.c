@@ -239,6 +239,20 @@ sync:
 	return 0;
 }
 
+/*
+ * End of the working set of a target with no size of its own (a directory's
+ * temp file, a character device): -S, else 1 MiB (64 MiB with -R) or the
+ * request size if larger, after the offset.
+ */
+static uint64_t target_default_end(const struct target *t, const struct opts *o)
+{
+	uint64_t size = o->work_size ? o->work_size : (o->rapid ? RAPID_WORK_SIZE : DIR_WORK_SIZE);
+
+	if (!o->work_size && t->size > size)
+		size = t->size;
+	return size + t->work_offset;
+}
+
 /* Working set and request size checks, ioping's order and texts. */
 static int target_check_sizes(struct target *t, const struct opts *o, uint64_t size,
 			      char *msg, size_t msglen)
@@ -297,11 +311,7 @@ int target_open(struct target *t, const struct opts *o, char *msg, size_t msglen
 
 	switch (t->kind) {
 	case TARGET_DIR:
-		size = o->work_size ? o->work_size :
-			(o->rapid ? RAPID_WORK_SIZE : DIR_WORK_SIZE);
-		if (!o->work_size && t->size > size)
-			size = t->size;
-		size += t->work_offset;
+		size = target_default_end(t, o);
 		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
 			return ret;
 		target_describe_fs(t, st.st_dev, -1);
@@ -344,9 +354,9 @@ int target_open(struct target *t, const struct opts *o, char *msg, size_t msglen
 			goto fail;
 		break;
 	case TARGET_CHAR:
+		/* no size to read: a working set as for a directory */
 		snprintf(t->fstype, sizeof(t->fstype), "character device");
-		size = t->work_offset + (o->work_size ? o->work_size :
-					 (o->rapid ? RAPID_WORK_SIZE : DIR_WORK_SIZE));
+		size = target_default_end(t, o);
 		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
 			return ret;
 		if ((ret = target_open_path(t, o, write, msg, msglen)))

@@ -34,6 +34,15 @@ t_cleanup() {
 	for l in "${T_LOOPS[@]}"; do
 		losetup -d "$l" 2>/dev/null
 	done
+	# devices made inside $(...) subshells are only in this file; detach each one
+	# only while it is still bound to our backing file (never someone else's)
+	if [ -f "$T_TMP/loops" ]; then
+		local f
+		while read -r l f; do
+			[ "$(losetup -n -O BACK-FILE "$l" 2>/dev/null)" = "$f" ] &&
+				losetup -d "$l" 2>/dev/null
+		done <"$T_TMP/loops"
+	fi
 	rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
@@ -58,11 +67,13 @@ require_loop() {
 }
 
 # make_loop SIZE [FILE]: a loop device over a new sparse file; prints its path.
+# Safe inside $(...): the device is also recorded in $T_TMP/loops for cleanup.
 make_loop() {
 	local size=$1 file=${2:-$T_TMP/disk.$RANDOM.img} dev
 	truncate -s "$size" "$file" || return 1
 	dev=$(losetup -f --show "$file") || return 1
 	T_LOOPS+=("$dev")
+	echo "$dev $(readlink -f "$file")" >>"$T_TMP/loops"
 	echo "$dev"
 }
 
@@ -182,3 +193,142 @@ wait_exit() {
 tree_state() {
 	(cd "$1" && find . -printf '%y %m %s %p\n' | sort && find . -type f -exec sha256sum {} + | sort)
 }
+
+# ---- the fault-injecting FUSE disk (tests/fixtures/faultdisk.c) ----
+#
+# make_fault_disk mounts faultdisk (meson passes its path in IOPROBE_FAULTDISK)
+# and attaches a loop device over DIR/disk. Each mount is recorded in T_FUSE and,
+# for calls made inside $(...), in $T_FUSE_LIST ("PID DIR" lines). At exit
+# t_cleanup_fuse releases hung requests, detaches the loop devices over the
+# disks, unmounts (lazily if needed) and stops the faultdisk processes; it
+# runs before t_cleanup and may also be called earlier (it is idempotent).
+
+IOPROBE_FAULTDISK=${IOPROBE_FAULTDISK:-}
+T_FUSE=()
+T_FUSE_LIST=$T_TMP/faultdisk.list
+
+# require_fuse: skip unless faultdisk can be mounted here.
+require_fuse() {
+	require_root
+	[ -c /dev/fuse ] || skip "needs /dev/fuse"
+	command -v fusermount3 >/dev/null 2>&1 || command -v umount >/dev/null 2>&1 ||
+		skip "needs fusermount3 or umount"
+	[ -n "$IOPROBE_FAULTDISK" ] && [ -x "$IOPROBE_FAULTDISK" ] ||
+		skip "needs the faultdisk fixture (IOPROBE_FAULTDISK=build/tests/faultdisk)"
+}
+
+# make_fault_disk DIR SIZE [faultdisk options...]: mount faultdisk at DIR (created
+# if missing), attach a loop device over DIR/disk and print the device's path.
+make_fault_disk() {
+	local dir=$1 size=$2 pid dev tries=500
+	shift 2
+	mkdir -p "$dir" && dir=$(readlink -f "$dir") || return 1
+	"$IOPROBE_FAULTDISK" "$dir" --size "$size" "$@" -f \
+		</dev/null >>"$T_TMP/faultdisk.log" 2>&1 &
+	pid=$!
+	T_FUSE+=("$dir")
+	echo "$pid $dir" >>"$T_FUSE_LIST"
+	while [ ! -e "$dir/disk" ]; do
+		if [ "$tries" -le 0 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "make_fault_disk: faultdisk did not come up at $dir:" >&2
+			tail -5 "$T_TMP/faultdisk.log" >&2
+			return 1
+		fi
+		tries=$((tries - 1))
+		sleep 0.01
+	done
+	dev=$(losetup -f --show "$dir/disk") || return 1
+	T_LOOPS+=("$dev")
+	echo "$dev"
+}
+
+# fault_ctl DIR COMMAND: send a command to the faultdisk mounted at DIR.
+fault_ctl() { echo "$2" >"$1/ctl"; }
+
+# fault_get DIR NAME: a setting or counter of the faultdisk at DIR (from DIR/ctl).
+fault_get() { awk -v k="$2" '$1 == k { print $2 }' "$1/ctl"; }
+
+# wait_fault DIR NAME MIN [SECONDS]: poll (10 ms) until counter NAME is >= MIN;
+# fails after SECONDS (default 5).
+wait_fault() {
+	local v tries=$(( ${4:-5} * 100 ))
+	while [ "$tries" -gt 0 ]; do
+		v=$(fault_get "$1" "$2" 2>/dev/null)
+		[ -n "$v" ] && [ "$v" -ge "$3" ] && return 0
+		tries=$((tries - 1))
+		sleep 0.01
+	done
+	return 1
+}
+
+# fault_pid DIR: the pid of the faultdisk process mounted at DIR.
+fault_pid() {
+	local dir pid d
+	dir=$(readlink -f "$1")
+	[ -f "$T_FUSE_LIST" ] || return 1
+	while read -r pid d; do
+		[ "$d" = "$dir" ] && echo "$pid" && return 0
+	done <"$T_FUSE_LIST"
+	return 1
+}
+
+# t_fuse_loops DIR...: "NAME" of each loop device whose backing file is DIR/disk.
+t_fuse_loops() {
+	local name back d
+	while read -r name back; do
+		for d in "$@"; do
+			[ "$back" = "$d/disk" ] && echo "$name"
+		done
+	done < <(losetup -nl -O NAME,BACK-FILE 2>/dev/null)
+}
+
+t_cleanup_fuse() {
+	local dirs=() pids=() pid d l tries rest=() exe gone
+	[ -f "$T_FUSE_LIST" ] && while read -r pid d; do
+		pids+=("$pid")
+		dirs+=("$d")
+	done <"$T_FUSE_LIST"
+	dirs+=("${T_FUSE[@]}")
+	[ "${#dirs[@]}" -gt 0 ] || return 0
+	# release hung requests (a dead mount answers ENOTCONN at once)
+	for d in "${dirs[@]}"; do
+		timeout -k 1 2 bash -c 'echo "hang 0" >"$1/ctl"' _ "$d" 2>/dev/null
+	done
+	# loop devices first: the kernel drops the backing file on the last close
+	gone=$(t_fuse_loops "${dirs[@]}")
+	for l in $gone; do
+		losetup -d "$l" 2>/dev/null
+	done
+	tries=300
+	while [ -n "$(t_fuse_loops "${dirs[@]}")" ] && [ "$tries" -gt 0 ]; do
+		tries=$((tries - 1))
+		sleep 0.01
+	done
+	# t_cleanup must not detach them again (the name may have a new owner by then)
+	for l in "${T_LOOPS[@]}"; do
+		case " ${gone//$'\n'/ } " in *" $l "*) continue ;; esac
+		losetup "$l" >/dev/null 2>&1 && rest+=("$l")
+	done
+	T_LOOPS=("${rest[@]}")
+	# then the mounts; lazily when still busy or dead
+	for d in "${dirs[@]}"; do
+		grep -qF " ${d// /\\040} fuse" /proc/mounts || continue
+		fusermount3 -u "$d" 2>/dev/null || umount "$d" 2>/dev/null || umount -l "$d" 2>/dev/null
+	done
+	# then the daemons: they end after the unmount; TERM, then KILL, the rest
+	exe=$(readlink -f "$IOPROBE_FAULTDISK" 2>/dev/null)
+	for pid in "${pids[@]}"; do
+		tries=200
+		while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$exe" ]; do
+			case $tries in
+			100) kill -TERM "$pid" 2>/dev/null ;;
+			0) kill -KILL "$pid" 2>/dev/null; break ;;
+			esac
+			tries=$((tries - 1))
+			sleep 0.01
+		done
+	done
+	T_FUSE=()
+	: >"$T_FUSE_LIST"
+}
+trap 't_cleanup_fuse; t_cleanup' EXIT

@@ -11,6 +11,7 @@ mkdir "$D"
 F=$T_TMP/file.dat
 head -c $((1024 * 1024)) /dev/urandom >"$F"
 RLINE='[0-9.]+ (ns|us|ms|s)'
+FST=$(findmnt -no FSTYPE -T "$D" 2>/dev/null || echo ext4) # ext4 on the reference machine
 
 # offsets FILE: the io.offset of every request object in a JSON output, one per line.
 offsets() {
@@ -45,7 +46,7 @@ check "dir -S 64k: offsets in [0, 64k)" offsets_ok "$OUT" 4096 0 65536
 check "dir -S 64k: nothing left" test -z "$(ls -A "$D")"
 
 probe -c 2 -i 0 "$D"
-check "dir: shows the filesystem" out_has "^4 KiB <<< $D \(ext4 [^ ]+ [0-9.]+ [KMGTP]iB\): request=1 time=$RLINE \(warmup\)$"
+check "dir: shows the filesystem" out_has "^4 KiB <<< $D \($FST [^ ]+ [0-9.]+ [KMGTP]iB\): request=1 time=$RLINE \(warmup\)$"
 
 probe -k -c 2 -i 0 "$D"
 check "dir -k: exit 0" rc_is 0
@@ -70,7 +71,7 @@ check "dir -W: nothing left" test -z "$(ls -A "$D")"
 sum=$(sha "$F")
 probe -c 3 -i 0 "$F"
 check "file: reads exit 0" rc_is 0
-check "file: read lines" out_has "^4 KiB <<< $F \(ext4 [^ ]+ [0-9.]+ [KMGTP]iB\): request=3 time=$RLINE$"
+check "file: read lines" out_has "^4 KiB <<< $F \($FST [^ ]+ [0-9.]+ [KMGTP]iB\): request=3 time=$RLINE$"
 check "file: reads leave the file unchanged" test "$(sha "$F")" = "$sum"
 probe -W -c 3 -i 0 "$F"
 check "file -W: refused rc 2" rc_is 2
