@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 
 /* Largest request Linux transfers in one call. */
 #define CLI_MAX_RW 0x7ffff000ull
+/* A request in flight this long gets a warning on stderr (then at 2x, 4x, ...). */
+#define CLI_HANG_WARN_NS 5000000000ull
 
 static volatile sig_atomic_t cli_stop;
 
@@ -158,6 +161,42 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 	return cli_flush(c);
 }
 
+struct cli_watchdog {
+	struct probe_ctl *ctl;
+	volatile sig_atomic_t done;
+	pthread_t thread;
+	bool running;
+};
+
+/*
+ * Watch the probe from a second thread: a request stuck in the kernel (a
+ * hung disk) gets "request in flight for N s" lines on stderr, at 5 s, then
+ * every time the wait doubles, so the operator knows the tool is not frozen.
+ */
+static void *cli_watchdog_main(void *arg)
+{
+	struct cli_watchdog *w = arg;
+	uint64_t warned_for = 0, next = CLI_HANG_WARN_NS;
+
+	while (!w->done) {
+		uint64_t since, now;
+
+		clock_wait_until(clock_now() + 100000000ull, &w->done);
+		since = atomic_load_explicit(&w->ctl->inflight, memory_order_relaxed);
+		now = clock_now();
+		if (since != warned_for) {
+			/* a new request (or none): start counting again */
+			warned_for = since;
+			next = CLI_HANG_WARN_NS;
+		}
+		if (since && now > since && now - since >= next && !w->done) {
+			cli_msg("request in flight for %.1f s", (double)(now - since) / 1e9);
+			next *= 2;
+		}
+	}
+	return NULL;
+}
+
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
 static int cli_out_error(int err)
 {
@@ -272,6 +311,8 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
 				   cli_on_warn };
 	struct probe *p;
+	struct probe_ctl ctl = { 0 };
+	struct cli_watchdog wd = { .ctl = &ctl };
 	char msg[512] = "";
 	void *buf;
 	int ret, code = CLI_EXIT_OK;
@@ -305,8 +346,10 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	cli_probe_cfg(o, &pc);
 	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
+	p->ctl = &ctl;
 	cli_signals();
 	clock_tighten_slack();
+	wd.running = !pthread_create(&wd.thread, NULL, cli_watchdog_main, &wd);
 
 	if (o->json && !c.rc.json_lines) {
 		sbuf_putc(&c.sb, '[');
@@ -314,6 +357,9 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	}
 	if (!ret)
 		ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
+	wd.done = 1;
+	if (wd.running)
+		pthread_join(wd.thread, NULL);
 	if (c.out_err) {
 		code = cli_out_error(c.out_err);
 	} else if (ret) {

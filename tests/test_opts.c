@@ -267,7 +267,8 @@ ParameterizedTestParameters(opts, errors)
 		  "option '-c=' is ambiguous; possibilities: '-cached' '-count'" },
 		{ { "-h=1", "dir" }, OPTS_ERR_USAGE,
 		  "option '-h=1' is ambiguous; possibilities: '-help' '-hipri'" },
-		{ { "-json=1", "dir" }, OPTS_ERR_USAGE, "option '-json' doesn't allow an argument" },
+		{ { "-json=1", "dir" }, OPTS_ERR_USAGE,
+		  "option '-json' doesn't allow an argument" },
 		{ { "--json=1", "dir" }, OPTS_ERR_USAGE,
 		  "option '--json' doesn't allow an argument" },
 		{ { "-cached=1", "dir" }, OPTS_ERR_USAGE,
@@ -945,4 +946,74 @@ Test(opts, derived_values_from_plain_struct)
 	o.deadline_set = true;
 	o.deadline = 7;
 	cr_assert_eq(opts_deadline(&o), 7);
+}
+
+/* ---- miscellany ----------------------------------------------------------- */
+
+Test(opts, long_prefixes_of_help_and_version)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(PARSE(&o, msg, "--he"), OPTS_OK, "msg \"%s\"", msg);
+	cr_assert_eq(o.action, OPTS_HELP);
+	cr_assert_eq(PARSE(&o, msg, "-vers"), OPTS_OK, "msg \"%s\"", msg);
+	cr_assert_eq(o.action, OPTS_VERSION);
+}
+
+/* argv is read only: every word is unchanged after parsing. */
+Test(opts, argv_not_modified)
+{
+	char w[6][16] = { "ioprobe", "-qc5", "-time=%T", "dir", "-wo=1", "x" };
+	char copy[6][16];
+	char *argv[7];
+	char msg[OPTS_MSG_MAX];
+	struct opts o;
+
+	for (int i = 0; i < 6; i++)
+		argv[i] = w[i];
+	argv[6] = NULL;
+	memcpy(copy, w, sizeof(w));
+	cr_assert_eq(opts_parse(4, argv, &o, msg, sizeof(msg)), OPTS_OK, "msg \"%s\"", msg);
+	cr_assert_eq(opts_parse(6, argv, &o, msg, sizeof(msg)), OPTS_ERR_USAGE);
+	for (int i = 0; i < 6; i++)
+		cr_assert_str_eq(argv[i], copy[i], "word %d changed", i);
+}
+
+/* Each parse starts from the defaults: nothing leaks from an earlier one. */
+Test(opts, parse_starts_from_defaults)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-q", "-c", "3", "-J", "-W", "dir");
+	PARSE_OK(&o, "other");
+	cr_assert_not(o.quiet);
+	cr_assert_not(o.json);
+	cr_assert_eq(o.count, 0);
+	cr_assert_eq(o.write, 0);
+	cr_assert_null(o.time_format);
+	cr_assert_str_eq(o.path, "other");
+}
+
+/* Only the first '=' separates the value. */
+Test(opts, value_keeps_later_equals)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "--engine=a=b", "dir");
+	cr_assert_str_eq(o.engine, "a=b");
+	PARSE_OK(&o, "-time=%H=%M", "dir");
+	cr_assert_str_eq(o.time_format, "%H=%M");
+}
+
+Test(opts, entropy_long_forms)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-entropy=0x10", "dir");
+	cr_assert_eq(o.seed, 16);
+	PARSE_OK(&o, "--entropy", "1k", "dir");
+	cr_assert_eq(o.seed, 1);
+	PARSE_OK(&o, "-e1k", "dir");
+	cr_assert_eq(o.seed, 1, "-e1k: attached, and still no suffixes");
 }
