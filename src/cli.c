@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -20,6 +21,7 @@
 #include "sbuf.h"
 #include "target.h"
 #include "usage.h"
+#include "view.h"
 
 /* Largest request Linux transfers in one call. */
 #define CLI_MAX_RW 0x7ffff000ull
@@ -163,7 +165,9 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 
 struct cli_watchdog {
 	struct probe_ctl *ctl;
-	volatile sig_atomic_t done;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;  /* signalled when done is set */
+	bool done;
 	pthread_t thread;
 	bool running;
 };
@@ -178,10 +182,14 @@ static void *cli_watchdog_main(void *arg)
 	struct cli_watchdog *w = arg;
 	uint64_t warned_for = 0, next = CLI_HANG_WARN_NS;
 
+	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
-		uint64_t since, now;
+		uint64_t since, now, tick = clock_now() + 100000000ull;
+		struct timespec ts = { (time_t)(tick / 1000000000ull), (long)(tick % 1000000000ull) };
 
-		clock_wait_until(clock_now() + 100000000ull, &w->done);
+		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
+		if (w->done)
+			break;
 		since = atomic_load_explicit(&w->ctl->inflight, memory_order_relaxed);
 		now = clock_now();
 		if (since != warned_for) {
@@ -189,12 +197,38 @@ static void *cli_watchdog_main(void *arg)
 			warned_for = since;
 			next = CLI_HANG_WARN_NS;
 		}
-		if (since && now > since && now - since >= next && !w->done) {
+		if (since && now > since && now - since >= next) {
 			cli_msg("request in flight for %.1f s", (double)(now - since) / 1e9);
 			next *= 2;
 		}
 	}
+	pthread_mutex_unlock(&w->lock);
 	return NULL;
+}
+
+/* Start the watchdog (best effort: without it the run just has no hang warnings). */
+static void cli_watchdog_start(struct cli_watchdog *w)
+{
+	pthread_condattr_t attr;
+
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	w->running = !pthread_create(&w->thread, NULL, cli_watchdog_main, w);
+}
+
+static void cli_watchdog_stop(struct cli_watchdog *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->done = true;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	if (w->running)
+		pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
 }
 
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
@@ -248,8 +282,8 @@ static int cli_parse(int argc, char *argv[], struct opts *o)
 	case OPTS_USAGE: {
 		int err = out_write(STDOUT_FILENO, usage_text(), strlen(usage_text()));
 
-		if (err)
-			return cli_out_error(err) ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+		if (err && err != -EPIPE)
+			return cli_out_error(err);
 		return o->action == OPTS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	}
 	case OPTS_VERSION: {
@@ -299,10 +333,31 @@ static void cli_report_cfg(const struct opts *o, const struct target *t, struct 
 	rc->size = t->size;
 	rc->write = o->write > 0 && !o->read_write;
 	rc->read_write = o->read_write;
+	rc->json_lines = o->json_lines;
+	rc->raw_percentiles = o->raw_percentiles;
+}
+
+/* Run the probe under the full-screen view, then print what it deferred. */
+static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
+			const struct engine_ops *ops, const struct target *t, char *msg,
+			size_t msglen)
+{
+	struct sbuf deferred = SBUF_INIT;
+	struct view_params vp = {
+		.probe = p, .rc = &c->rc, .opts = c->o, .engine = ops->name, .target = t,
+		.deferred_stderr = &deferred, .stop = &cli_stop,
+	};
+	int ret = view->run(&vp, msg, msglen);
+
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
+	return ret;
 }
 
 /* Prepare, probe, report. The target is open; returns the exit code. */
-static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops)
+static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
+		   const struct view_ops *view)
 {
 	struct engine_params ep = { 0 };
 	struct engine eng;
@@ -346,20 +401,21 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	cli_probe_cfg(o, &pc);
 	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
-	p->ctl = &ctl;
 	cli_signals();
 	clock_tighten_slack();
-	wd.running = !pthread_create(&wd.thread, NULL, cli_watchdog_main, &wd);
-
-	if (o->json && !c.rc.json_lines) {
-		sbuf_putc(&c.sb, '[');
-		ret = cli_flush(&c);
+	if (view) {
+		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
+	} else {
+		p->ctl = &ctl;
+		cli_watchdog_start(&wd);
+		if (o->json && !c.rc.json_lines) {
+			sbuf_putc(&c.sb, '[');
+			ret = cli_flush(&c);
+		}
+		if (!ret)
+			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
+		cli_watchdog_stop(&wd);
 	}
-	if (!ret)
-		ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
-	wd.done = 1;
-	if (wd.running)
-		pthread_join(wd.thread, NULL);
 	if (c.out_err) {
 		code = cli_out_error(c.out_err);
 	} else if (ret) {
@@ -391,11 +447,24 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	code = cli_parse(argc, argv, &o);
 	if (code >= 0)
 		return code;
-	(void)tui; /* --tui arrives with the TUI */
 	code = CLI_EXIT_OK;
 	ops = cli_engine(&o, &code);
 	if (!ops)
 		return code;
+	if (o.tui) {
+		if (!tui) {
+			cli_msg("this ioprobe was built without the full-screen view (--tui)");
+			return CLI_EXIT_PREPARE;
+		}
+		if (tui->check(msg, sizeof(msg))) {
+			cli_msg("%s", msg);
+			return CLI_EXIT_USAGE;
+		}
+		if (o.json || o.batch) {
+			cli_msg("--tui cannot be combined with -J or -B");
+			return CLI_EXIT_USAGE;
+		}
+	}
 	if (o.nowait && !o.cached && !o.direct)
 		cli_msg("nowait without cached or direct I/O is supposed to fail");
 	if (opts_request_size(&o) > CLI_MAX_RW)
@@ -406,7 +475,7 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 		cli_msg("%s", msg);
 		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 	}
-	code = cli_run(&o, &t, ops);
+	code = cli_run(&o, &t, ops, o.tui ? tui : NULL);
 	target_close(&t);
 	return code;
 }

@@ -60,6 +60,12 @@ static const struct opt_def opt_table[] = {
 	{ "uring", 'U', ARG_NONE, false },
 	{ "ignore-error", 'E', ARG_NONE, false },
 	{ "engine", 0, ARG_REQUIRED, false },
+	{ "tui", 'X', ARG_NONE, false },
+	{ "no-color", 0, ARG_NONE, false },
+	{ "ascii", 0, ARG_NONE, false },
+	{ "json-lines", 0, ARG_NONE, false },
+	{ "raw-percentiles", 0, ARG_NONE, false },
+	{ "iostat", 0, ARG_OPTIONAL, false },
 };
 
 #define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -190,6 +196,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'A': o->engine = "libaio"; break;
 	case 'U': o->engine = "io_uring"; break;
 	case 'E': o->ignore_error = true; break;
+	case 'X': o->tui = true; break;
 	case 'W': o->write++; break;
 	case 'G': o->read_write = true; o->write++; break;
 	case 's': ret = parse_size(arg, &o->size, msg, msglen); break;
@@ -214,8 +221,21 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'P': ret = parse_time(arg, &o->print_interval, msg, msglen); break;
 	case 'e': o->seed = strtoull(arg, NULL, 0); break;
 	case 0:
-		if (!strcmp(d->name, "engine"))
+		if (!strcmp(d->name, "engine")) {
 			o->engine = arg;
+		} else if (!strcmp(d->name, "no-color")) {
+			o->no_color = true;
+		} else if (!strcmp(d->name, "ascii")) {
+			o->ascii = true;
+		} else if (!strcmp(d->name, "json-lines")) {
+			o->json = o->json_lines = true;
+			o->time_format = "%FT%T%z";
+		} else if (!strcmp(d->name, "raw-percentiles")) {
+			o->raw_percentiles = true;
+		} else if (!strcmp(d->name, "iostat")) {
+			o->iostat = true;
+			o->iostat_devices = arg && *arg ? arg : NULL;
+		}
 		break;
 	default:
 		break;
@@ -309,7 +329,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 
 		/* getopt_long_only: a single letter that is a short option stays short */
 		if (two || name[1] != '\0' || !opt_by_letter(name[0]))
-			d = len ? opt_by_name(name, len, &ambiguous) : NULL;
+			d = opt_by_name(name, len, &ambiguous);
 		if (ambiguous) {
 			msg_ambiguous(msg, msglen, dashes, name, len);
 			return OPTS_ERR_USAGE;

@@ -62,6 +62,13 @@ struct opts {
 	bool read_write;           /* -G */
 	unsigned write;            /* number of -W and -G given */
 	const char *engine;        /* -A, -U, --engine; NULL = sync */
+	bool tui;                  /* -X, --tui: the full-screen view */
+	bool no_color;             /* --no-color (NO_COLOR in the environment too) */
+	bool ascii;                /* --ascii: no braille or box drawing */
+	bool json_lines;           /* --json-lines: one compact JSON object per line (sets json) */
+	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
+	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
+	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
 };
 
 /* Size of the message buffer callers should pass to opts_parse(). */

@@ -23,9 +23,17 @@ bool pacer_next(struct pacer *p, uint64_t end)
 	}
 	p->due += p->interval;
 	if (end > p->due) {
-		if (p->interval)
-			p->skipped += (end - p->due) / p->interval;
-		p->due = end;
+		uint64_t lag = end - p->due;
+		uint64_t window = p->interval * 2 > PACER_CATCHUP_MIN ? p->interval * 2 :
+								      PACER_CATCHUP_MIN;
+
+		if (!p->interval) {
+			p->due = end;
+		} else if (lag > window) {
+			p->skipped += lag / p->interval;
+			p->due = end;
+		}
+		/* else: stay anchored; the next requests start at once until caught up */
 	}
 	return burst_done;
 }

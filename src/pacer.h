@@ -5,15 +5,21 @@
  * Starts are anchored at the run's first start: start k is due at
  * first + k * interval (with -b N, N requests are due together, then the
  * next burst one interval later). A request that ends after the next due
- * time makes the schedule restart from its end (ioping's rule: no catch-up
- * bursts), and every slot that passed unused is counted in `skipped`, so
- * coordinated omission is visible instead of silent.
+ * time is followed at once; when the schedule is behind by no more than
+ * PACER_CATCHUP (2 intervals, at least 1 ms) it stays anchored, so short
+ * stalls do not lower the rate. A longer stall restarts the schedule from the
+ * request's end (ioping's rule: no long catch-up bursts), and every slot that
+ * passed unused is counted in `skipped`, so coordinated omission is visible
+ * instead of silent.
  */
 #ifndef IOPROBE_PACER_H
 #define IOPROBE_PACER_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* Least lag the schedule catches up on, ns (the window is max(this, 2 intervals)). */
+#define PACER_CATCHUP_MIN 1000000ull
 
 struct pacer {
 	uint64_t interval; /* ns between starts (between bursts with burst > 1) */

@@ -115,7 +115,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 {
 	const struct probe_cfg *c = &p->cfg;
 	const struct target *t = p->target;
-	uint64_t period_start, period_due = 0, skipped_mark = 0, end = 0;
+	uint64_t period_start = 0, period_due = 0, skipped_mark = 0, end = 0;
 	unsigned reset_seen = p->ctl ? atomic_load(&p->ctl->reset) : 0;
 	int ret = 0;
 
@@ -123,11 +123,6 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 	    posix_fadvise(t->fd, (off_t)t->work_offset, (off_t)t->work_size, POSIX_FADV_RANDOM))
 		probe_warn(sink, "fadvise(RANDOM) failed, operations might perform unneeded "
 			   "readahead");
-	p->first_start = clock_now();
-	pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
-	period_start = p->first_start;
-	if (c->print_interval)
-		period_due = p->first_start + c->print_interval;
 
 	while (!*stop) {
 		struct sample s = { 0 };
@@ -152,6 +147,14 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		}
 		if (write)
 			rng_fill(&p->rng, p->buf, t->size);
+		if (s.request == 1) {
+			/* the schedule starts once the first request is prepared */
+			p->first_start = due = clock_now();
+			pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
+			period_start = p->first_start;
+			if (c->print_interval)
+				period_due = p->first_start + c->print_interval;
+		}
 		if (p->ctl) {
 			probe_obey(p, stop, &reset_seen, &period_start);
 			due = p->pacer.due;
@@ -212,6 +215,8 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		if (c->deadline && p->pacer.due >= p->first_start + c->deadline)
 			break;
 	}
+	if (!p->first_start) /* stopped before the first request */
+		p->first_start = clock_now();
 	p->acct.total.wall = (*stop ? clock_now() : (end ? end : clock_now())) - p->first_start;
 	p->acct.total.skipped = p->pacer.skipped;
 	return ret;

@@ -1017,3 +1017,80 @@ Test(opts, entropy_long_forms)
 	PARSE_OK(&o, "-e1k", "dir");
 	cr_assert_eq(o.seed, 1, "-e1k: attached, and still no suffixes");
 }
+
+/* ioprobe's own long options (not in ioping 1.3). */
+static struct opts parse_ok(int argc, char *const argv[])
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(opts_parse(argc, argv, &o, msg, sizeof(msg)), OPTS_OK, "%s", msg);
+	return o;
+}
+
+Test(opts_ioprobe, tui_letter_and_long)
+{
+	char *a1[] = { "ioprobe", "-X", "." };
+	char *a2[] = { "ioprobe", "--tui", "--no-color", "--ascii", "." };
+	struct opts o = parse_ok(3, a1);
+
+	cr_assert(o.tui);
+	o = parse_ok(5, a2);
+	cr_assert(o.tui && o.no_color && o.ascii);
+}
+
+Test(opts_ioprobe, json_lines_sets_json_and_time_format)
+{
+	char *a[] = { "ioprobe", "--json-lines", "." };
+	struct opts o = parse_ok(3, a);
+
+	cr_assert(o.json && o.json_lines);
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
+}
+
+Test(opts_ioprobe, raw_percentiles)
+{
+	char *a[] = { "ioprobe", "-raw-p", "-p", "5", "." };
+	struct opts o = parse_ok(5, a);
+
+	cr_assert(o.raw_percentiles);
+	cr_assert_eq(o.print_count, 5);
+}
+
+Test(opts_ioprobe, iostat_with_and_without_devices)
+{
+	char *a1[] = { "ioprobe", "--iostat", "." };
+	char *a2[] = { "ioprobe", "--iostat=sda,nvme0n1", "." };
+	struct opts o = parse_ok(3, a1);
+
+	cr_assert(o.iostat);
+	cr_assert_null(o.iostat_devices);
+	o = parse_ok(3, a2);
+	cr_assert_str_eq(o.iostat_devices, "sda,nvme0n1");
+}
+
+Test(opts_ioprobe, ioping_prefixes_still_win)
+{
+	char *a1[] = { "ioprobe", "-js", "." };   /* json, not json-lines */
+	char *a2[] = { "ioprobe", "-no", "." };   /* nowait, not no-color */
+	char *a3[] = { "ioprobe", "-as", "." };   /* async, not ascii */
+	struct opts o = parse_ok(3, a1);
+
+	cr_assert(o.json && !o.json_lines);
+	o = parse_ok(3, a2);
+	cr_assert(o.nowait && !o.no_color);
+	o = parse_ok(3, a3);
+	cr_assert_str_eq(o.engine, "libaio");
+	cr_assert_not(o.ascii);
+}
+
+Test(opts_ioprobe, empty_name_is_ambiguous)
+{
+	char *a[] = { "ioprobe", "-=", "." };
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(opts_parse(3, a, &o, msg, sizeof(msg)), OPTS_ERR_USAGE);
+	cr_assert(strstr(msg, "option '-=' is ambiguous; possibilities: '-help' '-version'"),
+		  "%s", msg);
+}

@@ -1,8 +1,9 @@
 /*
  * Tests for src/pacer.c, driven with literal times (a fake clock): starts
- * anchored at first + k * interval, no catch-up after a stall (the schedule
- * restarts from the request's end, as ioping's time_next = t1), and every
- * slot that passed unused counted in `skipped`.
+ * anchored at first + k * interval; a lag within the catch-up window
+ * (max(2 intervals, 1 ms)) keeps the anchor, a longer stall restarts the
+ * schedule from the request's end (ioping's time_next = t1) and every slot
+ * that passed unused is counted in `skipped`.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -76,7 +77,7 @@ Test(pacer, end_exactly_at_due)
 	cr_assert_eq(p.due, 1000 + MS);
 	cr_assert_eq(p.skipped, 0);
 	pacer_next(&p, 1000 + 2 * MS + 1);
-	cr_assert_eq(p.due, 1000 + 2 * MS + 1, "1 ns late: restart from the end");
+	cr_assert_eq(p.due, 1000 + 2 * MS, "1 ns late: still anchored, due at once");
 	cr_assert_eq(p.skipped, 0, "less than one interval late: nothing skipped");
 }
 
@@ -106,11 +107,10 @@ ParameterizedTestParameters(pacer, slow_request)
 		{ MS, 3500 * US, 3 },
 		{ MS, 3 * MS, 3 },
 		{ MS, 3 * MS - 1, 2 },
-		{ MS, 999 * US, 0 },
-		{ MS, MS, 1 },
+		{ MS, 2 * MS + 1, 2 },
 		{ SEC, 10 * SEC + 1, 10 },
-		{ 3, 10, 3 },
-		{ 1, 1000, 1000 },
+		{ 3, 2 * MS, 666666 },
+		{ 1, MS + 1, MS + 1 },
 	};
 	return cr_make_param_array(struct slowcase, cases, ARRAY_LEN(cases));
 }
@@ -135,6 +135,41 @@ ParameterizedTest(struct slowcase *c, pacer, slow_request)
 		     c->interval, c->late);
 	cr_assert_eq(p.skipped, c->skipped, "interval %" PRIu64 ", late %" PRIu64,
 		     c->interval, c->late);
+}
+
+ParameterizedTestParameters(pacer, catch_up)
+{
+	static struct slowcase cases[] = {
+		{ MS, 1, 0 },
+		{ MS, 999 * US, 0 },
+		{ MS, MS, 0 },
+		{ MS, 2 * MS, 0 },
+		{ 10 * US, MS, 0 },
+		{ SEC, 2 * SEC, 0 },
+		{ 1, 1000, 0 },
+	};
+	return cr_make_param_array(struct slowcase, cases, ARRAY_LEN(cases));
+}
+
+/*
+ * A lag within max(2 intervals, 1 ms) keeps the schedule anchored: the next
+ * requests are due at once until the grid is caught up, nothing is skipped,
+ * so a short stall does not lower the rate.
+ */
+ParameterizedTest(struct slowcase *c, pacer, catch_up)
+{
+	struct pacer p;
+	const uint64_t first = 1000000;
+	uint64_t end = first + c->interval + c->late;
+
+	pacer_init(&p, first, c->interval, 0);
+	pacer_next(&p, end);
+	cr_assert_eq(p.due, first + c->interval, "interval %" PRIu64 ", late %" PRIu64
+		     ": due %" PRIu64, c->interval, c->late, p.due);
+	cr_assert_eq(p.skipped, 0, "interval %" PRIu64 ", late %" PRIu64, c->interval, c->late);
+	pacer_next(&p, end + 1);
+	cr_assert_eq(p.due, first + 2 * c->interval, "still on the grid: interval %" PRIu64,
+		     c->interval);
 }
 
 /* Two stalls: skipped slots add up; on-time requests in between add nothing. */

@@ -198,7 +198,8 @@ tree_state() {
 #
 # make_fault_disk mounts faultdisk (meson passes its path in IOPROBE_FAULTDISK)
 # and attaches a loop device over DIR/disk. Each mount is recorded in T_FUSE and,
-# for calls made inside $(...), in $T_FUSE_LIST ("PID DIR" lines). At exit
+# for calls made inside $(...), in $T_FUSE_LIST ("PID DIR" lines), each loop
+# device in T_LOOPS and $T_FUSE_LOOPS ("DEV DIR"). At exit
 # t_cleanup_fuse releases hung requests, detaches the loop devices over the
 # disks, unmounts (lazily if needed) and stops the faultdisk processes; it
 # runs before t_cleanup and may also be called earlier (it is idempotent).
@@ -206,6 +207,7 @@ tree_state() {
 IOPROBE_FAULTDISK=${IOPROBE_FAULTDISK:-}
 T_FUSE=()
 T_FUSE_LIST=$T_TMP/faultdisk.list
+T_FUSE_LOOPS=$T_TMP/faultdisk.loops
 
 # require_fuse: skip unless faultdisk can be mounted here.
 require_fuse() {
@@ -213,8 +215,9 @@ require_fuse() {
 	[ -c /dev/fuse ] || skip "needs /dev/fuse"
 	command -v fusermount3 >/dev/null 2>&1 || command -v umount >/dev/null 2>&1 ||
 		skip "needs fusermount3 or umount"
-	[ -n "$IOPROBE_FAULTDISK" ] && [ -x "$IOPROBE_FAULTDISK" ] ||
+	if [ -z "$IOPROBE_FAULTDISK" ] || [ ! -x "$IOPROBE_FAULTDISK" ]; then
 		skip "needs the faultdisk fixture (IOPROBE_FAULTDISK=build/tests/faultdisk)"
+	fi
 }
 
 # make_fault_disk DIR SIZE [faultdisk options...]: mount faultdisk at DIR (created
@@ -239,6 +242,7 @@ make_fault_disk() {
 	done
 	dev=$(losetup -f --show "$dir/disk") || return 1
 	T_LOOPS+=("$dev")
+	echo "$dev $dir" >>"$T_FUSE_LOOPS"
 	echo "$dev"
 }
 
@@ -272,12 +276,17 @@ fault_pid() {
 	return 1
 }
 
-# t_fuse_loops DIR...: "NAME" of each loop device whose backing file is DIR/disk.
+# t_fuse_loops DIR...: the loop devices over DIR/disk, also those made by
+# make_fault_disk once the mount is gone (the kernel then names the file "/disk").
 t_fuse_loops() {
 	local name back d
 	while read -r name back; do
 		for d in "$@"; do
-			[ "$back" = "$d/disk" ] && echo "$name"
+			if [ "$back" = "$d/disk" ] || { [ "$back" = /disk ] && [ -f "$T_FUSE_LOOPS" ] &&
+				grep -qxF "$name $d" "$T_FUSE_LOOPS"; }; then
+				echo "$name"
+				break
+			fi
 		done
 	done < <(losetup -nl -O NAME,BACK-FILE 2>/dev/null)
 }
@@ -330,5 +339,6 @@ t_cleanup_fuse() {
 	done
 	T_FUSE=()
 	: >"$T_FUSE_LIST"
+	: >"$T_FUSE_LOOPS"
 }
 trap 't_cleanup_fuse; t_cleanup' EXIT

@@ -7,6 +7,16 @@
 require_loop
 require_fuse
 
+# background ioprobe runs end with the script
+BG=()
+bg_cleanup() {
+	local p
+	for p in "${BG[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+}
+trap 'bg_cleanup; t_cleanup_fuse; t_cleanup' EXIT
+
 # to_ns VALUE UNIT: a time as ioprobe prints it ("1.07" "ms"), in ns.
 to_ns() {
 	awk -v v="$1" -v u="$2" 'BEGIN {
@@ -18,11 +28,11 @@ to_ns() {
 
 # pct_ns N: the Nth value (1: p50 ... 4: p99.9) of the summary's percentile line, in ns.
 pct_ns() {
-	local vals
-	vals=$(sed -n 's|^p50/p90/p99/p99.9 = ||p' "$OUT" | head -1) || return 1
-	# "1.07 ms / 1.12 ms / 10.1 ms / 10.1 ms"
-	set -- $(echo "$vals" | awk -F' / ' -v n="$1" '{ print $n }')
-	[ $# = 2 ] && to_ns "$1" "$2"
+	local v u
+	# "p50/p90/p99/p99.9 = 1.07 ms / 1.12 ms / 10.1 ms / 10.1 ms"
+	read -r v u < <(sed -n 's|^p50/p90/p99/p99.9 = ||p' "$OUT" | head -1 |
+		awk -F' / ' -v n="$1" '{ print $n }')
+	[ -n "${u:-}" ] && to_ns "$v" "$u"
 }
 
 # in_range V LO HI
@@ -30,6 +40,8 @@ in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 ms() { awk -v v="$1" 'BEGIN { printf "%.3f ms", v / 1e6 }'; }
 all_eq() { [ -n "$1" ] && [ "$1" = "$2" ] && [ "$2" = "$3" ]; }
 not_timed_out() { [ "$RC" != 124 ] && [ "$RC" != 137 ]; }
+mount_dead() { ! cat "$1/ctl" >/dev/null 2>&1; }
+nothing_mounted() { ! grep -qF " $T_TMP/" /proc/mounts; }
 no_faultdisk_left() {
 	local p
 	for p in $(pgrep -x faultdisk); do
@@ -50,11 +62,13 @@ for e in sync: libaio:-A io_uring:-U; do
 	name=${e%%:*}
 	flag=${e#*:}
 	runs=""
-	for try in 1 2 3; do
-		probe -D $flag -c 12 -i 0 -B "$DEV"
+	for _ in 1 2 3; do
+		probe -D ${flag:+"$flag"} -c 12 -i 0 -B "$DEV"
 		avg=$(awk 'NR == 1 { printf "%.0f", $6 }' "$OUT")
 		runs="$runs${runs:+, }$(ms "${avg:-0}")"
-		[ "$RC" = 0 ] && [ -n "$avg" ] && [ "$avg" -gt 2500000 ] || break
+		if [ "$RC" != 0 ] || [ -z "$avg" ] || [ "$avg" -le 2500000 ]; then
+			break
+		fi
 	done
 	check "$name: -B exit 0" rc_is 0
 	check "$name: avg within [2.0, 2.5] ms at 2 ms latency ($runs)" \
@@ -115,6 +129,7 @@ M=$T_TMP/hang
 DEV=$(make_fault_disk "$M" 32M) || { fail "mount faultdisk"; finish; }
 "$IOPROBE" -D -i 0.2 -c 100 "$DEV" >"$OUT" 2>"$ERR" &
 pid=$!
+BG+=("$pid")
 wait_lines "$OUT" "request=2 " 1 10
 fault_ctl "$M" "hang 1"
 check "hang: request 3 hangs in faultdisk" wait_fault "$M" hung_now 1 5
@@ -145,6 +160,7 @@ M=$T_TMP/vanish
 DEV=$(make_fault_disk "$M" 32M --latency 1ms) || { fail "mount faultdisk"; finish; }
 timeout -k 5 30 "$IOPROBE" -D -E -i 0.05 -c 40 "$DEV" >"$OUT" 2>"$ERR" &
 pid=$!
+BG+=("$pid")
 wait_lines "$OUT" "request=" 3 10
 kill -KILL "$(fault_pid "$M")"
 t0=$(now_ms)
@@ -156,7 +172,7 @@ check "vanish: ioprobe ends ${dt} ms after the kill (not by timeout 30)" not_tim
 check "vanish: exit 3" rc_is 3
 check "vanish: failed requests reported" out_has "^0 B <<< $DEV \(.*\): request=[0-9]+ time=[0-9.]+ [nmu]?s \((EIO|ENOTCONN|ECONNABORTED)\)$"
 check "vanish: summary with failed count" out_has "^[1-9][0-9]* failed, generated 40 requests in "
-check "vanish: the mount is dead" bash -c '! cat "$1/ctl" >/dev/null 2>&1' _ "$M"
+check "vanish: the mount is dead" mount_dead "$M"
 
 # ---- writes reach the backing file ----
 M=$T_TMP/write
@@ -172,10 +188,20 @@ check "write: device content changed" [ "$before" != "$after" ]
 check "write: the backing file holds the same data" [ "$(sha "$M/disk")" = "$after" ]
 
 # ---- nothing left behind ----
+our_loops=$(cut -d' ' -f1 "$T_FUSE_LOOPS")
+# no_loop_left: none of our loop devices is attached over our disks (a disk whose
+# mount is gone shows as "/disk")
+no_loop_left() {
+	local name back
+	while read -r name back; do
+		case $back in "$T_TMP"/*) return 1 ;; esac
+		[ "$back" = /disk ] && grep -qxF "$name" <<<"$our_loops" && return 1
+	done < <(losetup -nl -O NAME,BACK-FILE)
+	return 0
+}
 t_cleanup_fuse
-check "cleanup: no loop device left over our disks" \
-	bash -c '! losetup -nl -O BACK-FILE | grep -qF "$1"' _ "$T_TMP"
-check "cleanup: nothing of ours mounted" bash -c '! grep -qF "$1" /proc/mounts' _ "$T_TMP"
+check "cleanup: no loop device left over our disks" no_loop_left
+check "cleanup: nothing of ours mounted" nothing_mounted
 check "cleanup: no faultdisk process of ours left" no_faultdisk_left
 
 finish

@@ -49,8 +49,12 @@ check "footer shows ioprobe $VERSION" grep -Eq "^ioprobe $VRE[[:space:]]" "$TEXT
 # page and start the tag of a .TP paragraph in the source.
 tp_entry() {
 	awk -v name="$1" '
-		prev ~ /^\.TP/ && $1 ~ /^\.(B|BR|BI)$/ &&
-		    ($2 == "\\-\\-" name || $2 == "\\-" name) { found = 1 }
+		prev ~ /^\.TP/ && $1 ~ /^\.(B|BR|BI)$/ {
+			opt = $2
+			gsub(/\\-/, "-", opt)   # \- in roff is a plain dash
+			if (opt == "--" name || opt == "-" name)
+				found = 1
+		}
 		{ prev = $0 }
 		END { exit !found }' "$PAGE"
 }
