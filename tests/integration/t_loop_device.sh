@@ -35,7 +35,9 @@ bad = [x for x in offs if (x - off) % size or x < off or x + size > off + ws]
 sys.exit(1 if bad or not offs else 0)' "$@"
 }
 # shape FILE: the output with times masked (engines differ only in numbers).
-shape() { sed -E 's/[0-9]+(\.[0-9]+)? ?(ns|us|ms|s|k|M|G|B|KiB|MiB|GiB)?\b/N/g' "$1"; }
+shape() {
+	sed -E 's/[0-9]+(\.[0-9]+)?( (ns|us|ms|s|min|hour|k|M|G|T|B|KiB|MiB|GiB|TiB)\b)?/N/g' "$1"
+}
 
 ## reads
 probe -c 3 -i 0 "$L"
