@@ -344,9 +344,9 @@ static void walk_slaves(struct ctx *c, int idx, const char *dir)
 /*
  * The block device behind the anonymous device 0:minor through mountinfo
  * (MAJ:MIN match first, then path's mount when path is not NULL). On
- * success stores it in *major_out, *minor_out and returns 0; -ENOENT when there is
- * none. When e is not NULL it receives the mount found (fstype[0] == '\0'
- * when none).
+ * success stores it in *major_out, *minor_out and returns 0; -ENOENT when
+ * there is none. e (scratch, not NULL) receives the mount found, or
+ * fstype[0] == '\0' when no mount matched.
  */
 static int anon_to_blockdev(const struct ctx *c, unsigned minor, const char *path,
 			    unsigned *major_out, unsigned *minor_out, struct mountinfo_entry *e)

@@ -103,7 +103,9 @@ int devstack_stat_path(void *arg, const char *path, struct devstack_stat *st);
  * Returns 0 with out filled (out->no_blockdev set, ndev 0, when major 0 has
  * no block device behind it), -ENOENT when major:minor (non-zero major) has
  * no entry under <sysfs_root>/dev/block, -EINVAL for NULL sysfs_root/out,
- * or another -errno from reading the top device.
+ * or another -errno from reading the top device (on any error out holds
+ * only major, minor and no_blockdev = true). A major-0 mount source that
+ * sysfs does not know gives 0 with no_blockdev and incomplete set.
  */
 int devstack_resolve(const char *sysfs_root, const char *mountinfo_text,
 		     unsigned major, unsigned minor,
@@ -126,8 +128,9 @@ int devstack_resolve_path(const char *sysfs_root, const char *mountinfo_text, co
  * shows its name in parentheses, a loop device its backing file:
  *   "dm-0 (vg-root) → md0 → sda, sdb"
  *   "loop0 (/var/img/disk.img) → sda1 → sda"
- * then " → no block device" under a loop whose file has none, and
- * " (truncated)" / " (cycle)" when the walk was cut. A stack with no device
+ * a loop whose file lives on no block device reads
+ * "loop1 (/mnt/fuse/img: no block device)"; " (truncated)" / " (cycle)"
+ * follow when the walk was cut. A stack with no device
  * reads "no block device", followed by " (fstype source on mount_point)"
  * when mountinfo knew the mount. Returns 0 or -ENOMEM.
  */

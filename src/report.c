@@ -293,6 +293,23 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	jw_close(&w);
 }
 
+/* "histogram": [[low, high, count], ...] for every non-empty bucket, ns. */
+static void json_histogram(struct jw *w, const struct stats *v)
+{
+	bool first = true;
+
+	jw_key(w, "histogram");
+	sbuf_putc(w->sb, '[');
+	for (size_t i = 0; i < STATS_BUCKETS && v->count; i++) {
+		if (!v->hist[i])
+			continue;
+		sbuf_printf(w->sb, "%s[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", first ? "" : ",",
+			    stats_bucket_low(i), stats_bucket_high(i), v->hist[i]);
+		first = false;
+	}
+	sbuf_putc(w->sb, ']');
+}
+
 void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 		      uint64_t realtime, bool total)
 {
@@ -317,6 +334,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	for (size_t i = 0; i < sizeof(json_pcts) / sizeof(json_pcts[0]); i++)
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
+	json_histogram(&w, v);
 	jw_close(&w);
 	jw_open(&w, "load");
 	jw_u64(&w, "count", t->requests);
