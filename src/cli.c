@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "devwatch.h"
 #include "engine.h"
 #include "opts.h"
 #include "out.h"
@@ -20,6 +21,7 @@
 #include "report.h"
 #include "sbuf.h"
 #include "target.h"
+#include "ticker.h"
 #include "usage.h"
 #include "view.h"
 
@@ -70,31 +72,34 @@ static void cli_msg(const char *fmt, ...)
 struct cli_ctx {
 	const struct opts *o;
 	struct report_cfg rc;
-	struct sbuf sb;
-	bool json_started; /* an object was written: the next needs a separator */
-	int out_err;       /* first stdout error */
+	struct sbuf sb;          /* the probe thread's line buffer */
+	pthread_mutex_t lock;    /* stdout: whole pieces, one writer at a time */
+	bool json_started;       /* an object was written: the next needs a separator */
+	int out_err;             /* first stdout error */
+	struct devwatch *watch;  /* --iostat devices, or NULL */
+	struct ticker iostat;    /* --iostat sampler */
 };
 
-/* Write the composed sbuf to stdout and reset it. */
-static int cli_flush(struct cli_ctx *c)
+/* Write sb to stdout and reset it; the caller holds c->lock. */
+static int cli_flush(struct cli_ctx *c, struct sbuf *sb)
 {
 	int ret;
 
-	if (c->sb.error)
-		ret = c->sb.error;
+	if (sb->error)
+		ret = sb->error;
 	else
-		ret = out_write(STDOUT_FILENO, sbuf_str(&c->sb), c->sb.len);
-	sbuf_reset(&c->sb);
+		ret = out_write(STDOUT_FILENO, sbuf_str(sb), sb->len);
+	sbuf_reset(sb);
 	if (ret && !c->out_err)
 		c->out_err = ret;
 	return ret;
 }
 
-/* Put the separator a JSON object needs before it. */
-static void cli_json_sep(struct cli_ctx *c)
+/* Put the separator a JSON object needs before it; the caller holds c->lock. */
+static void cli_json_sep(struct cli_ctx *c, struct sbuf *sb)
 {
 	if (c->json_started && !c->rc.json_lines)
-		sbuf_putc(&c->sb, ',');
+		sbuf_putc(sb, ',');
 	c->json_started = true;
 }
 
@@ -102,42 +107,55 @@ static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 {
 	struct cli_ctx *c = ctx;
 
+	int ret;
+
 	if (c->o->quiet)
 		return 0;
+	pthread_mutex_lock(&c->lock);
 	if (c->o->json) {
-		cli_json_sep(c);
+		cli_json_sep(c, &c->sb);
 		report_json_request(&c->sb, &c->rc, s, n, clock_realtime());
 		if (c->rc.json_lines)
 			sbuf_putc(&c->sb, '\n');
 	} else {
 		report_request_line(&c->sb, &c->rc, s, n, clock_realtime());
 	}
-	return cli_flush(c);
+	ret = cli_flush(c, &c->sb);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
 }
 
 static int cli_on_period(void *ctx, const struct tally *t)
 {
 	struct cli_ctx *c = ctx;
+	int ret;
 
+	pthread_mutex_lock(&c->lock);
 	if (c->o->json) {
-		cli_json_sep(c);
+		cli_json_sep(c, &c->sb);
 		report_json_stat(&c->sb, &c->rc, t, clock_realtime(), false);
 		if (c->rc.json_lines)
 			sbuf_putc(&c->sb, '\n');
 	} else {
 		report_raw_line(&c->sb, &c->rc, t);
 	}
-	return cli_flush(c);
+	ret = cli_flush(c, &c->sb);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
 }
 
 static int cli_on_burst_end(void *ctx)
 {
 	struct cli_ctx *c = ctx;
+	int ret;
 
 	if (c->o->quiet || c->o->json)
 		return 0;
+	pthread_mutex_lock(&c->lock);
 	sbuf_putc(&c->sb, '\n');
-	return cli_flush(c);
+	ret = cli_flush(c, &c->sb);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
 }
 
 static void cli_on_warn(void *ctx, const char *text)
@@ -150,9 +168,11 @@ static void cli_on_warn(void *ctx, const char *text)
 static int cli_finish(struct cli_ctx *c, const struct probe *p)
 {
 	const struct opts *o = c->o;
+	int ret;
 
+	pthread_mutex_lock(&c->lock);
 	if (o->json) {
-		cli_json_sep(c);
+		cli_json_sep(c, &c->sb);
 		report_json_stat(&c->sb, &c->rc, &p->acct.total, clock_realtime(), true);
 		sbuf_puts(&c->sb, c->rc.json_lines ? "\n" : "]\n");
 	} else if (o->batch) {
@@ -160,75 +180,77 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
 		report_summary(&c->sb, &c->rc, &p->acct.total, &p->acct.read, &p->acct.write);
 	}
-	return cli_flush(c);
+	ret = cli_flush(c, &c->sb);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+/*
+ * One --iostat block (every second, or every -P period): sysstat's
+ * `iostat -dx` header and a row per device, then a blank line, as iostat
+ * prints them; with -J an "iostat" object with sysstat's JSON keys.
+ */
+static void cli_iostat_tick(void *arg)
+{
+	struct cli_ctx *c = arg;
+	struct devwatch *w = c->watch;
+	struct sbuf sb = SBUF_INIT;
+	bool any = false;
+
+	if (devwatch_sample(w, NULL, 0))
+		return;
+	for (size_t i = 0; i < w->ndev; i++)
+		any |= w->dev[i].state == DEVWATCH_OK || w->dev[i].state == DEVWATCH_RESET;
+	if (!any)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (c->o->json) {
+		cli_json_sep(c, &sb);
+		report_json_iostat(&sb, &c->rc, w, clock_realtime());
+		if (c->rc.json_lines)
+			sbuf_putc(&sb, '\n');
+	} else {
+		iostat_format_header(&sb);
+		for (size_t i = 0; i < w->ndev; i++) {
+			const struct devwatch_dev *d = &w->dev[i];
+
+			if (d->state == DEVWATCH_OK || d->state == DEVWATCH_RESET)
+				iostat_format_row(&sb, d->name, &d->row);
+		}
+		sbuf_putc(&sb, '\n');
+	}
+	cli_flush(c, &sb);
+	pthread_mutex_unlock(&c->lock);
+	sbuf_free(&sb);
 }
 
 struct cli_watchdog {
 	struct probe_ctl *ctl;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;  /* signalled when done is set */
-	bool done;
-	pthread_t thread;
-	bool running;
+	uint64_t warned_for;  /* start time of the request last warned about */
+	uint64_t next;        /* how long it must be in flight for the next warning */
+	struct ticker ticker;
 };
 
 /*
- * Watch the probe from a second thread: a request stuck in the kernel (a
- * hung disk) gets "request in flight for N s" lines on stderr, at 5 s, then
- * every time the wait doubles, so the operator knows the tool is not frozen.
+ * Every 100 ms: a request stuck in the kernel (a hung disk) gets "request in
+ * flight for N s" lines on stderr, at 5 s, then every time the wait doubles,
+ * so the operator knows the tool is not frozen.
  */
-static void *cli_watchdog_main(void *arg)
+static void cli_watchdog_tick(void *arg)
 {
 	struct cli_watchdog *w = arg;
-	uint64_t warned_for = 0, next = CLI_HANG_WARN_NS;
+	uint64_t since = atomic_load_explicit(&w->ctl->inflight, memory_order_relaxed);
+	uint64_t now = clock_now();
 
-	pthread_mutex_lock(&w->lock);
-	while (!w->done) {
-		uint64_t since, now, tick = clock_now() + 100000000ull;
-		struct timespec ts = { (time_t)(tick / 1000000000ull), (long)(tick % 1000000000ull) };
-
-		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
-		if (w->done)
-			break;
-		since = atomic_load_explicit(&w->ctl->inflight, memory_order_relaxed);
-		now = clock_now();
-		if (since != warned_for) {
-			/* a new request (or none): start counting again */
-			warned_for = since;
-			next = CLI_HANG_WARN_NS;
-		}
-		if (since && now > since && now - since >= next) {
-			cli_msg("request in flight for %.1f s", (double)(now - since) / 1e9);
-			next *= 2;
-		}
+	if (since != w->warned_for) {
+		/* a new request (or none): start counting again */
+		w->warned_for = since;
+		w->next = CLI_HANG_WARN_NS;
 	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
-}
-
-/* Start the watchdog (best effort: without it the run just has no hang warnings). */
-static void cli_watchdog_start(struct cli_watchdog *w)
-{
-	pthread_condattr_t attr;
-
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&w->wake, &attr);
-	pthread_condattr_destroy(&attr);
-	w->running = !pthread_create(&w->thread, NULL, cli_watchdog_main, w);
-}
-
-static void cli_watchdog_stop(struct cli_watchdog *w)
-{
-	pthread_mutex_lock(&w->lock);
-	w->done = true;
-	pthread_cond_signal(&w->wake);
-	pthread_mutex_unlock(&w->lock);
-	if (w->running)
-		pthread_join(w->thread, NULL);
-	pthread_cond_destroy(&w->wake);
-	pthread_mutex_destroy(&w->lock);
+	if (since && now > since && now - since >= w->next) {
+		cli_msg("request in flight for %.1f s", (double)(now - since) / 1e9);
+		w->next *= 2;
+	}
 }
 
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
@@ -357,17 +379,17 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 
 /* Prepare, probe, report. The target is open; returns the exit code. */
 static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
-		   const struct view_ops *view)
+		   const struct view_ops *view, struct devwatch *watch)
 {
 	struct engine_params ep = { 0 };
 	struct engine eng;
 	struct probe_cfg pc;
-	struct cli_ctx c = { .o = o, .sb = SBUF_INIT };
+	struct cli_ctx c = { .o = o, .sb = SBUF_INIT, .watch = watch };
 	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
 				   cli_on_warn };
 	struct probe *p;
 	struct probe_ctl ctl = { 0 };
-	struct cli_watchdog wd = { .ctl = &ctl };
+	struct cli_watchdog wd = { .ctl = &ctl, .next = CLI_HANG_WARN_NS };
 	char msg[512] = "";
 	void *buf;
 	int ret, code = CLI_EXIT_OK;
@@ -398,6 +420,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		free(buf);
 		return CLI_EXIT_PREPARE;
 	}
+	pthread_mutex_init(&c.lock, NULL);
 	cli_probe_cfg(o, &pc);
 	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
@@ -407,14 +430,22 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
 	} else {
 		p->ctl = &ctl;
-		cli_watchdog_start(&wd);
+		/* best effort: without it a hung request just gets no warnings */
+		ticker_start(&wd.ticker, 100000000ull, cli_watchdog_tick, &wd);
 		if (o->json && !c.rc.json_lines) {
 			sbuf_putc(&c.sb, '[');
-			ret = cli_flush(&c);
+			ret = cli_flush(&c, &c.sb);
+		}
+		if (!ret && c.watch) {
+			devwatch_sample(c.watch, NULL, 0); /* the baseline */
+			if (ticker_start(&c.iostat, o->print_interval ? o->print_interval :
+					 1000000000ull, cli_iostat_tick, &c))
+				cli_msg("--iostat: cannot start its thread; no device rows");
 		}
 		if (!ret)
 			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
-		cli_watchdog_stop(&wd);
+		ticker_stop(&c.iostat);
+		ticker_stop(&wd.ticker);
 	}
 	if (c.out_err) {
 		code = cli_out_error(c.out_err);
@@ -427,6 +458,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		code = CLI_EXIT_RUNTIME;
 	}
 	sbuf_free(&c.sb);
+	pthread_mutex_destroy(&c.lock);
 	free(p);
 	engine_stop(&eng);
 	free(buf);
@@ -437,6 +469,7 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 {
 	struct opts o;
 	struct target t;
+	struct devwatch *watch = NULL;
 	const struct engine_ops *ops;
 	char msg[OPTS_MSG_MAX];
 	int code, ret;
@@ -475,7 +508,19 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 		cli_msg("%s", msg);
 		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 	}
-	code = cli_run(&o, &t, ops, o.tui ? tui : NULL);
+	if (o.iostat) {
+		watch = malloc(sizeof(*watch));
+		ret = watch ? devwatch_for_path(watch, o.path, o.iostat_devices, msg, sizeof(msg)) :
+			      -ENOMEM;
+		if (ret) {
+			cli_msg("%s", watch ? msg : "out of memory");
+			free(watch);
+			target_close(&t);
+			return CLI_EXIT_PREPARE;
+		}
+	}
+	code = cli_run(&o, &t, ops, o.tui ? tui : NULL, watch);
+	free(watch);
 	target_close(&t);
 	return code;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "devwatch.h"
 #include "fmt.h"
 #include "json.h"
 
@@ -346,4 +347,30 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_raw(&w, "bps", "%.0f", load_iops * (double)c->size);
 	jw_close(&w);
 	jw_close(&w);
+}
+
+void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
+			uint64_t realtime)
+{
+	struct jw jw = { sb, c->json_lines, 0, true };
+	bool first = true;
+
+	json_head(&jw, c, "iostat", realtime);
+	jw_open(&jw, "iostat");
+	jw_u64(&jw, "interval", w->ndev ? w->dev[0].row.interval_ns : 0);
+	jw_key(&jw, "disk");
+	sbuf_putc(sb, '[');
+	for (size_t i = 0; i < w->ndev; i++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		if (d->state != DEVWATCH_OK && d->state != DEVWATCH_RESET)
+			continue;
+		if (!first)
+			sbuf_puts(sb, ", ");
+		iostat_json_row(sb, d->name, &d->row);
+		first = false;
+	}
+	sbuf_putc(sb, ']');
+	jw_close(&jw);
+	jw_close(&jw);
 }

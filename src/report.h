@@ -61,6 +61,16 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 		      uint64_t realtime, bool total);
 
+struct devwatch;
+
+/*
+ * JSON object for one --iostat interval: the usual head (timestamp,
+ * localtime, target) and "iostat": {"interval": ns, "disk": [...]}, one
+ * sysstat `iostat -o JSON` device object per device with a row.
+ */
+void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
+			uint64_t realtime);
+
 /* The errno name for a negative errno ("EIO"); "E<n>" when unknown. */
 const char *report_errno_name(int neg_errno, char *buf, size_t len);
 

@@ -1094,6 +1094,7 @@ Test(report, json_lines_request)
 			 "\"io\":{\"request\":4,\"operation\":\"write\",\"offset\":8192,"
 			 "\"size\":4096,\"time\":2500,\"ignored\":false,\"notice\":\"slow\","
 			 "\"start\":3000000,\"lateness\":12}}");
+	sbuf_free(&sb);
 }
 
 struct jlcase {

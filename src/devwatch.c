@@ -1,0 +1,191 @@
+#include "config.h"
+
+#include "devwatch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t devwatch_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool devwatch_has(const struct devwatch *w, const char *name)
+{
+	for (size_t i = 0; i < w->ndev; i++)
+		if (!strcmp(w->dev[i].name, name))
+			return true;
+	return false;
+}
+
+static void devwatch_add(struct devwatch *w, const char *name, unsigned major, unsigned minor)
+{
+	struct devwatch_dev *d;
+
+	if (w->ndev >= DEVWATCH_MAX || devwatch_has(w, name))
+		return;
+	d = &w->dev[w->ndev++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->major = major;
+	d->minor = minor;
+	d->state = DEVWATCH_INIT;
+}
+
+/* Read a whole file into a malloc'ed string (diskstats is a few KiB). */
+static char *devwatch_read(const char *path, int *err)
+{
+	size_t cap = 16384, len = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (!buf || fd < 0) {
+		*err = fd < 0 ? -errno : -ENOMEM;
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (len + 1 == cap) {
+			char *p = realloc(buf, cap * 2);
+
+			if (!p) {
+				*err = -ENOMEM;
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = p;
+			cap *= 2;
+		}
+	}
+	*err = n < 0 ? -errno : 0;
+	close(fd);
+	buf[len] = '\0';
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *extra,
+		  const char *proc_path, char *msg, size_t msglen)
+{
+	char *text = NULL;
+	int err = 0;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(w->proc_path, sizeof(w->proc_path), "%s", proc_path ? proc_path : "/proc/diskstats");
+	for (size_t i = 0; ds && i < ds->ndev; i++)
+		devwatch_add(w, ds->dev[i].name, ds->dev[i].major, ds->dev[i].minor);
+	if (extra && *extra) {
+		const char *p = extra;
+
+		text = devwatch_read(w->proc_path, &err);
+		if (!text) {
+			snprintf(msg, msglen, "cannot read %s: %s", w->proc_path, strerror(-err));
+			return err;
+		}
+		while (*p) {
+			size_t len = strcspn(p, ",");
+			char name[DEVSTACK_NAME_LEN];
+			struct disk_counters c;
+
+			snprintf(name, sizeof(name), "%.*s", (int)len, p);
+			p += len + (p[len] == ',');
+			if (!*name)
+				continue;
+			if (diskstats_find_name(text, name, &c)) {
+				snprintf(msg, msglen, "--iostat: no device \"%s\" in %s", name,
+					 w->proc_path);
+				free(text);
+				return -ENOENT;
+			}
+			devwatch_add(w, name, c.major, c.minor);
+		}
+		free(text);
+	}
+	if (!w->ndev) {
+		snprintf(msg, msglen, "--iostat: the target is on no block device; name one "
+			 "with --iostat=DEV");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
+{
+	char *owned = NULL;
+	int err = 0;
+
+	if (!text) {
+		text = owned = devwatch_read(w->proc_path, &err);
+		if (!text)
+			return err;
+	}
+	if (!now_ns)
+		now_ns = devwatch_now();
+	for (size_t i = 0; i < w->ndev; i++) {
+		struct devwatch_dev *d = &w->dev[i];
+		struct disk_counters cur;
+
+		if (diskstats_find_name(text, d->name, &cur)) {
+			d->state = DEVWATCH_MISSING;
+			d->have_prev = false;
+			continue;
+		}
+		if (d->have_prev && w->prev_ns && now_ns > w->prev_ns) {
+			int r = iostat_compute(&d->prev, &cur, now_ns - w->prev_ns, &d->row);
+
+			d->state = r == IOSTAT_RESET ? DEVWATCH_RESET :
+				   r == 0 ? DEVWATCH_OK : DEVWATCH_INIT;
+		} else {
+			d->state = DEVWATCH_INIT;
+		}
+		d->prev = cur;
+		d->have_prev = true;
+	}
+	w->prev_ns = now_ns;
+	free(owned);
+	return 0;
+}
+
+int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, char *msg,
+		      size_t msglen)
+{
+	struct devstack *ds = calloc(1, sizeof(*ds));
+	char *mountinfo, real[PATH_MAX];
+	int err = 0, ret;
+
+	if (!ds) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	mountinfo = devwatch_read("/proc/self/mountinfo", &err);
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	ret = devstack_resolve_path("/sys", mountinfo, real, devstack_stat_path, NULL, ds);
+	free(mountinfo);
+	if (ret && ret != -ENOENT) {
+		snprintf(msg, msglen, "--iostat: cannot find the device under \"%s\": %s", path,
+			 strerror(-ret));
+		free(ds);
+		return ret;
+	}
+	ret = devwatch_init(w, ret ? NULL : ds, extra, NULL, msg, msglen);
+	free(ds);
+	return ret;
+}

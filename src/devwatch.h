@@ -1,0 +1,73 @@
+/*
+ * devwatch: the device rows behind --iostat and the view's iostat panel.
+ * Knows which devices to watch (the target's device stack plus any named by
+ * the user), reads /proc/diskstats, and turns two samples into sysstat's
+ * `iostat -dx` rows. The interval is measured on CLOCK_BOOTTIME, as iostat's
+ * /proc/uptime is, in ns.
+ */
+#ifndef IOPROBE_DEVWATCH_H
+#define IOPROBE_DEVWATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devstack.h"
+#include "diskstats.h"
+#include "iostat.h"
+
+#define DEVWATCH_MAX 24
+
+enum devwatch_state {
+	DEVWATCH_INIT,    /* one sample so far: no interval to show yet */
+	DEVWATCH_OK,
+	DEVWATCH_RESET,   /* counters went backwards or the device was re-created */
+	DEVWATCH_MISSING, /* the device is gone from /proc/diskstats */
+};
+
+struct devwatch_dev {
+	char name[DEVSTACK_NAME_LEN];
+	unsigned major, minor;
+	struct disk_counters prev;
+	bool have_prev;
+	enum devwatch_state state;
+	struct iostat_row row;     /* the last interval's row (when state is OK) */
+};
+
+struct devwatch {
+	char proc_path[256];       /* "/proc/diskstats" (a parameter for tests) */
+	size_t ndev;
+	struct devwatch_dev dev[DEVWATCH_MAX];
+	uint64_t prev_ns;          /* CLOCK_BOOTTIME of the previous sample; 0 = none */
+};
+
+/*
+ * Watch every device of ds (top first) and then the devices named in extra
+ * (comma-separated kernel names such as "sda,nvme0n1", or NULL). Duplicates
+ * are dropped. Returns 0, or -ENOENT with msg filled when a named device is
+ * not in proc_path (NULL = /proc/diskstats), -EINVAL when nothing is left to
+ * watch (a target with no block device and no names).
+ */
+int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *extra,
+		  const char *proc_path, char *msg, size_t msglen);
+
+/*
+ * Take a sample now (text is the content of proc_path, or NULL to read it;
+ * now_ns is CLOCK_BOOTTIME, or 0 to read the clock) and update every
+ * device's row and state. The first call only sets the baseline (state
+ * INIT). Returns 0 or -errno when the file cannot be read.
+ */
+int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns);
+
+/*
+ * devwatch_init for the device stack under path (a file, directory or
+ * device), resolved through /sys and /proc/self/mountinfo, plus extra.
+ * Returns 0 or -errno with msg filled.
+ */
+int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, char *msg,
+		      size_t msglen);
+
+/* CLOCK_BOOTTIME in ns. */
+uint64_t devwatch_now(void);
+
+#endif
