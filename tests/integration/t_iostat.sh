@@ -1,0 +1,111 @@
+#!/bin/bash
+# --iostat: the device rows ioprobe prints agree with a real `iostat -dx 1` run on the same
+# loop device at the same time, column by column; header and JSON forms; bad device names.
+. "$(dirname "$0")/lib.sh"
+
+require_loop
+require_cmd iostat
+require_cmd python3
+
+L=$(make_loop 256M)
+N=$(basename "$L")
+
+# Steady load: a paced O_DIRECT writer (64 KiB at 200/s) beside the measured probe (100/s).
+# Paced, so every one-second interval sees the same counts whichever instant it starts at.
+"$IOPROBE" -DWWW -C -r 200 -s 64k -w 10 -q "$L" >/dev/null 2>&1 &
+LOAD=$!
+sleep 0.5
+iostat -dx 1 8 "$N" >"$T_TMP/iostat.txt" &
+IOSTAT=$!
+probe --iostat -D -r 100 -w 7.5 -q "$L"
+wait "$IOSTAT"
+wait "$LOAD"
+
+check "probe exit 0" rc_is 0
+check "stderr empty" err_empty
+check "header before each block" out_has "^Device +r/s +rkB/s +rrqm/s +%rrqm +r_await +rareq-sz +w/s +wkB/s +wrqm/s +%wrqm +w_await +wareq-sz +d/s +dkB/s +drqm/s +%drqm +d_await +dareq-sz +f/s +f_await +aqu-sz +%util$"
+check "header layout byte-identical to iostat's" \
+	test "$(grep -m1 '^Device' "$OUT")" = "$(grep -m1 '^Device' "$T_TMP/iostat.txt")"
+check "at least 6 rows for $N" test "$(grep -c "^$N " "$OUT")" -ge 6
+check "as many headers as blocks" test "$(grep -c '^Device' "$OUT")" = "$(grep -c "^$N " "$OUT")"
+check "rows have 23 fields" awk -v n="$N" '$1 == n && NF != 23 { exit 1 }' "$OUT"
+
+# Compare each column's median over the aligned intervals (iostat's first report is since boot).
+compare() {
+	python3 - "$OUT" "$T_TMP/iostat.txt" "$N" <<'PY'
+import statistics, sys
+ours_path, theirs_path, dev = sys.argv[1:]
+def rows(path):
+    return [list(map(float, l.split()[1:])) for l in open(path) if l.split()[:1] == [dev]]
+ours, theirs = rows(ours_path), rows(theirs_path)[1:]
+n = min(len(ours), len(theirs))
+cols = open(theirs_path).read().split("Device", 1)[1].split("\n", 1)[0].split()
+bad = 0
+for i, name in enumerate(cols):
+    a = statistics.median(r[i] for r in ours[:n])
+    b = statistics.median(r[i] for r in theirs[:n])
+    ok = abs(a - b) <= max(0.02 * abs(b), 0.0101)
+    print(f"{'ok  ' if ok else 'BAD '} {name:9} ioprobe {a:10.2f}  iostat {b:10.2f}")
+    bad += not ok
+print(f"{n} intervals compared")
+sys.exit(1 if bad or n < 5 else 0)
+PY
+}
+check "every column agrees with iostat within 2 % (or 0.01)" compare
+compare | sed 's/^/    /'
+
+# The numbers are what was asked: 100 reads of 4 KiB and 200 writes of 64 KiB a second.
+near() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(abs(a-b) > 0.03*b)" "$@"; }
+med() { awk -v n="$N" -v c="$1" '$1 == n { print $c }' "$OUT" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+check "r/s is the probe's rate (100)" near "$(med 2)" 100
+check "w/s is the load's rate (200)" near "$(med 8)" 200
+check "wareq-sz is 64 kB" near "$(med 13)" 64
+
+# JSON: iostat objects with sysstat's keys, inside a valid array.
+probe --iostat -J -q -D -r 50 -w 2.5 "$L"
+check "JSON run exit 0" rc_is 0
+check "JSON valid" json_valid
+keys_ok() {
+	python3 - "$OUT" "$N" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+objs = [o for o in d if "iostat" in o]
+assert len(objs) >= 2, objs
+keys = ["disk_device", "r/s", "w/s", "d/s", "f/s", "rkB/s", "wkB/s", "dkB/s", "rrqm/s", "wrqm/s",
+        "drqm/s", "rrqm", "wrqm", "drqm", "r_await", "w_await", "d_await", "f_await", "rareq-sz",
+        "wareq-sz", "dareq-sz", "aqu-sz", "util"]
+for o in objs:
+    disk = o["iostat"]["disk"]
+    assert disk[0]["disk_device"] == sys.argv[2], disk
+    assert list(disk[0].keys()) == keys, list(disk[0].keys())
+    assert 0.9e9 < o["iostat"]["interval"] < 1.1e9
+PY
+}
+check "JSON iostat objects carry sysstat's keys" keys_ok
+probe --iostat --json-lines -q -D -r 50 -w 2.5 "$L"
+check "JSON lines: iostat objects typed" test "$(grep -c '"type":"iostat"' "$OUT")" -ge 2
+
+# -P sets the sampling period.
+probe --iostat -P 0.5 -q -D -r 50 -w 2.2 "$L"
+check "-P 0.5: about four blocks in 2.2 s" test "$(grep -c "^$N " "$OUT")" -ge 3
+
+# The stack of a loop device: the loop, then the disk under its backing file.
+probe --iostat -D -r 20 -w 1.5 -q "$L"
+BACKDEV=$(basename "$(df --output=source "$T_TMP" | tail -1)")
+check "rows for the loop device" out_has "^$N "
+if [ -e "/sys/class/block/$BACKDEV" ]; then
+	check "and for $BACKDEV, the disk under its backing file" out_has "^$BACKDEV "
+fi
+
+# Bad device names and targets without a block device.
+probe --iostat=nosuchdev -c 1 "$L"
+check "unknown --iostat device: exit 2" rc_is 2
+check "unknown --iostat device: message" err_has '^ioprobe: --iostat: no device "nosuchdev"'
+check "unknown --iostat device: stdout empty" out_empty
+if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d /)" ]; then
+	probe --iostat -c 1 /dev/shm
+	check "tmpfs target: exit 2" rc_is 2
+	check "tmpfs target: says no block device" err_has "no block device"
+fi
+
+finish
