@@ -49,6 +49,8 @@ const char *usage_text(void)
 	"      -J, -json                  print output in JSON format\n"
 	"          -json-lines            one compact JSON object per line (request, period, total)\n"
 	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n"
+	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n"
+	"                                 (or every -P period), plus the named devices\n"
 	"      -p, -print-count <count>   print statistics for every <count> requests\n"
 	"      -P, -print-interval <time> print statistics for every <time>\n"
 	"      -q, -quiet                 suppress human-readable output\n"
