@@ -63,7 +63,8 @@ check "ioprobe -h exits 0" rc_is 0
 OPTS=$T_TMP/opts
 # usage lines look like "      -c, -count <count>   ..." or "          -engine <name> ..."
 awk '$1 ~ /^-[A-Za-z],$/ && $2 ~ /^-[a-z]/ { print substr($1, 2, 1), substr($2, 2); next }
-     $1 ~ /^-[a-z][a-z-]+$/ { print "-", substr($1, 2) }' "$OUT" >"$OPTS"
+     $1 ~ /^-[a-z][a-z-]+(\[.*)?$/ { sub(/\[.*/, "", $1); print "-", substr($1, 2) }' \
+	"$OUT" >"$OPTS"
 N_OPTS=$(wc -l <"$OPTS")
 check "usage lists options ($N_OPTS found)" test "$N_OPTS" -ge 30
 while read -r letter name; do
