@@ -82,6 +82,15 @@ static void uring_cleanup(void *priv)
 
 	if (!u)
 		return;
+	/*
+	 * Drop the registered file and buffer synchronously: the ring's own
+	 * teardown is deferred to a kernel worker, and until it runs the file
+	 * stays open — a block device opened with O_EXCL would still be claimed,
+	 * so the next run writing to it would find it busy.
+	 */
+	io_uring_unregister_files(&u->ring);
+	if (u->fixed_buf)
+		io_uring_unregister_buffers(&u->ring);
 	io_uring_queue_exit(&u->ring);
 	free(u);
 }

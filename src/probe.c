@@ -194,7 +194,10 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			probe_warn(sink, "request returned less than expected: %lld",
 				   (long long)s.result);
 
-		n = account_add(&p->acct, &s);
+		if (c->nowait && s.result == -EAGAIN)
+			n = NOTICE_ERROR; /* it would have blocked: shown, counted nowhere (ioping) */
+		else
+			n = account_add(&p->acct, &s);
 		if (sink->request && (ret = sink->request(sink->ctx, &s, n)))
 			break;
 		if (c->print_count && p->acct.period.valid.count >= c->print_count &&
