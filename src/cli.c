@@ -424,7 +424,6 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	cli_probe_cfg(o, &pc);
 	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
-	cli_signals();
 	clock_tighten_slack();
 	if (view) {
 		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
@@ -503,7 +502,8 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	if (opts_request_size(&o) > CLI_MAX_RW)
 		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
 
-	ret = target_open(&t, &o, msg, sizeof(msg));
+	cli_signals(); /* a signal during a long preparation ends it cleanly */
+	ret = target_open(&t, &o, &cli_stop, msg, sizeof(msg));
 	if (ret) {
 		cli_msg("%s", msg);
 		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;

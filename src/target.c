@@ -205,7 +205,8 @@ static int target_create_temp(struct target *t, const struct opts *o, const char
 }
 
 /* Fill [offset, offset + work_size) of the temp file with random data, then fsync. */
-static int target_fill(struct target *t, const struct opts *o, char *msg, size_t msglen)
+static int target_fill(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
+		       char *msg, size_t msglen)
 {
 	uint64_t end = t->work_offset + t->work_size;
 	struct stat st;
@@ -220,6 +221,11 @@ static int target_fill(struct target *t, const struct opts *o, char *msg, size_t
 		return failf(msg, msglen, -ENOMEM, "buffer allocation failed");
 	rng_seed(&rng, o->seed ^ 0x696f70726f6265ull);
 	for (uint64_t off = t->work_offset; off < end && !err; off += t->size) {
+		if (stop && *stop) {
+			free(buf);
+			return failf(msg, msglen, -EINTR, "interrupted while preparing the "
+				     "working set; nothing was measured");
+		}
 		size_t len = (size_t)(end - off < t->size ? end - off : t->size);
 		ssize_t n;
 
@@ -281,7 +287,8 @@ static int target_open_path(struct target *t, const struct opts *o, bool write, 
 	return failf(msg, msglen, -errno, "failed to open \"%s\": %s", o->path, strerror(errno));
 }
 
-int target_open(struct target *t, const struct opts *o, char *msg, size_t msglen)
+int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
+		char *msg, size_t msglen)
 {
 	struct stat st;
 	bool write = o->write > 0;
@@ -330,7 +337,7 @@ int target_open(struct target *t, const struct opts *o, char *msg, size_t msglen
 			goto fail;
 		if ((ret = target_set_direct(t, o, msg, msglen)))
 			goto fail;
-		if ((ret = target_fill(t, o, msg, msglen)))
+		if ((ret = target_fill(t, o, stop, msg, msglen)))
 			goto fail;
 		break;
 	case TARGET_FILE:

@@ -10,6 +10,7 @@
 #ifndef IOPROBE_TARGET_H
 #define IOPROBE_TARGET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,10 +35,12 @@ struct target {
 
 /*
  * Resolve the working set, open the target and (for a directory) create and
- * fill the temporary file. o must have passed opts_parse(). On failure
+ * fill the temporary file. o must have passed opts_parse(). A non-zero *stop
+ * (a signal during a long fill) ends the preparation with -EINTR. On failure
  * nothing is left behind (no temp file, fd closed).
  */
-int target_open(struct target *t, const struct opts *o, char *msg, size_t msglen);
+int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
+		char *msg, size_t msglen);
 
 /* Close the target (idempotent). */
 void target_close(struct target *t);
