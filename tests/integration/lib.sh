@@ -342,3 +342,20 @@ t_cleanup_fuse() {
 	: >"$T_FUSE_LOOPS"
 }
 trap 't_cleanup_fuse; t_cleanup' EXIT
+
+# offsets_ok FILE SIZE OFF WSIZE: every JSON io.offset in FILE is OFF + k*SIZE and the request
+# fits in [OFF, OFF+WSIZE).
+offsets_ok() {
+	python3 -c '
+import json, sys
+size, off, ws = map(int, sys.argv[2:5])
+offs = [o["io"]["offset"] for o in json.load(open(sys.argv[1])) if "io" in o]
+bad = [x for x in offs if (x - off) % size or x < off or x + size > off + ws]
+sys.exit(1 if bad or not offs else 0)' "$@"
+}
+
+# fold_shape FILE: the output with every number and its unit folded to N, so runs that differ
+# only in timings compare equal.
+fold_shape() {
+	sed -E 's/[0-9]+(\.[0-9]+)?( (ns|us|ms|s|min|hour|k|M|G|T|B|KiB|MiB|GiB|TiB)\b)?/N/g' "$1"
+}

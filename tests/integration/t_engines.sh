@@ -11,10 +11,6 @@ F=$T_TMP/file
 head -c 8M /dev/urandom >"$F"
 L=$(make_loop 64M)
 
-# shape FILE: numbers and their units folded, so engines differ only in timings.
-shape() {
-	sed -E 's/[0-9]+(\.[0-9]+)?( (ns|us|ms|s|min|hour|k|M|G|T|B|KiB|MiB|GiB|TiB)\b)?/N/g' "$1"
-}
 
 ENGINES="sync libaio io_uring"
 for target in "$F" "$L"; do
@@ -38,9 +34,9 @@ for target in "$F" "$L"; do
 				: # EAGAIN or not depends on the page cache: shapes may differ
 			elif [ -z "$ref" ]; then
 				ref=$T_TMP/shape.ref
-				shape "$OUT" >"$ref"
+				fold_shape "$OUT" >"$ref"
 			else
-				check "$what: same shape as sync" diff -q "$ref" <(shape "$OUT")
+				check "$what: same shape as sync" diff -q "$ref" <(fold_shape "$OUT")
 			fi
 		done
 	done

@@ -26,18 +26,6 @@ for o in json.load(open(sys.argv[1])):
     if "io" in o:
         print(o["io"]["offset"])' "$1" | tr '\n' ' '
 }
-offsets_ok() {
-	python3 -c '
-import json, sys
-size, off, ws = map(int, sys.argv[2:5])
-offs = [o["io"]["offset"] for o in json.load(open(sys.argv[1])) if "io" in o]
-bad = [x for x in offs if (x - off) % size or x < off or x + size > off + ws]
-sys.exit(1 if bad or not offs else 0)' "$@"
-}
-# shape FILE: the output with times masked (engines differ only in numbers).
-shape() {
-	sed -E 's/[0-9]+(\.[0-9]+)?( (ns|us|ms|s|min|hour|k|M|G|T|B|KiB|MiB|GiB|TiB)\b)?/N/g' "$1"
-}
 
 ## reads
 probe -c 3 -i 0 "$L"
@@ -132,7 +120,7 @@ check "-o 64m: request size is too big (rc 2)" \
 ## engines
 probe --engine=sync -D -c 4 -i 0 "$L"
 check "--engine=sync -D: exit 0" rc_is 0
-shape "$OUT" >"$T_TMP/shape.sync"
+fold_shape "$OUT" >"$T_TMP/shape.sync"
 check "--engine=sync -D: 4 request lines" test "$(grep -c "^4 KiB <<< $L" "$OUT")" = 4
 for e in -A -U --engine=libaio --engine=io_uring; do
 	probe "$e" -D -c 4 -i 0 "$L"
@@ -142,7 +130,7 @@ for e in -A -U --engine=libaio --engine=io_uring; do
 	fi
 	check "$e -D: exit 0" rc_is 0
 	check "$e -D: stderr empty" err_empty
-	check "$e -D: same line shapes as sync" diff -u "$T_TMP/shape.sync" <(shape "$OUT")
+	check "$e -D: same line shapes as sync" diff -u "$T_TMP/shape.sync" <(fold_shape "$OUT")
 done
 
 ## ext4 on the device, mounted

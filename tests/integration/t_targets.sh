@@ -21,15 +21,6 @@ for o in json.load(open(sys.argv[1])):
     if "io" in o:
         print(o["io"]["offset"])' "$1"
 }
-# offsets_ok FILE SIZE OFF WSIZE: every offset is OFF + k*SIZE and the request fits in [OFF, OFF+WSIZE).
-offsets_ok() {
-	python3 -c '
-import json, sys
-size, off, ws = map(int, sys.argv[2:5])
-offs = [o["io"]["offset"] for o in json.load(open(sys.argv[1])) if "io" in o]
-bad = [x for x in offs if (x - off) % size or x < off or x + size > off + ws]
-sys.exit(1 if bad or not offs else 0)' "$@"
-}
 # distinct FILE: number of distinct offsets.
 distinct() { offsets "$1" | sort -u | wc -l; }
 
