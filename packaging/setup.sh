@@ -15,8 +15,8 @@ fi
 # reference), tmux (TUI tests), python3 (JSON parsing), util-linux (losetup), e2fsprogs (mkfs for
 # the mounted-device tests), fuse3 (the fault-injecting test disk).
 DEB_PKGS="gcc pkg-config meson ninja-build libncurses-dev libaio-dev liburing-dev
-	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux e2fsprogs
-	man-db groff-base clang time"
+	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
+	man-db groff-base clang time dpkg-dev debhelper lintian fakeroot bash-completion"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
 	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang"
 PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing criterion fuse3 ioping sysstat tmux

@@ -13,6 +13,8 @@ eval "$(trap -p EXIT | sed "s/^trap -- '/trap -- 'stop_bg; /")"
 
 # start_bg ARGS...: ioprobe in the background, stdout in $OUT, stderr in $ERR, pid in $BG.
 start_bg() {
+	: >"$OUT" # empty now, or wait_lines could see the previous run's lines
+	: >"$ERR"
 	"$IOPROBE" "$@" >"$OUT" 2>"$ERR" &
 	BG=$!
 }
