@@ -46,16 +46,21 @@ static double rate(uint64_t d, double itv_cs)
 	return (double)d / itv_cs * 100;
 }
 
-/* Δmerges / (Δmerges + Δios) * 100, 0 when the sum is 0. */
+/*
+ * Δmerges / (Δmerges + Δios) * 100, 0 when the sum is 0. Sums are taken in
+ * double: exact below 2^53, and no 64-bit wrap for absurd counters.
+ */
 static double merge_pct(uint64_t merges, uint64_t ios)
 {
-	return merges + ios ? (double)merges / (double)(merges + ios) * 100 : 0.0;
+	double sum = (double)merges + (double)ios;
+
+	return sum > 0 ? (double)merges / sum * 100 : 0.0;
 }
 
-/* Δa / Δb as a double, 0 when Δb is 0. */
-static double per(uint64_t a, uint64_t b)
+/* a / b, 0 when b is 0. */
+static double per(double a, double b)
 {
-	return b ? (double)a / (double)b : 0.0;
+	return b > 0 ? a / b : 0.0;
 }
 
 int iostat_compute(const struct disk_counters *prev, const struct disk_counters *cur,
@@ -122,11 +127,14 @@ int iostat_compute(const struct disk_counters *prev, const struct disk_counters 
 	out->util = rate(d[DS_IO_TICKS], itv) / 10.0;
 
 	{
-		uint64_t ios = d[DS_RD_IOS] + d[DS_WR_IOS] + d[DS_DC_IOS];
-		uint64_t sect = d[DS_RD_SECTORS] + d[DS_WR_SECTORS] + d[DS_DC_SECTORS];
-		uint64_t ticks = d[DS_RD_TICKS] + d[DS_WR_TICKS] + d[DS_DC_TICKS];
+		/* in double, so absurd counters cannot wrap the sums */
+		double ios = (double)d[DS_RD_IOS] + (double)d[DS_WR_IOS] + (double)d[DS_DC_IOS];
+		double sect = (double)d[DS_RD_SECTORS] + (double)d[DS_WR_SECTORS] +
+			      (double)d[DS_DC_SECTORS];
+		double ticks = (double)d[DS_RD_TICKS] + (double)d[DS_WR_TICKS] +
+			       (double)d[DS_DC_TICKS];
 
-		out->tps = rate(ios, itv);
+		out->tps = ios / itv * 100;
 		out->await = per(ticks, ios);
 		out->avgrq_sz = per(sect, ios);
 	}

@@ -384,7 +384,8 @@ uint64_t opts_interval(const struct opts *o)
 			interval = ns;
 	}
 	if (o->rate_limit > 0) {
-		uint64_t ns = (uint64_t)(1e9 / o->rate_limit);
+		double t = 1e9 / o->rate_limit;
+		uint64_t ns = t >= 0x1p64 ? UINT64_MAX : (uint64_t)t; /* -r 1e-11: no UB */
 
 		if (ns > interval)
 			interval = ns;

@@ -21,7 +21,8 @@ bool pacer_next(struct pacer *p, uint64_t end)
 		p->in_burst = 0;
 		burst_done = true;
 	}
-	p->due += p->interval;
+	/* saturate: an interval near 2^64 (-r 1e-11) must not wrap the schedule */
+	p->due = p->due > UINT64_MAX - p->interval ? UINT64_MAX : p->due + p->interval;
 	if (end > p->due) {
 		uint64_t lag = end - p->due;
 		uint64_t window = p->interval * 2 > PACER_CATCHUP_MIN ? p->interval * 2 :

@@ -687,3 +687,21 @@ Test(iostat, reset_row_formats_as_zeros)
 		"    0.00    0.00    0.00   0.00\n");
 	sbuf_free(&sb);
 }
+
+/* Counters near 2^64 (found by fuzz_diskstats): sums must not wrap into nonsense. */
+Test(iostat, huge_counters_do_not_wrap_sums)
+{
+	struct disk_counters c;
+	struct iostat_row r;
+
+	parse("8 0 sda 0 0 0 0 18446744073709551615 2 0 0 0 0 0", &c);
+	cr_assert_eq(iostat_compute(NULL, &c, 1000000000ull, &r), 0);
+	cr_assert_leq(r.wrqm_pct, 100.0, "%%wrqm %f", r.wrqm_pct);
+	cr_assert_float_eq(r.wrqm_pct, 2.0 / 18446744073709551617.0 * 100, 1e-9);
+	parse("8 0 sda 1 0 0 0 18446744073709551615 0 0 0 0 0 0", &c);
+	cr_assert_eq(iostat_compute(NULL, &c, 1000000000ull, &r), 0);
+	cr_assert_float_eq(r.tps, r.r_s + r.w_s + r.d_s, r.tps * 1e-12, "tps %f", r.tps);
+	parse("8 0 sda 1 0 18446744073709551615 0 1 0 2 0 0 0 0", &c);
+	cr_assert_eq(iostat_compute(NULL, &c, 1000000000ull, &r), 0);
+	cr_assert_geq(r.avgrq_sz, 2.0, "avgrq-sz %f below the write class", r.avgrq_sz);
+}

@@ -1094,3 +1094,12 @@ Test(opts_ioprobe, empty_name_is_ambiguous)
 	cr_assert(strstr(msg, "option '-=' is ambiguous; possibilities: '-help' '-version'"),
 		  "%s", msg);
 }
+
+/* A tiny -r (found by fuzz_opts): the interval saturates instead of an undefined cast. */
+Test(opts_ioprobe, tiny_rate_saturates_interval)
+{
+	char *a[] = { "ioprobe", "-r", "1e-11", "." };
+	struct opts o = parse_ok(4, a);
+
+	cr_assert_eq(opts_interval(&o), UINT64_MAX);
+}

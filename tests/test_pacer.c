@@ -306,3 +306,14 @@ Test(pacer, long_burst_run_does_not_drift)
 	cr_assert_eq(p.due, 100000 * 3 * MS);
 	cr_assert_eq(p.skipped, 0);
 }
+
+/* An interval near 2^64 (-r 1e-11) saturates the schedule instead of wrapping it. */
+Test(pacer, huge_interval_saturates)
+{
+	struct pacer p;
+
+	pacer_init(&p, 5 * SEC, UINT64_MAX, 0);
+	pacer_next(&p, 5 * SEC + 1);
+	cr_assert_eq(p.due, UINT64_MAX);
+	cr_assert_eq(p.skipped, 0);
+}
