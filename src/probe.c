@@ -80,9 +80,12 @@ static void probe_obey(struct probe *p, const volatile sig_atomic_t *stop, unsig
 	unsigned reset = atomic_load_explicit(&ctl->reset, memory_order_relaxed);
 
 	if (atomic_load_explicit(&ctl->pause, memory_order_relaxed)) {
+		uint64_t skipped = p->pacer.skipped;
+
 		while (atomic_load_explicit(&ctl->pause, memory_order_relaxed) && !*stop)
 			clock_wait_until(clock_now() + 20000000ull, stop);
 		pacer_init(&p->pacer, clock_now(), p->pacer.interval, p->cfg.burst);
+		p->pacer.skipped = skipped; /* slots missed before the pause still count */
 	}
 	if (iv && iv != p->pacer.interval) {
 		uint64_t now = clock_now();

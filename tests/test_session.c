@@ -169,3 +169,23 @@ Test(session, inflight_shows_a_slow_request)
 	cr_assert_eq(atomic_load(&f->s.ctl.inflight), 0);
 	fx_stop(f);
 }
+
+Test(session, pause_keeps_the_skipped_count)
+{
+	struct fixture *f = fx_start(0, 1000000, "5ms"); /* 5 ms requests at 1 ms: slots missed */
+	uint64_t before;
+
+	usleep(100000);
+	atomic_store(&f->s.ctl.pause, true);
+	usleep(60000);
+	before = f->p.pacer.skipped;
+	cr_assert_gt(before, 0, "no slot was skipped before the pause");
+	atomic_store(&f->s.ctl.pause, false);
+	usleep(30000);
+	session_stop(&f->s);
+	cr_assert_geq(f->p.acct.total.skipped, before, "skipped %llu fell below %llu",
+		      (unsigned long long)f->p.acct.total.skipped, (unsigned long long)before);
+	engine_stop(&f->e);
+	close(f->t.fd);
+	free(f);
+}

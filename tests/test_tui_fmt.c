@@ -84,6 +84,17 @@ Test(tui_fmt, rate_nan)
 	cr_assert_str_eq(tui_fmt_rate(buf, sizeof(buf), NAN), "0");
 }
 
+Test(tui_fmt, count)
+{
+	char buf[TUI_FMT_LEN];
+
+	cr_assert_str_eq(tui_fmt_count(buf, sizeof(buf), 0), "0");
+	cr_assert_str_eq(tui_fmt_count(buf, sizeof(buf), 7), "7");
+	cr_assert_str_eq(tui_fmt_count(buf, sizeof(buf), 999999), "999999");
+	cr_assert_str_eq(tui_fmt_count(buf, sizeof(buf), 1234567), "1.23M");
+	cr_assert_str_eq(tui_fmt_count(buf, sizeof(buf), UINT64_MAX), "18447P");
+}
+
 Test(tui_fmt, bytes)
 {
 	char buf[TUI_FMT_LEN];
@@ -182,6 +193,25 @@ Test(tui_fmt, bar_never_overflows)
 	cr_assert_eq(strlen(buf) % 3, 0, "no half-written UTF-8 sequence: %zu", strlen(buf));
 }
 
+Test(tui_fmt, wrap)
+{
+	const char *s = "no block device (tmpfs tmpfs on /dev/shm)";
+
+	cr_assert_eq(tui_fmt_wrap(s, 100), strlen(s));
+	cr_assert_eq(tui_fmt_wrap(s, 20), 16, "after \"device \"");
+	cr_assert_eq(tui_fmt_wrap(s, 15), 15, "fits exactly");
+	cr_assert_eq(tui_fmt_wrap(s, 14), 9, "\"device\" does not fit: after \"block \"");
+	cr_assert_eq(tui_fmt_wrap(s, 8), 8, "\"no block\"");
+	cr_assert_eq(tui_fmt_wrap(s, 7), 3, "\"no \"");
+	cr_assert_eq(tui_fmt_wrap("abcdefgh", 3), 3, "no space: hard break");
+	cr_assert_eq(tui_fmt_wrap("ab cd", 2), 2, "a space right after the fit");
+	cr_assert_eq(tui_fmt_wrap("loop0 → vda", 7), 9, "→ is one cell of 3 bytes");
+	cr_assert_eq(tui_fmt_wrap("loop0 → vda", 6), 6);
+	cr_assert_eq(tui_fmt_wrap("→→→→", 2), 6, "never splits a character");
+	cr_assert_eq(tui_fmt_wrap("", 5), 0);
+	cr_assert_eq(tui_fmt_wrap("abc", 0), 0);
+}
+
 Test(tui_fmt, mode)
 {
 	char buf[96];
@@ -209,10 +239,10 @@ Test(tui_fmt, hint_idle)
 	struct tui_hint_in in = { 0 };
 
 	in.rotational = -1;
-	cr_assert_eq(tui_fmt_hint(l, &in, false), 2);
+	cr_assert_eq(tui_fmt_hint(l, &in, false), 3);
 	cr_assert_str_eq(l[0], "asked 0/s, dev 0/s");
 	cr_assert_str_eq(l[1], "device idle");
-	cr_assert_str_eq(l[2], "");
+	cr_assert_str_eq(l[2], "L=λW 0.00 ≈ aqu-sz 0.00");
 	cr_assert_str_eq(l[3], "");
 }
 

@@ -116,7 +116,8 @@ static int depth(const struct tui_layout *l)
 
 	for (int i = 0; i < 4; i++) {
 		if (shown(l, order[i])) {
-			cr_assert_eq(d, i, "panel %d shown while a more important one is hidden", i);
+			cr_assert_eq(d, i, "panel %d shown while a more important one is hidden",
+				     i);
 			d = i + 1;
 		}
 	}

@@ -1,25 +1,599 @@
+/*
+ * tui: the view_ops of the full-screen view and its main loop. The probe
+ * runs in a session thread; this (UI) thread alone touches curses. It
+ * sleeps in poll() on stdin and the session's wake fd, drains the session
+ * ring in batches into the model, samples /proc/diskstats once a second
+ * and repaints at most TUI_FRAME_NS apart, only when something changed.
+ */
 #include "config.h"
 
 #include "tui.h"
 
+#include <curses.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "clock.h"
+#include "out.h"
+#include "session.h"
+#include "tui_draw.h"
+#include "tui_fmt.h"
+#include "tui_iostat.h"
+#include "tui_layout.h"
+#include "tui_model.h"
+#include "tui_term.h"
+#include "tui_text.h"
+
+#define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
+#define TUI_TICK_NS 1000000000ull      /* clock, periods and iostat refresh */
+#define TUI_IDLE_MS 500                /* longest sleep while the probe runs */
+#define TUI_BUSY_NS 20000000ull        /* drain this often while records pour in */
+#define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
+#define TUI_INFLIGHT_NS 1000000000ull  /* a request older than this is shown */
+#define TUI_NOTE_NS 3000000000ull      /* how long a footer note stays */
+#define TUI_MAX_INTERVAL 3600000000000ull
+#define TUI_WAKE_SIG SIGURG            /* interrupts the probe thread's sleep at quit */
+
+struct tui {
+	const struct view_params *vp;
+	struct session s;
+	struct tui_model live, frozen;
+	struct tui_iostat io, io_frozen;
+	struct tui_layout lay;
+	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
+	struct tui_cell *cells;
+	size_t ncells;
+	bool ascii, color, frozen_on, help, log, paused, quit;
+	enum tui_window win;
+	uint64_t t0;             /* monotonic ns when the view started */
+	uint64_t base;           /* monotonic ns of run time 0 */
+	bool have_base;
+	uint64_t realtime_base;
+	uint64_t frozen_now;
+	uint64_t interval;
+	bool interval_changed;
+	uint64_t last_draw;
+	uint64_t next_tick;
+	uint64_t io_next;        /* boottime ns of the next iostat sample */
+	bool dirty;
+	bool busy;               /* the last drain was big: drain again soon */
+	uint64_t note_until;
+	char note[96];
+	char target[1024], mode[96], pace[96], period_label[48], state[640];
+	enum tui_state_cls state_cls;
+};
 
 static int tui_check(char *msg, size_t msglen)
 {
+	const char *term = getenv("TERM");
+
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(msg, msglen, "--tui needs a terminal on standard input and output");
+		return -ENOTTY;
+	}
+	if (!term || !*term || !strcmp(term, "dumb")) {
+		snprintf(msg, msglen, "--tui needs a terminal with cursor addressing (TERM=%s)",
+			 term ? term : "");
 		return -ENOTTY;
 	}
 	return 0;
 }
 
+/* Run time (the probe's clock since its first start) at monotonic ns mono. */
+static uint64_t tui_run_ns(const struct tui *t, uint64_t mono)
+{
+	uint64_t base = t->have_base ? t->base : t->t0;
+
+	return mono > base ? mono - base : 0;
+}
+
+static void tui_note(struct tui *t, const char *text)
+{
+	snprintf(t->note, sizeof(t->note), "%s", text);
+	t->note_until = clock_now() + TUI_NOTE_NS;
+	t->dirty = true;
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+static void tui_describe(struct tui *t)
+{
+	const struct view_params *vp = t->vp;
+	const struct opts *o = vp->opts;
+	struct sbuf sb = SBUF_INIT;
+	struct tui_mode m = { 0 };
+	char a[TUI_FMT_LEN];
+
+	sbuf_printf(&sb, "%s (", vp->rc->target.path);
+	report_target_desc(&sb, &vp->rc->target);
+	sbuf_putc(&sb, ')');
+	snprintf(t->target, sizeof(t->target), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+
+	m.write = o->write > 0 && !o->read_write;
+	m.read_write = o->read_write;
+	m.direct = o->direct;
+	m.cached = o->cached;
+	m.sync = o->sync;
+	m.dsync = o->dsync;
+	m.engine = vp->engine;
+	tui_fmt_mode(t->mode, sizeof(t->mode), &m);
+
+	if (o->print_count)
+		snprintf(t->period_label, sizeof(t->period_label), "-p %" PRIu64, o->print_count);
+	else if (o->print_interval)
+		snprintf(t->period_label, sizeof(t->period_label), "-P %s",
+			 tui_fmt_span(a, sizeof(a), o->print_interval, t->ascii));
+	else
+		snprintf(t->period_label, sizeof(t->period_label), "1 s");
+}
+
+/* Replace the UTF-8 arrows of a devstack description with "->" (in place). */
+static void tui_ascii_arrows(char *s)
+{
+	char *p, *q;
+
+	while ((p = strstr(s, "→"))) {
+		p[0] = '-';
+		p[1] = '>';
+		for (q = p + 2; q[1]; q++)
+			q[0] = q[1];
+		q[0] = '\0';
+	}
+}
+
+/* The pace text of the header: the interval, or the limit it came from. */
+static void tui_pace(struct tui *t)
+{
+	const struct opts *o = t->vp->opts;
+	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], burst[48] = "";
+
+	if (o->burst > 1)
+		snprintf(burst, sizeof(burst), "bursts of %" PRIu64 " ", o->burst);
+	tui_fmt_span(a, sizeof(a), t->interval, t->ascii);
+	if (!t->interval)
+		snprintf(t->pace, sizeof(t->pace), "%sflood (interval 0)", burst);
+	else if (!t->interval_changed && o->rate_limit > 0)
+		snprintf(t->pace, sizeof(t->pace), "%srate %s/s (every %s)", burst,
+			 tui_fmt_rate(b, sizeof(b), o->rate_limit), a);
+	else if (!t->interval_changed && o->speed_limit)
+		snprintf(t->pace, sizeof(t->pace), "%sspeed %s/s (every %s)", burst,
+			 tui_fmt_bytes(b, sizeof(b), (double)o->speed_limit), a);
+	else
+		snprintf(t->pace, sizeof(t->pace), "%severy %s", burst, a);
+}
+
+static void tui_relayout(struct tui *t)
+{
+	struct tui_layout_req req = { COLS, LINES, 0 };
+	size_t need;
+
+	req.iostat_want = t->io.no_blockdev ? 2 : 2 + (int)t->io.ndev;
+	tui_layout_compute(&req, &t->lay);
+	need = tui_draw_graph_cells(&t->lay);
+	if (need > t->ncells) {
+		struct tui_cell *c = realloc(t->cells, need * sizeof(*c));
+
+		if (c) {
+			t->cells = c;
+			t->ncells = need;
+		}
+	}
+	t->dirty = true;
+}
+
+/* ---- session records -------------------------------------------------------------------- */
+
+/* Move every waiting session record into the model; returns how many there were. */
+static uint64_t tui_drain(struct tui *t)
+{
+	struct session_rec rec;
+	uint64_t n = 0;
+
+	while (session_next(&t->s, &rec)) {
+		n++;
+		switch (rec.kind) {
+		case SESSION_SAMPLE:
+			if (!t->have_base) {
+				/* safe: the ring's release/acquire orders first_start before it */
+				uint64_t now = clock_now();
+
+				t->base = t->s.probe->first_start;
+				t->have_base = true;
+				t->realtime_base = clock_realtime() -
+						   (now > t->base ? now - t->base : 0);
+			}
+			tui_model_add(&t->live, &rec.sample, rec.notice);
+			break;
+		case SESSION_PERIOD_END:
+			tui_model_period_end(&t->live);
+			break;
+		case SESSION_BURST_END:
+			tui_model_burst_end(&t->live);
+			break;
+		case SESSION_WARNING:
+			tui_model_warning(&t->live, rec.text);
+			sbuf_printf(t->vp->deferred_stderr, "ioprobe: %s\n", rec.text);
+			break;
+		}
+		t->dirty = true;
+	}
+	return n;
+}
+
+/* ---- keys ------------------------------------------------------------------------------- */
+
+static void tui_set_interval(struct tui *t, uint64_t iv)
+{
+	char a[TUI_FMT_LEN], note[64];
+
+	if (iv > TUI_MAX_INTERVAL)
+		iv = TUI_MAX_INTERVAL;
+	if (!iv)
+		iv = 1; /* probe_ctl cannot express 0; 1 ns is flooding */
+	t->interval = iv;
+	t->interval_changed = true;
+	atomic_store(&t->s.ctl.interval, iv);
+	tui_model_set_interval(&t->live, iv);
+	tui_pace(t);
+	snprintf(note, sizeof(note), "interval %s", tui_fmt_span(a, sizeof(a), iv, t->ascii));
+	tui_note(t, note);
+}
+
+static void tui_key(struct tui *t, int ch)
+{
+	uint64_t now = tui_run_ns(t, clock_now());
+
+	if (ch == 'q' || ch == 'Q' || ch == 3) {
+		t->quit = true;
+		return;
+	}
+	if (ch == KEY_RESIZE) {
+		tui_relayout(t);
+		return;
+	}
+	t->dirty = true;
+	if (t->help && ch != 12) {
+		t->help = false;
+		return;
+	}
+	switch (ch) {
+	case 12: /* Ctrl-L */
+		clearok(curscr, TRUE);
+		break;
+	case ' ':
+		t->frozen_on = !t->frozen_on;
+		if (t->frozen_on) {
+			t->frozen = t->live;
+			t->io_frozen = t->io;
+			t->io_frozen.text = NULL;
+			t->frozen_now = now;
+		}
+		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
+		break;
+	case 'p':
+		t->paused = !t->paused;
+		atomic_store(&t->s.ctl.pause, t->paused);
+		tui_model_pause(&t->live, t->paused, now);
+		tui_note(t, t->paused ? "probing paused" : "probing resumed");
+		break;
+	case '+':
+	case '=':
+		tui_set_interval(t, t->interval / 2);
+		break;
+	case '-':
+	case '_':
+		tui_set_interval(t, t->interval ? t->interval * 2 : 1000);
+		break;
+	case 'r':
+		tui_drain(t); /* what finished before the key counts before the reset */
+		atomic_fetch_add(&t->s.ctl.reset, 1);
+		tui_model_reset(&t->live, tui_run_ns(t, clock_now()));
+		tui_note(t, "statistics reset");
+		break;
+	case 'l':
+		t->log = !t->log;
+		break;
+	case 'w':
+		t->win = (enum tui_window)((t->win + 1) % TUI_WINDOWS);
+		break;
+	case 'd':
+		tui_iostat_next(&t->io);
+		tui_iostat_next(&t->io_frozen);
+		break;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		t->help = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- state and drawing ------------------------------------------------------------------ */
+
+static uint64_t tui_inflight(struct tui *t, uint64_t mono)
+{
+	uint64_t since = atomic_load_explicit(&t->s.ctl.inflight, memory_order_relaxed);
+
+	if (!since || mono <= since || mono - since < TUI_INFLIGHT_NS)
+		return 0;
+	return mono - since;
+}
+
+static void tui_state(struct tui *t, uint64_t inflight)
+{
+	int st = session_state(&t->s);
+	const struct tally *tot = &t->live.total;
+	char a[TUI_FMT_LEN];
+
+	t->state_cls = TUI_STATE_OK;
+	if (st == SESSION_FAILED) {
+		snprintf(t->state, sizeof(t->state), "failed: %s", t->s.msg);
+		t->state_cls = TUI_STATE_BAD;
+	} else if (inflight) {
+		snprintf(t->state, sizeof(t->state), "request in flight for %s",
+			 tui_fmt_time(a, sizeof(a), inflight, t->ascii));
+		t->state_cls = TUI_STATE_BAD;
+	} else if (st == SESSION_DONE) {
+		snprintf(t->state, sizeof(t->state), "finished, q quits");
+		t->state_cls = TUI_STATE_WARN;
+	} else if (t->paused) {
+		snprintf(t->state, sizeof(t->state), "paused");
+		t->state_cls = TUI_STATE_WARN;
+	} else if (tot->failed) {
+		snprintf(t->state, sizeof(t->state), "running, errors: %" PRIu64 " failed",
+			 tot->failed);
+		t->state_cls = TUI_STATE_BAD;
+	} else {
+		snprintf(t->state, sizeof(t->state), "running");
+	}
+}
+
+static void tui_paint(struct tui *t, uint64_t mono)
+{
+	struct tui_frame f;
+	uint64_t inflight = tui_inflight(t, mono);
+	const struct tui_model *m = t->frozen_on ? &t->frozen : &t->live;
+	uint64_t now = t->frozen_on ? t->frozen_now : tui_run_ns(t, mono);
+
+	tui_state(t, inflight);
+	memset(&f, 0, sizeof(f));
+	f.target = t->target;
+	f.mode = t->mode;
+	f.pace = t->pace;
+	f.size = t->vp->rc->size;
+	f.work_size = t->vp->target->work_size;
+	f.elapsed = mono - t->t0;
+	f.state = t->state;
+	f.state_cls = t->state_cls;
+	f.frozen = t->frozen_on;
+	f.m = m;
+	f.io = t->frozen_on ? &t->io_frozen : &t->io;
+	f.rc = t->vp->rc;
+	f.realtime_base = t->realtime_base;
+	f.now = now;
+	f.total_wall = now > m->total_start ? now - m->total_start : 0;
+	f.period_label = t->period_label;
+	f.own_periods = t->live.cfg.own_period != 0;
+	f.win = t->win;
+	f.log = t->log;
+	f.ascii = t->ascii;
+	f.help = t->help;
+	f.write = t->vp->rc->write;
+	f.inflight = inflight;
+	f.dropped = atomic_load_explicit(&t->s.ring.dropped, memory_order_relaxed);
+	f.note = mono < t->note_until ? t->note : NULL;
+	f.cols = t->cols;
+	f.cells = t->cells;
+	f.ncells = t->ncells;
+	tui_draw(&f, &t->lay);
+	t->last_draw = mono;
+	t->dirty = false;
+}
+
+/* Milliseconds poll() may sleep. */
+static int tui_timeout(struct tui *t, uint64_t mono)
+{
+	uint64_t due = t->next_tick;
+
+	if (t->dirty && t->last_draw + TUI_FRAME_NS < due)
+		due = t->last_draw + TUI_FRAME_NS;
+	if (t->note_until && t->note_until < due)
+		due = t->note_until;
+	if (tui_inflight(t, mono) && mono + TUI_FRAME_NS < due)
+		due = mono + TUI_FRAME_NS;
+	if (t->busy && mono + TUI_BUSY_NS < due)
+		due = mono + TUI_BUSY_NS;
+	if (due <= mono)
+		return 0;
+	if ((due - mono) / 1000000 >= TUI_IDLE_MS && session_state(&t->s) == SESSION_RUNNING)
+		return TUI_IDLE_MS;
+	return (int)((due - mono + 999999) / 1000000);
+}
+
+/* Once a second: periods, the clock, and the iostat sample (CLOCK_BOOTTIME). */
+static void tui_tick(struct tui *t, uint64_t mono)
+{
+	uint64_t bt;
+
+	tui_model_tick(&t->live, tui_run_ns(t, mono));
+	if (t->note_until && mono >= t->note_until) {
+		t->note_until = 0;
+		t->dirty = true;
+	}
+	if (tui_inflight(t, mono))
+		t->dirty = true;
+	if (mono < t->next_tick)
+		return;
+	while (t->next_tick <= mono)
+		t->next_tick += TUI_TICK_NS;
+	t->dirty = true;
+	bt = tui_iostat_now();
+	if (bt >= t->io_next) {
+		tui_iostat_sample(&t->io, t->live.samples);
+		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	}
+}
+
+/* ---- run -------------------------------------------------------------------------------- */
+
+static void tui_on_wake(int sig)
+{
+	(void)sig;
+}
+
+/* Start the session with the signals the UI waits for blocked in the probe thread. */
+static int tui_start(struct tui *t)
+{
+	sigset_t block, old;
+	int ret;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGWINCH);
+	sigaddset(&block, SIGTSTP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	ret = session_start(&t->s, t->vp->probe);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/*
+ * Stop the probe: ask, interrupt its sleep, wait for its thread. A request
+ * stuck in the kernel cannot be interrupted; the screen is already given
+ * back then, so say what we wait for.
+ */
+static void tui_finish(struct tui *t)
+{
+	uint64_t start = clock_now();
+	bool told = false;
+
+	t->s.stop = 1;
+	atomic_store(&t->s.ctl.pause, false);
+	while (session_state(&t->s) == SESSION_RUNNING) {
+		struct pollfd p = { t->s.wake_fd, POLLIN, 0 };
+
+		pthread_kill(t->s.thread, TUI_WAKE_SIG);
+		poll(&p, 1, 20);
+		session_ack(&t->s);
+		if (!told && clock_now() - start > TUI_INFLIGHT_NS) {
+			static const char text[] = "ioprobe: waiting for the request in flight "
+						   "to finish\n";
+
+			out_write(STDERR_FILENO, text, sizeof(text) - 1);
+			told = true;
+		}
+	}
+	tui_drain(t);
+	session_stop(&t->s);
+}
+
+static void tui_loop(struct tui *t)
+{
+	while (!t->quit && !*t->vp->stop) {
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { t->s.wake_fd, POLLIN, 0 } };
+		uint64_t mono = clock_now();
+		int ch, r = poll(pfd, 2, tui_timeout(t, mono));
+
+		if (*t->vp->stop)
+			break;
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break; /* the terminal went away */
+		if (r > 0 && (pfd[1].revents & POLLIN))
+			session_ack(&t->s);
+		t->busy = tui_drain(t) >= TUI_BUSY_RECS;
+		while (!t->quit && (ch = getch()) != ERR)
+			tui_key(t, ch);
+		mono = clock_now();
+		tui_tick(t, mono);
+		if (t->dirty && mono >= t->last_draw + TUI_FRAME_NS)
+			tui_paint(t, mono);
+	}
+}
+
 static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 {
-	(void)vp;
-	snprintf(msg, msglen, "the full-screen view is not written yet");
-	return -ENOSYS;
+	struct tui_term_opts to = { vp->opts->ascii, vp->opts->no_color };
+	struct sigaction wake, old_wake;
+	struct tui *t = calloc(1, sizeof(*t));
+	struct tui_model_cfg mc = { 0 };
+	int ret;
+
+	if (!t) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	t->vp = vp;
+	t->ascii = tui_term_want_ascii(&to);
+	t->log = true;
+	t->interval = vp->probe->cfg.interval;
+	tui_describe(t);
+	tui_pace(t);
+	mc.size = vp->rc->size;
+	mc.interval = t->interval;
+	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
+			0 : 1000000000ull;
+	tui_model_init(&t->live, &mc);
+	tui_iostat_open(&t->io, vp->opts->path);
+	if (t->ascii)
+		tui_ascii_arrows(t->io.stack);
+	tui_iostat_sample(&t->io, 0);
+	t->io_next = tui_iostat_now() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+
+	ret = tui_term_open(&to, vp->stop, msg, msglen);
+	if (ret) {
+		tui_iostat_close(&t->io);
+		free(t);
+		return ret;
+	}
+	t->color = tui_term_color();
+	tui_text_setup(t->color);
+	memset(&wake, 0, sizeof(wake));
+	wake.sa_handler = tui_on_wake;
+	sigemptyset(&wake.sa_mask);
+	sigaction(TUI_WAKE_SIG, &wake, &old_wake);
+
+	t->t0 = clock_now();
+	t->next_tick = t->t0 + TUI_TICK_NS;
+	ret = tui_start(t);
+	if (ret) {
+		tui_term_close(vp->deferred_stderr);
+		sigaction(TUI_WAKE_SIG, &old_wake, NULL);
+		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
+		tui_iostat_close(&t->io);
+		free(t->cells);
+		free(t);
+		return ret;
+	}
+	tui_relayout(t);
+	tui_paint(t, clock_now());
+	tui_loop(t);
+
+	tui_term_close(vp->deferred_stderr);
+	tui_finish(t);
+	sigaction(TUI_WAKE_SIG, &old_wake, NULL);
+	ret = 0;
+	if (t->s.result) {
+		ret = t->s.result;
+		snprintf(msg, msglen, "%s", t->s.msg);
+	}
+	tui_iostat_close(&t->io);
+	free(t->cells);
+	free(t);
+	return ret;
 }
 
 const struct view_ops tui_view = {

@@ -1,0 +1,466 @@
+#include "config.h"
+
+#include "tui_draw.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "sbuf.h"
+#include "tui_fmt.h"
+#include "tui_text.h"
+
+/* ---- header and footer ------------------------------------------------------------------ */
+
+static enum tui_attr tui_state_attr(enum tui_state_cls c)
+{
+	return c == TUI_STATE_BAD ? TA_BAD : c == TUI_STATE_WARN ? TA_WARN : TA_OK;
+}
+
+static void tui_draw_header(const struct tui_frame *f, const struct tui_rect *r)
+{
+	char line[1024], a[TUI_FMT_LEN], b[TUI_FMT_LEN], el[TUI_FMT_LEN], state[160];
+	const char *sep = f->ascii ? " | " : " │ ";
+	const char *stack = f->io ? f->io->stack : "";
+	int sw;
+
+	snprintf(state, sizeof(state), " %s%s ", f->state, f->frozen ? " · display frozen" : "");
+	if (f->ascii)
+		snprintf(state, sizeof(state), " %s%s ", f->state,
+			 f->frozen ? " - display frozen" : "");
+	sw = tui_text_width(state);
+	if (sw > r->w / 2)
+		sw = r->w / 2;
+	tui_text_fill(r->y, r->x, r->w, TA_HEAD, " ");
+	tui_fmt_bytes(a, sizeof(a), (double)f->size);
+	tui_fmt_bytes(b, sizeof(b), (double)f->work_size);
+	tui_fmt_elapsed(el, sizeof(el), f->elapsed);
+	if (r->h >= 2) {
+		snprintf(line, sizeof(line), " ioprobe %s%s%s", f->target, *stack ? sep : "",
+			 stack);
+		tui_text_put(r->y, r->x, r->w - sw - 1, TA_HEAD, line);
+		snprintf(line, sizeof(line), " %s%ssize %s%sworking set %s%s%s%selapsed %s",
+			 f->mode, sep, a, sep, b, sep, f->pace, sep, el);
+		if (tui_text_width(line) > r->w) /* the short form */
+			snprintf(line, sizeof(line), " %s%s%s, ws %s%s%s%s%s", f->mode, sep, a, b,
+				 sep, f->pace, sep, el);
+		tui_text_put(r->y + 1, r->x, r->w, TA_NORMAL, line);
+	} else {
+		snprintf(line, sizeof(line), " %s%s%s%s%s%s%s", f->target, sep, f->mode, sep,
+			 f->pace, sep, el);
+		tui_text_put(r->y, r->x, r->w - sw - 1, TA_HEAD, line);
+	}
+	tui_text_put(r->y, r->x + r->w - sw, sw, tui_state_attr(f->state_cls), state);
+}
+
+static void tui_draw_footer(const struct tui_frame *f, const struct tui_rect *r)
+{
+	static const char *const keys[][2] = {
+		{ "q", "quit" }, { "space", "freeze" }, { "p", "pause" }, { "+/-", "interval" },
+		{ "r", "reset" }, { "l", "log/lin" }, { "w", "window" }, { "d", "device" },
+		{ "?", "help" },
+	};
+	char right[160] = "";
+	int x = r->x, end = r->x + r->w, rw;
+
+	if (f->note)
+		snprintf(right, sizeof(right), "%s ", f->note);
+	else if (f->m->warnings)
+		snprintf(right, sizeof(right), "warning: %s ", f->m->warning);
+	rw = tui_text_width(right);
+	if (rw > r->w / 2)
+		rw = r->w / 2;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int need = tui_text_width(keys[i][0]) + 1 + tui_text_width(keys[i][1]) + 2;
+
+		if (x + need > end - rw)
+			break;
+		x += 1 + tui_text_put(r->y, x + 1, end - x, TA_KEY, keys[i][0]);
+		x += 1 + tui_text_put(r->y, x + 1, end - x, TA_NORMAL, keys[i][1]);
+		x += 1;
+	}
+	if (rw > 0)
+		tui_text_put(r->y, end - rw, rw, f->note ? TA_BOLD : TA_WARN, right);
+}
+
+/* ---- graph ------------------------------------------------------------------------------ */
+
+size_t tui_draw_graph_cells(const struct tui_layout *lay)
+{
+	const struct tui_rect *r = &lay->r[TUI_GRAPH];
+	int w = r->w - TUI_GRAPH_LABEL_W - 1, h = r->h - 3;
+
+	if (lay->too_small || r->h <= 0 || w <= 0)
+		return 0;
+	if (w > TUI_GRAPH_MAX_W)
+		w = TUI_GRAPH_MAX_W;
+	if (h < 1)
+		h = 1;
+	return (size_t)w * (size_t)(h + 1);
+}
+
+static enum tui_attr tui_cls_attr(uint8_t cls)
+{
+	switch (cls) {
+	case TUI_CLS_DATA: return TA_DATA;
+	case TUI_CLS_SLOW: return TA_SLOW;
+	case TUI_CLS_ERROR: return TA_ERROR;
+	case TUI_CLS_CLIP: return TA_CLIP;
+	case TUI_CLS_PAUSED: return TA_PAUSED;
+	default: return TA_NORMAL;
+	}
+}
+
+/* One row of composed cells, in runs of equal class. */
+static void tui_draw_cells(int y, int x, const struct tui_cell *c, int n)
+{
+	int i = 0;
+
+	while (i < n) {
+		char buf[4 * TUI_GRAPH_MAX_W + 1];
+		size_t pos = 0;
+		int j = i;
+
+		while (j < n && c[j].cls == c[i].cls) {
+			pos += tui_graph_utf8(c[j].ch, buf + pos);
+			j++;
+		}
+		buf[pos] = '\0';
+		tui_text_put(y, x + i, j - i, tui_cls_attr(c[i].cls), buf);
+		i = j;
+	}
+}
+
+static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
+{
+	char title[128], right[128], win[TUI_FMT_LEN], axis[TUI_GRAPH_MAX_W + 1];
+	char labels[256][TUI_LABEL_LEN];
+	int pw = r->w - TUI_GRAPH_LABEL_W - 1, ph = r->h - 3, px = r->x + TUI_GRAPH_LABEL_W + 1;
+	struct tui_scale sc;
+	enum tui_attr ra = TA_DIM;
+
+	tui_fmt_span(win, sizeof(win), tui_model_window_ns(f->win), f->ascii);
+	snprintf(title, sizeof(title), " latency: %s scale, %s window%s ",
+		 f->log ? "log" : "linear", win, f->frozen ? ", FROZEN" : "");
+	if (f->inflight) {
+		char t[TUI_FMT_LEN];
+
+		snprintf(right, sizeof(right), " request in flight for %s ",
+			 tui_fmt_time(t, sizeof(t), f->inflight, f->ascii));
+		ra = TA_BAD;
+	} else {
+		snprintf(right, sizeof(right), " x failed  ! slow  ^ clipped  - paused ");
+	}
+	tui_text_title(r, title, right, ra, f->ascii);
+	if (pw <= 0 || r->h < 2)
+		return;
+	if (pw > TUI_GRAPH_MAX_W)
+		pw = TUI_GRAPH_MAX_W;
+	if (ph < 1)
+		ph = 1;
+	if (ph > 256)
+		ph = 256;
+	if ((size_t)pw * (size_t)(ph + 1) > f->ncells)
+		return;
+	tui_model_columns(f->m, f->win, f->now, f->cols, 2 * pw);
+	tui_graph_scale(f->cols, 2 * pw, f->log, &sc);
+	tui_graph_compose(f->cols, pw, ph, &sc, f->ascii, f->cells, f->cells + pw * ph);
+	tui_graph_ylabels(&sc, ph, f->ascii, labels);
+	for (int row = 0; row < ph && row + 1 < r->h; row++) {
+		int y = r->y + 1 + row;
+
+		tui_text_put_right(y, r->x, TUI_GRAPH_LABEL_W - 1, TA_LABEL, labels[row]);
+		tui_text_put(y, r->x + TUI_GRAPH_LABEL_W, 1, TA_DIM,
+			labels[row][0] ? (f->ascii ? "+" : "┤") : tui_text_vline(f->ascii));
+		tui_draw_cells(y, px, f->cells + row * pw, pw);
+	}
+	if (r->h >= ph + 2) {
+		int y = r->y + 1 + ph;
+
+		tui_text_put(y, r->x + TUI_GRAPH_LABEL_W, 1, TA_DIM, tui_text_vline(f->ascii));
+		tui_draw_cells(y, px, f->cells + pw * ph, pw);
+	}
+	if (r->h >= ph + 3) {
+		int y = r->y + 2 + ph;
+
+		tui_text_put(y, r->x + TUI_GRAPH_LABEL_W, 1, TA_DIM, f->ascii ? "+" : "└");
+		tui_graph_xaxis(axis, sizeof(axis), pw, tui_model_window_ns(f->win));
+		tui_text_put(y, px, pw, TA_LABEL, axis);
+	}
+}
+
+/* ---- statistics ------------------------------------------------------------------------- */
+
+/* The columns of the periods table, in display order. */
+enum tui_stat_col {
+	SC_END, SC_COUNT, SC_RUNTIME, SC_IOPS, SC_BPS, SC_MIN, SC_AVG, SC_MAX, SC_MDEV,
+	SC_TOTAL, SC_WALL, SC_P99, SC_FAILED, SC_SKIPPED, SC_NCOLS
+};
+
+static const char *const tui_stat_heads[SC_NCOLS] = {
+	"end", "count", "run time", "iops", "B/s", "min", "avg", "max", "mdev", "total", "wall",
+	"p99", "failed", "skipped",
+};
+
+static const struct tui_colspec tui_stat_cols[SC_NCOLS] = {
+	{ 8, 3 }, { 7, 0 }, { 10, 6 }, { 8, 1 }, { 11, 4 }, { 10, 5 }, { 10, 0 }, { 10, 2 },
+	{ 10, 7 }, { 7, 8 }, { 10, 9 }, { 10, 10 }, { 7, 11 }, { 8, 12 },
+};
+
+/* Text of column c for row (label used for the first column). */
+static void tui_stat_cell(char *buf, size_t len, int c, const struct tui_row *row,
+			  const char *label, bool ascii)
+{
+	switch (c) {
+	case SC_END: snprintf(buf, len, "%s", label); break;
+	case SC_COUNT: tui_fmt_count(buf, len, row->count); break;
+	case SC_RUNTIME: tui_fmt_time(buf, len, row->sum, ascii); break;
+	case SC_IOPS: tui_fmt_rate(buf, len, row->iops); break;
+	case SC_BPS: tui_fmt_bytes(buf, len, row->bps); break;
+	case SC_MIN: tui_fmt_time(buf, len, row->min, ascii); break;
+	case SC_AVG: tui_fmt_time(buf, len, fmt_trunc(row->avg), ascii); break;
+	case SC_MAX: tui_fmt_time(buf, len, row->max, ascii); break;
+	case SC_MDEV: tui_fmt_time(buf, len, fmt_trunc(row->mdev), ascii); break;
+	case SC_TOTAL: tui_fmt_count(buf, len, row->requests); break;
+	case SC_WALL: tui_fmt_time(buf, len, row->wall, ascii); break;
+	case SC_P99: tui_fmt_time(buf, len, row->pct[2], ascii); break;
+	case SC_FAILED: tui_fmt_count(buf, len, row->failed); break;
+	case SC_SKIPPED: tui_fmt_count(buf, len, row->skipped); break;
+	default: buf[0] = '\0';
+	}
+}
+
+static void tui_stat_line(int y, int x, const bool *shown, const struct tui_row *row,
+			  const char *label, enum tui_attr a, bool ascii, bool own)
+{
+	for (int c = 0; c < SC_NCOLS; c++) {
+		char buf[TUI_FMT_LEN];
+		int w = tui_stat_cols[c].width;
+		enum tui_attr ca = a;
+
+		if (!shown[c])
+			continue;
+		if (row) {
+			tui_stat_cell(buf, sizeof(buf), c, row, label, ascii);
+			if (c == SC_FAILED && row->failed)
+				ca = TA_ERROR;
+		} else {
+			snprintf(buf, sizeof(buf), "%s",
+				 c == SC_END && !own ? "#" : tui_stat_heads[c]);
+		}
+		tui_text_put_right(y, x, w, ca, buf);
+		x += w;
+	}
+}
+
+static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
+{
+	bool shown[SC_NCOLS];
+	char title[96], right[96], el[TUI_FMT_LEN], line[512];
+	struct tui_row total;
+	int fit = r->h - 4, x = r->x, y;
+
+	snprintf(title, sizeof(title), " periods (%s) ", f->period_label);
+	if (f->dropped) {
+		/* the ring overflowed: this view's numbers miss requests (the summary does not) */
+		snprintf(right, sizeof(right), " view missed %s requests ",
+			 tui_fmt_count(el, sizeof(el), f->dropped));
+		tui_text_title(r, title, right, TA_BAD, f->ascii);
+	} else {
+		snprintf(right, sizeof(right), " total since %s ",
+			 tui_fmt_elapsed(el, sizeof(el), f->m->total_start));
+		tui_text_title(r, title, right, TA_DIM, f->ascii);
+	}
+	if (r->h < 2)
+		return;
+	tui_layout_columns(tui_stat_cols, SC_NCOLS, r->w - 1, shown);
+	tui_stat_line(r->y + 1, x, shown, NULL, NULL, TA_LABEL, f->ascii, f->own_periods);
+	y = r->y + 2;
+	for (int i = fit - 1; i >= 0; i--) {
+		const struct tui_row *row = tui_model_row(f->m, (uint64_t)i);
+
+		if (!row)
+			continue;
+		if (f->own_periods)
+			tui_fmt_elapsed(el, sizeof(el), row->end);
+		else
+			snprintf(el, sizeof(el), "#%" PRIu64, row->index);
+		tui_stat_line(y++, x, shown, row, el, row->failed ? TA_ERROR : TA_NORMAL,
+			      f->ascii, f->own_periods);
+	}
+	if (r->h >= 3) {
+		tui_model_tally_row(&f->m->total, f->total_wall, f->rc->size, &total);
+		tui_stat_line(r->y + r->h - (r->h >= 4 ? 2 : 1), x, shown, &total, "total",
+			      TA_BOLD, f->ascii, f->own_periods);
+	}
+	if (r->h >= 4) {
+		char p[4][TUI_FMT_LEN], n[4][TUI_FMT_LEN];
+		int used;
+
+		for (int i = 0; i < 4; i++)
+			tui_fmt_time(p[i], sizeof(p[i]), total.pct[i], f->ascii);
+		tui_fmt_count(n[0], sizeof(n[0]), total.failed);
+		tui_fmt_count(n[1], sizeof(n[1]), total.skipped);
+		tui_fmt_count(n[2], sizeof(n[2]), total.too_slow);
+		tui_fmt_count(n[3], sizeof(n[3]), total.too_fast);
+		snprintf(line, sizeof(line), " p50 %s  p90 %s  p99 %s  p99.9 %s", p[0], p[1], p[2],
+			 p[3]);
+		used = tui_text_put(r->y + r->h - 1, x, r->w, TA_NORMAL, line);
+		snprintf(line, sizeof(line), "  failed %s  skipped %s%s%s%s%s", n[0], n[1],
+			 total.too_slow ? "  too slow " : "", total.too_slow ? n[2] : "",
+			 total.too_fast ? "  too fast " : "", total.too_fast ? n[3] : "");
+		tui_text_put(r->y + r->h - 1, x + used, r->w - used,
+			     total.failed ? TA_ERROR : TA_NORMAL, line);
+	}
+}
+
+/* ---- recent requests -------------------------------------------------------------------- */
+
+static enum tui_attr tui_notice_attr(enum notice n)
+{
+	switch (n) {
+	case NOTICE_SLOW:
+	case NOTICE_TOO_SLOW: return TA_SLOW;
+	case NOTICE_ERROR: return TA_ERROR;
+	case NOTICE_WARMUP:
+	case NOTICE_TOO_FAST:
+	case NOTICE_EMPTY: return TA_DIM;
+	default: return TA_NORMAL;
+	}
+}
+
+static void tui_draw_recent(const struct tui_frame *f, const struct tui_rect *r)
+{
+	struct sbuf sb = SBUF_INIT;
+	char right[64], n[TUI_FMT_LEN];
+	int fit = r->h - 1, y = r->y + 1;
+
+	snprintf(right, sizeof(right), " %s requests ", tui_fmt_count(n, sizeof(n), f->m->samples));
+	tui_text_title(r, " recent requests ", right, TA_DIM, f->ascii);
+	for (int i = fit - 1; i >= 0; i--) {
+		const struct tui_line *l = tui_model_line(f->m, (uint64_t)i);
+		const char *text, *req;
+
+		if (!l)
+			continue;
+		if (l->gap) {
+			y++;
+			continue;
+		}
+		sbuf_reset(&sb);
+		report_request_line(&sb, f->rc, &l->s, l->n, f->realtime_base + l->s.start);
+		if (sb.len && sb.buf[sb.len - 1] == '\n')
+			sb.buf[--sb.len] = '\0';
+		text = sbuf_str(&sb);
+		req = strstr(text, ": request=");
+		if (tui_text_width(text) > r->w - 1 && req) {
+			/* compact: keep "<size> <<< " and "request=...", drop "<path> (...): " */
+			const char *arrow = strstr(text, l->s.op == OP_WRITE ? ">>> " : "<<< ");
+			char line[512];
+
+			if (arrow && arrow < req)
+				snprintf(line, sizeof(line), "%.*s%s", (int)(arrow + 4 - text),
+					 text, req + 2);
+			else
+				snprintf(line, sizeof(line), "%s", req + 2);
+			tui_text_put(y, r->x + 1, r->w - 1, tui_notice_attr(l->n), line);
+		} else {
+			tui_text_put(y, r->x + 1, r->w - 1, tui_notice_attr(l->n), text);
+		}
+		y++;
+	}
+	sbuf_free(&sb);
+}
+
+/* ---- overlays --------------------------------------------------------------------------- */
+
+static void tui_draw_box(const struct tui_frame *f, const struct tui_rect *r)
+{
+	for (int y = r->y; y < r->y + r->h; y++)
+		tui_text_fill(y, r->x, r->w, TA_NORMAL, " ");
+	tui_text_fill(r->y, r->x, r->w, TA_BOLD, tui_text_hline(f->ascii));
+	tui_text_fill(r->y + r->h - 1, r->x, r->w, TA_BOLD, tui_text_hline(f->ascii));
+	for (int y = r->y; y < r->y + r->h; y++) {
+		tui_text_put(y, r->x, 1, TA_BOLD, tui_text_vline(f->ascii));
+		tui_text_put(y, r->x + r->w - 1, 1, TA_BOLD, tui_text_vline(f->ascii));
+	}
+	tui_text_put(r->y, r->x, 1, TA_BOLD, f->ascii ? "+" : "┌");
+	tui_text_put(r->y, r->x + r->w - 1, 1, TA_BOLD, f->ascii ? "+" : "┐");
+	tui_text_put(r->y + r->h - 1, r->x, 1, TA_BOLD, f->ascii ? "+" : "└");
+	tui_text_put(r->y + r->h - 1, r->x + r->w - 1, 1, TA_BOLD, f->ascii ? "+" : "┘");
+}
+
+static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *lay)
+{
+	static const char *const lines[][2] = {
+		{ "q  Ctrl-C", "quit (the summary follows)" },
+		{ "space", "freeze / unfreeze the display" },
+		{ "p", "pause / resume probing" },
+		{ "+  -", "halve / double the interval" },
+		{ "r", "reset the statistics" },
+		{ "l", "log / linear latency scale" },
+		{ "w", "window: 1 min, 10 min, 1 h" },
+		{ "d", "next device in the iostat panel" },
+		{ "?  h", "this help" },
+		{ "Ctrl-L", "redraw the screen" },
+		{ "", "" },
+		{ "graph", "x failed  ! slow  ^ clipped  - paused" },
+		{ "busy", "%util: time with I/O in flight," },
+		{ "", "not capacity on parallel devices" },
+	};
+	int n = (int)(sizeof(lines) / sizeof(lines[0]));
+	struct tui_rect r = tui_layout_center(lay->cols, lay->rows, 54, n + 4);
+	int y = r.y + 1;
+
+	tui_draw_box(f, &r);
+	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe keys ");
+	for (int i = 0; i < n && y < r.y + r.h - 2; i++, y++) {
+		tui_text_put(y, r.x + 2, 10, TA_KEY, lines[i][0]);
+		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, lines[i][1]);
+	}
+	tui_text_put(r.y + r.h - 2, r.x + 2, r.w - 4, TA_DIM, "any key closes this help");
+}
+
+static void tui_draw_too_small(const struct tui_layout *lay)
+{
+	char lines[3][64];
+	int y = lay->rows / 2 - 1;
+
+	snprintf(lines[0], sizeof(lines[0]), "terminal too small");
+	snprintf(lines[1], sizeof(lines[1]), "%dx%d, need %dx%d", lay->cols, lay->rows,
+		 TUI_MIN_COLS, TUI_MIN_ROWS);
+	snprintf(lines[2], sizeof(lines[2]), "q quits");
+	if (y < 0)
+		y = 0;
+	for (int i = 0; i < 3 && y + i < lay->rows; i++) {
+		int n = tui_text_width(lines[i]);
+
+		tui_text_put(y + i, n < lay->cols ? (lay->cols - n) / 2 : 0, lay->cols,
+			i < 2 ? TA_WARN : TA_NORMAL, lines[i]);
+	}
+}
+
+void tui_draw(const struct tui_frame *f, const struct tui_layout *lay)
+{
+	erase();
+	if (lay->too_small) {
+		tui_draw_too_small(lay);
+		refresh();
+		return;
+	}
+	tui_draw_header(f, &lay->r[TUI_HEADER]);
+	if (lay->r[TUI_GRAPH].h)
+		tui_draw_graph(f, &lay->r[TUI_GRAPH]);
+	if (lay->r[TUI_STATS].h)
+		tui_draw_stats(f, &lay->r[TUI_STATS]);
+	if (lay->r[TUI_RECENT].h)
+		tui_draw_recent(f, &lay->r[TUI_RECENT]);
+	if (lay->r[TUI_IOSTAT].h && f->io)
+		tui_draw_iostat(f, lay);
+	tui_draw_footer(f, &lay->r[TUI_FOOTER]);
+	if (f->help)
+		tui_draw_help(f, lay);
+	refresh();
+}
