@@ -56,7 +56,8 @@ def main():
             for tool in ([probe] + ([ioping] if ioping else [])):
                 f = raw_fields(run([tool, "-C", "-r", str(rate), "-w", secs, "-q", "-B", data]))
                 line.append(f"{f[8] / (f[9] / 1e9) / rate:.4f}")
-            rows.append((line[0], line[1], line[2] if ioping else "-", "goal >= 0.995"))
+            rows.append((line[0], line[1], f"ioping {line[2]}" if ioping else "-",
+                         "goal >= 0.995"))
 
         # 2. start lateness at -i 1ms (ioprobe's io.lateness; ioping has no such field)
         n = 500 if a.quick else 2000

@@ -24,6 +24,7 @@
 #include "ticker.h"
 #include "usage.h"
 #include "view.h"
+#include "watchdog.h"
 
 /* Largest request Linux transfers in one call. */
 #define CLI_MAX_RW 0x7ffff000ull
@@ -224,35 +225,6 @@ static void cli_iostat_tick(void *arg)
 	sbuf_free(&sb);
 }
 
-struct cli_watchdog {
-	struct probe_ctl *ctl;
-	uint64_t warned_for;  /* start time of the request last warned about */
-	uint64_t next;        /* how long it must be in flight for the next warning */
-	struct ticker ticker;
-};
-
-/*
- * Every 100 ms: a request stuck in the kernel (a hung disk) gets "request in
- * flight for N s" lines on stderr, at 5 s, then every time the wait doubles,
- * so the operator knows the tool is not frozen.
- */
-static void cli_watchdog_tick(void *arg)
-{
-	struct cli_watchdog *w = arg;
-	uint64_t since = atomic_load_explicit(&w->ctl->inflight, memory_order_relaxed);
-	uint64_t now = clock_now();
-
-	if (since != w->warned_for) {
-		/* a new request (or none): start counting again */
-		w->warned_for = since;
-		w->next = CLI_HANG_WARN_NS;
-	}
-	if (since && now > since && now - since >= w->next) {
-		cli_msg("request in flight for %.1f s", (double)(now - since) / 1e9);
-		w->next *= 2;
-	}
-}
-
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
 static int cli_out_error(int err)
 {
@@ -379,7 +351,7 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 
 /* Prepare, probe, report. The target is open; returns the exit code. */
 static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
-		   const struct view_ops *view, struct devwatch *watch)
+		   const struct view_ops *view, struct devwatch *watch, struct watchdog *wd)
 {
 	struct engine_params ep = { 0 };
 	struct engine eng;
@@ -388,8 +360,6 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
 				   cli_on_warn };
 	struct probe *p;
-	struct probe_ctl ctl = { 0 };
-	struct cli_watchdog wd = { .ctl = &ctl, .next = CLI_HANG_WARN_NS };
 	char msg[512] = "";
 	void *buf;
 	int ret, code = CLI_EXIT_OK;
@@ -428,9 +398,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	if (view) {
 		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
 	} else {
-		p->ctl = &ctl;
-		/* best effort: without it a hung request just gets no warnings */
-		ticker_start(&wd.ticker, 100000000ull, cli_watchdog_tick, &wd);
+		p->ctl = wd->ctl; /* NULL when no watchdog runs: no hang warnings */
 		if (o->json && !c.rc.json_lines) {
 			sbuf_putc(&c.sb, '[');
 			ret = cli_flush(&c, &c.sb);
@@ -444,7 +412,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		if (!ret)
 			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
 		ticker_stop(&c.iostat);
-		ticker_stop(&wd.ticker);
+		watchdog_stop(wd);
 	}
 	if (c.out_err) {
 		code = cli_out_error(c.out_err);
@@ -469,6 +437,7 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	struct opts o;
 	struct target t;
 	struct devwatch *watch = NULL;
+	struct watchdog wd = { 0 };
 	const struct engine_ops *ops;
 	char msg[OPTS_MSG_MAX];
 	int code, ret;
@@ -503,8 +472,11 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
 
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
+	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
+		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
 	ret = target_open(&t, &o, &cli_stop, msg, sizeof(msg));
 	if (ret) {
+		watchdog_stop(&wd);
 		cli_msg("%s", msg);
 		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 	}
@@ -513,13 +485,15 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 		ret = watch ? devwatch_for_path(watch, o.path, o.iostat_devices, msg, sizeof(msg)) :
 			      -ENOMEM;
 		if (ret) {
+			watchdog_stop(&wd);
 			cli_msg("%s", watch ? msg : "out of memory");
 			free(watch);
 			target_close(&t);
 			return CLI_EXIT_PREPARE;
 		}
 	}
-	code = cli_run(&o, &t, ops, o.tui ? tui : NULL, watch);
+	code = cli_run(&o, &t, ops, o.tui ? tui : NULL, watch, &wd);
+	watchdog_stop(&wd);
 	free(watch);
 	target_close(&t);
 	return code;

@@ -133,6 +133,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
 		enum notice n;
 		int sync_err = 0;
+		uint64_t skipped;
 
 		s.request = ++p->requests;
 		s.op = write ? OP_WRITE : OP_READ;
@@ -206,6 +207,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		if (c->print_count && p->acct.period.valid.count >= c->print_count &&
 		    (ret = probe_period(p, sink, t1, &period_start, &skipped_mark)))
 			break;
+		skipped = p->pacer.skipped;
 		if (pacer_next(&p->pacer, t1) && sink->burst_end &&
 		    (ret = sink->burst_end(sink->ctx)))
 			break;
@@ -216,8 +218,10 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			while (period_due <= p->pacer.due)
 				period_due += c->print_interval;
 		}
-		if (c->count && p->requests >= c->count)
+		if (c->count && p->requests >= c->count) {
+			p->pacer.skipped = skipped; /* no slot after the last request is missed */
 			break;
+		}
 		if (c->deadline && p->pacer.due >= p->first_start + c->deadline)
 			break;
 	}

