@@ -107,7 +107,6 @@ static void cli_json_sep(struct cli_ctx *c, struct sbuf *sb)
 static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 {
 	struct cli_ctx *c = ctx;
-
 	int ret;
 
 	if (c->o->quiet)
@@ -220,7 +219,8 @@ static void cli_iostat_tick(void *arg)
 		}
 		sbuf_putc(&sb, '\n');
 	}
-	cli_flush(c, &sb);
+	if (cli_flush(c, &sb))
+		cli_stop = 1; /* stdout is gone (or full): end the run like a signal would */
 	pthread_mutex_unlock(&c->lock);
 	sbuf_free(&sb);
 }

@@ -97,6 +97,14 @@ if [ -e "/sys/class/block/$BACKDEV" ]; then
 	check "and for $BACKDEV, the disk under its backing file" out_has "^$BACKDEV "
 fi
 
+# Only device rows reach a closed pipe (-q): the run still ends, quietly, with status 0.
+t0=$(date +%s)
+timeout 20 "$IOPROBE" --iostat -q -i 0.1 "$L" 2>"$ERR" | head -1 >"$OUT"
+RC=${PIPESTATUS[0]}
+check "--iostat -q | head -1: exit 0" rc_is 0
+check "--iostat -q | head -1: ends within 5 s" test $(($(date +%s) - t0)) -le 5
+check "--iostat -q | head -1: nothing on stderr" err_empty
+
 # Bad device names and targets without a block device.
 probe --iostat=nosuchdev -c 1 "$L"
 check "unknown --iostat device: exit 2" rc_is 2
