@@ -192,6 +192,9 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			s.result = sync_err;
 		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
 			ret = probe_fail((int)s.result, "request failed", msg, msglen);
+			if (s.result == -EOPNOTSUPP && p->engine->params.hipri)
+				snprintf(msg + strlen(msg), msglen - strlen(msg),
+					 " (the device does not support polled I/O: drop -H)");
 			break;
 		}
 		if (s.result >= 0 && (uint64_t)s.result < t->size)

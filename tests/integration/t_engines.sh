@@ -42,6 +42,16 @@ for target in "$F" "$L"; do
 	done
 done
 
+# -H: polled completion. A loop device cannot poll: io_uring's IOPOLL ring says so clearly;
+# sync and libaio pass RWF_HIPRI, which such a device ignores.
+probe -U -H -D -c 2 -i 0 "$L"
+check "-U -H on a loop device: exit 3" rc_is 3
+check "-U -H: says polled I/O is not supported" err_has 'EOPNOTSUPP.*polled I/O.*drop -H'
+for e in sync libaio; do
+	probe --engine=$e -H -D -c 2 -i 0 "$L"
+	check "--engine=$e -H on a loop device: runs" rc_is 0
+done
+
 # -A and -U are the libaio and io_uring engines; the last engine option wins.
 probe -A -c 2 -i 0 -J "$F"
 check "-A runs" rc_is 0
