@@ -252,8 +252,12 @@ static void json_head(struct jw *w, const struct report_cfg *c, const char *type
 	if (c->json_lines)
 		jw_str(w, "type", type);
 	jw_key(w, "timestamp");
-	sbuf_printf(w->sb, "%" PRIu64 ".%06" PRIu64, realtime / UINT64_C(1000000000),
-		    realtime % UINT64_C(1000000000) / UINT64_C(1000));
+	{
+		uint64_t us = (realtime + 500) / 1000; /* rounded to µs, as ioping's %f is */
+
+		sbuf_printf(w->sb, "%" PRIu64 ".%06" PRIu64, us / UINT64_C(1000000),
+			    us % UINT64_C(1000000));
+	}
 	if (c->time_format) {
 		struct sbuf lt = SBUF_INIT;
 

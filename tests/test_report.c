@@ -803,7 +803,7 @@ Test(report, json_request_keys)
 	s.lateness = 76 * US;
 	report_json_request(&sb, &c, &s, NOTICE_NONE, REALTIME);
 	check_json(sbuf_str(&sb),
-		   "timestamp=1795237739.123456\n"
+		   "timestamp=1795237739.123457\n"
 		   "localtime=\"2026-11-21T05:08:59+0000\"\n"
 		   TARGET_KEYS
 		   "io\n"
@@ -831,7 +831,7 @@ Test(report, json_request_layout)
 	report_json_request(&sb, &c, &s, NOTICE_WARMUP, REALTIME);
 	cr_assert_str_eq(sbuf_str(&sb),
 			 "{\n"
-			 "  \"timestamp\": 1795237739.123456,\n"
+			 "  \"timestamp\": 1795237739.123457,\n"
 			 "  \"localtime\": \"2026-11-21T05:08:59+0000\",\n"
 			 "  \"target\": {\n"
 			 "    \"path\": \"/mnt/data\",\n"
@@ -953,7 +953,7 @@ Test(report, json_stat_keys)
 	t.skipped = 2;
 	report_json_stat(&sb, &c, &t, REALTIME, true);
 	check_json(sbuf_str(&sb),
-		   "timestamp=1795237739.123456\n"
+		   "timestamp=1795237739.123457\n"
 		   "localtime=\"2026-11-21T05:08:59+0000\"\n"
 		   TARGET_KEYS
 		   "stat\n"
@@ -1088,7 +1088,7 @@ Test(report, json_lines_request)
 	report_json_request(&sb, &c, &s, NOTICE_SLOW, REALTIME);
 	out = sbuf_str(&sb);
 	cr_assert_str_eq(out,
-			 "{\"type\":\"request\",\"timestamp\":1795237739.123456,"
+			 "{\"type\":\"request\",\"timestamp\":1795237739.123457,"
 			 "\"localtime\":\"05:08:59\",\"target\":{\"path\":\"/dev/loop2\","
 			 "\"fstype\":\"block device\",\"device\":\"\",\"device_size\":268435456},"
 			 "\"io\":{\"request\":4,\"operation\":\"write\",\"offset\":8192,"
@@ -1122,7 +1122,7 @@ ParameterizedTest(struct jlcase *c, report, json_lines_stat)
 	make_tally(&t, v, ARRAY_LEN(v), 3, 20370000);
 	report_json_stat(&sb, &cfg, &t, REALTIME, c->total);
 	out = sbuf_str(&sb);
-	snprintf(head, sizeof(head), "{\"type\":\"%s\",\"timestamp\":1795237739.123456,",
+	snprintf(head, sizeof(head), "{\"type\":\"%s\",\"timestamp\":1795237739.123457,",
 		 c->type);
 	cr_assert_eq(strncmp(out, head, strlen(head)), 0, "%s: %s", c->type, out);
 	cr_assert_null(strchr(out, '\n'), "%s: not one line: %s", c->type, out);
@@ -1137,5 +1137,21 @@ ParameterizedTest(struct jlcase *c, report, json_lines_stat)
 				  "\"time\":20370000,\"iops\":147.275405,\"bps\":603240}}"),
 			   "%s: %s", c->type, out);
 	check_json_valid(out);
+	sbuf_free(&sb);
+}
+
+/* The JSON timestamp is rounded to the microsecond, carrying into the seconds (ioping's %f). */
+Test(report, json_timestamp_rounds_and_carries)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	struct sample s = smp(1, OP_READ, 4096, 1000);
+
+	c.json_lines = true;
+	report_json_request(&sb, &c, &s, NOTICE_NONE, UINT64_C(41) * 1000000000 + 999999500);
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"timestamp\":42.000000,"), "%s", sbuf_str(&sb));
+	sbuf_reset(&sb);
+	report_json_request(&sb, &c, &s, NOTICE_NONE, UINT64_C(41) * 1000000000 + 999999499);
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"timestamp\":41.999999,"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
