@@ -1019,67 +1019,54 @@ Test(opts, entropy_long_forms)
 }
 
 /* ioprobe's own long options (not in ioping 1.3). */
-static struct opts parse_ok(int argc, char *const argv[])
-{
-	struct opts o;
-	char msg[OPTS_MSG_MAX];
-
-	cr_assert_eq(opts_parse(argc, argv, &o, msg, sizeof(msg)), OPTS_OK, "%s", msg);
-	return o;
-}
-
 Test(opts_ioprobe, tui_letter_and_long)
 {
-	char *a1[] = { "ioprobe", "-X", "." };
-	char *a2[] = { "ioprobe", "--tui", "--no-color", "--ascii", "." };
-	struct opts o = parse_ok(3, a1);
+	struct opts o;
 
+	PARSE_OK(&o, "-X", ".");
 	cr_assert(o.tui);
-	o = parse_ok(5, a2);
+	PARSE_OK(&o, "--tui", "--no-color", "--ascii", ".");
 	cr_assert(o.tui && o.no_color && o.ascii);
 }
 
 Test(opts_ioprobe, json_lines_sets_json_and_time_format)
 {
-	char *a[] = { "ioprobe", "--json-lines", "." };
-	struct opts o = parse_ok(3, a);
+	struct opts o;
 
+	PARSE_OK(&o, "--json-lines", ".");
 	cr_assert(o.json && o.json_lines);
 	cr_assert_str_eq(o.time_format, "%FT%T%z");
 }
 
 Test(opts_ioprobe, raw_percentiles)
 {
-	char *a[] = { "ioprobe", "-raw-p", "-p", "5", "." };
-	struct opts o = parse_ok(5, a);
+	struct opts o;
 
+	PARSE_OK(&o, "-raw-p", "-p", "5", ".");
 	cr_assert(o.raw_percentiles);
 	cr_assert_eq(o.print_count, 5);
 }
 
 Test(opts_ioprobe, iostat_with_and_without_devices)
 {
-	char *a1[] = { "ioprobe", "--iostat", "." };
-	char *a2[] = { "ioprobe", "--iostat=sda,nvme0n1", "." };
-	struct opts o = parse_ok(3, a1);
+	struct opts o;
 
+	PARSE_OK(&o, "--iostat", ".");
 	cr_assert(o.iostat);
 	cr_assert_null(o.iostat_devices);
-	o = parse_ok(3, a2);
+	PARSE_OK(&o, "--iostat=sda,nvme0n1", ".");
 	cr_assert_str_eq(o.iostat_devices, "sda,nvme0n1");
 }
 
 Test(opts_ioprobe, ioping_prefixes_still_win)
 {
-	char *a1[] = { "ioprobe", "-js", "." };   /* json, not json-lines */
-	char *a2[] = { "ioprobe", "-no", "." };   /* nowait, not no-color */
-	char *a3[] = { "ioprobe", "-as", "." };   /* async, not ascii */
-	struct opts o = parse_ok(3, a1);
+	struct opts o;
 
+	PARSE_OK(&o, "-js", ".");   /* json, not json-lines */
 	cr_assert(o.json && !o.json_lines);
-	o = parse_ok(3, a2);
+	PARSE_OK(&o, "-no", ".");   /* nowait, not no-color */
 	cr_assert(o.nowait && !o.no_color);
-	o = parse_ok(3, a3);
+	PARSE_OK(&o, "-as", ".");   /* async, not ascii */
 	cr_assert_str_eq(o.engine, "libaio");
 	cr_assert_not(o.ascii);
 }
@@ -1098,8 +1085,8 @@ Test(opts_ioprobe, empty_name_is_ambiguous)
 /* A tiny -r (found by fuzz_opts): the interval saturates instead of an undefined cast. */
 Test(opts_ioprobe, tiny_rate_saturates_interval)
 {
-	char *a[] = { "ioprobe", "-r", "1e-11", "." };
-	struct opts o = parse_ok(4, a);
+	struct opts o;
 
+	PARSE_OK(&o, "-r", "1e-11", ".");
 	cr_assert_eq(opts_interval(&o), UINT64_MAX);
 }
