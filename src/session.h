@@ -25,9 +25,11 @@ enum session_rec_kind { SESSION_SAMPLE, SESSION_PERIOD_END, SESSION_WARNING, SES
 
 struct session_rec {
 	enum session_rec_kind kind;
-	enum notice notice;     /* SESSION_SAMPLE */
-	struct sample sample;   /* SESSION_SAMPLE */
-	char text[96];          /* SESSION_WARNING */
+	enum notice notice;         /* SESSION_SAMPLE */
+	union {
+		struct sample sample; /* SESSION_SAMPLE */
+		char text[72];        /* SESSION_WARNING (a record stays small: one per request) */
+	};
 };
 
 enum session_state { SESSION_RUNNING, SESSION_DONE, SESSION_FAILED };
