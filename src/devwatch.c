@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "readfile.h"
+
 uint64_t devwatch_now(void)
 {
 	struct timespec ts;
@@ -41,46 +43,6 @@ static void devwatch_add(struct devwatch *w, const char *name, unsigned major, u
 	d->state = DEVWATCH_INIT;
 }
 
-/* Read a whole file into a malloc'ed string (diskstats is a few KiB). */
-static char *devwatch_read(const char *path, int *err)
-{
-	size_t cap = 16384, len = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (!buf || fd < 0) {
-		*err = fd < 0 ? -errno : -ENOMEM;
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (len + 1 == cap) {
-			char *p = realloc(buf, cap * 2);
-
-			if (!p) {
-				*err = -ENOMEM;
-				free(buf);
-				close(fd);
-				return NULL;
-			}
-			buf = p;
-			cap *= 2;
-		}
-	}
-	*err = n < 0 ? -errno : 0;
-	close(fd);
-	buf[len] = '\0';
-	if (*err) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *extra,
 		  const char *proc_path, char *msg, size_t msglen)
 {
@@ -94,7 +56,7 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 	if (extra && *extra) {
 		const char *p = extra;
 
-		text = devwatch_read(w->proc_path, &err);
+		text = readfile_text(w->proc_path, &err);
 		if (!text) {
 			snprintf(msg, msglen, "cannot read %s: %s", w->proc_path, strerror(-err));
 			return err;
@@ -132,7 +94,7 @@ int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
 	int err = 0;
 
 	if (!text) {
-		text = owned = devwatch_read(w->proc_path, &err);
+		text = owned = readfile_text(w->proc_path, &err);
 		if (!text)
 			return err;
 	}
@@ -174,7 +136,7 @@ int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, c
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
 	}
-	mountinfo = devwatch_read("/proc/self/mountinfo", &err);
+	mountinfo = readfile_text("/proc/self/mountinfo", &err);
 	if (!realpath(path, real))
 		snprintf(real, sizeof(real), "%s", path);
 	ret = devstack_resolve_path("/sys", mountinfo, real, devstack_stat_path, NULL, ds);

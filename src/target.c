@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "mountinfo.h"
+#include "readfile.h"
 #include "rng.h"
 
 #define TEMP_NAME "ioprobe.tmp"
@@ -39,38 +40,15 @@ static int failf(char *msg, size_t msglen, int err, const char *fmt, ...)
 	return err;
 }
 
-/* Read the whole of a small text file into a malloc'ed string; NULL on error. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t len = 0, n;
-	char chunk[4096];
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		char *p = realloc(text, len + n + 1);
-
-		if (!p) {
-			free(text);
-			fclose(f);
-			return NULL;
-		}
-		text = p;
-		memcpy(text + len, chunk, n);
-		len += n;
-		text[len] = '\0';
-	}
-	fclose(f);
-	return text;
-}
-
-/* fstype and device of the filesystem holding dev, as ioping shows them. */
-static void target_describe_fs(struct target *t, dev_t dev, int fd)
+/*
+ * fstype and device of the filesystem holding dev (from mountinfo), and its
+ * size (statvfs of path), as ioping shows them.
+ */
+static void target_describe_fs(struct target *t, dev_t dev, const char *path)
 {
 	struct mountinfo_entry *e = calloc(1, sizeof(*e));
-	char *text = slurp("/proc/self/mountinfo");
+	int err;
+	char *text = readfile_text("/proc/self/mountinfo", &err);
 	struct statvfs vfs;
 
 	if (e && text && !mountinfo_find_dev(text, major(dev), minor(dev), e)) {
@@ -84,7 +62,7 @@ static void target_describe_fs(struct target *t, dev_t dev, int fd)
 	}
 	free(text);
 	free(e);
-	if (fd >= 0 && !fstatvfs(fd, &vfs))
+	if (!statvfs(path, &vfs))
 		t->device_size = (uint64_t)vfs.f_frsize * vfs.f_blocks;
 }
 
@@ -321,16 +299,7 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 		size = target_default_end(t, o);
 		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
 			return ret;
-		target_describe_fs(t, st.st_dev, -1);
-		{
-			int dfd = open(o->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			struct statvfs vfs;
-
-			if (dfd >= 0 && !fstatvfs(dfd, &vfs))
-				t->device_size = (uint64_t)vfs.f_frsize * vfs.f_blocks;
-			if (dfd >= 0)
-				close(dfd);
-		}
+		target_describe_fs(t, st.st_dev, o->path);
 		if ((ret = target_create_temp(t, o, o->path, msg, msglen)))
 			return ret;
 		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
@@ -345,7 +314,7 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 			return ret;
 		if ((ret = target_open_path(t, o, write, msg, msglen)))
 			return ret;
-		target_describe_fs(t, st.st_dev, t->fd);
+		target_describe_fs(t, st.st_dev, o->path);
 		break;
 	case TARGET_BLOCK:
 		if ((ret = target_open_path(t, o, write, msg, msglen)))
