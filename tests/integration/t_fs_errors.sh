@@ -58,15 +58,16 @@ check "read-only fs, file: message" err_has "^ioprobe: failed to open \"$M/data\
 probe -c 2 -i 0 "$M/data"
 check "read-only fs: reading a file works" rc_is 0
 check "read-only fs: data unchanged" test "$(sha256sum "$M/data")" = "$sum_before"
-mount -o remount,rw "$M"
-
-# The mounted device itself: -WWW refused (O_EXCL), data unchanged.
+# The mounted device itself (still read-only, so the fs writes nothing by itself):
+# -WWW refused (O_EXCL), data unchanged.
 dev_before=$(sha256sum <"$L")
 probe -WWW -c 1 "$L"
 check "mounted device, -WWW: exit 2" rc_is 2
 check "mounted device: device is busy" err_has 'device is busy'
 sync
 check "mounted device: data unchanged" test "$(sha256sum <"$L")" = "$dev_before"
+
+mount -o remount,rw "$M"
 
 # Signals during a long preparation (a 1 GiB fill on the big disk): clean end, exit 2,
 # message, nothing left behind — for INT, TERM and HUP, with and without -k.
