@@ -26,7 +26,8 @@ running() {
 }
 
 ## 1. every signal whose default action ends the process: terminal restored, then death by it
-for sig in QUIT USR1 USR2 ALRM VTALRM PROF XCPU XFSZ PWR RTMIN RTMAX; do
+# (SIGXFSZ is ignored from the start, so an oversized write fails with EFBIG instead: below)
+for sig in QUIT USR1 USR2 ALRM VTALRM PROF XCPU PWR RTMIN RTMAX; do
 	num=$(kill -l "$sig")
 	start 120 40 -- "${RUN[@]}"
 	pid=$(running "$num")
@@ -35,6 +36,19 @@ for sig in QUIT USR1 USR2 ALRM VTALRM PROF XCPU XFSZ PWR RTMIN RTMAX; do
 	check "SIG$sig: dies of it" wait_for "^EXIT=$((128 + num))" 10
 	check "SIG$sig: terminal restored" terminal_restored
 done
+
+# SIGXFSZ is ignored: the view keeps running, q ends it normally, terminal as it was
+start 120 40 -- "${RUN[@]}"
+wait_for "request=3 " 10
+pid=$(ioprobe_pid)
+check "SIGXFSZ: ignored (SigIgn) while the view runs" eval '[ -n "$pid" ] &&
+	(( (16#$(awk "/^SigIgn:/ { print \$2 }" /proc/$pid/status) >> ($(kill -l XFSZ) - 1)) & 1 ))'
+[ -n "$pid" ] && kill -XFSZ "$pid"
+sleep 0.3
+check "SIGXFSZ: the view is still running" kill -0 "$pid"
+TM send-keys -t t q
+check "SIGXFSZ: q then ends it with status 0" wait_for "^EXIT=0" 10
+check "SIGXFSZ: terminal restored" terminal_restored
 
 ## 2. two stop signals back to back: exit 0 or 4, the terminal restored either way
 for pair in "TERM HUP" "HUP TERM" "INT TERM" "TERM TERM" "TERM QUIT"; do
