@@ -20,7 +20,7 @@ fi
 DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev liburing-dev
 	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
 	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
-	fakeroot bash-completion"
+	fakeroot bash-completion fio"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
 	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
 	glibc-locale-source"

@@ -16,6 +16,8 @@
 #include "devwatch.h"
 #include "engine.h"
 #include "esc.h"
+#include "fiojob.h"
+#include "readfile.h"
 #include "msg.h"
 #include "opts.h"
 #include "out.h"
@@ -491,6 +493,102 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	return code;
 }
 
+/* queue/max_sectors_kb of the block device major:minor (a partition's disk for a partition); 0 = unknown. */
+static unsigned cli_max_sectors_kb(unsigned major, unsigned minor)
+{
+	static const char *const fmts[] = { "/sys/dev/block/%u:%u/queue/max_sectors_kb",
+					     "/sys/dev/block/%u:%u/../queue/max_sectors_kb" };
+	unsigned kb = 0;
+
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]) && !kb; i++) {
+		char path[96], *text;
+		int err;
+
+		snprintf(path, sizeof(path), fmts[i], major, minor);
+		text = readfile_text(path, &err);
+		if (text)
+			kb = (unsigned)strtoul(text, NULL, 10);
+		free(text);
+	}
+	return kb;
+}
+
+/* Is name one of the comma-separated names in list? */
+static bool cli_name_listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strcspn(p, ",") == len && !strncmp(p, name, len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --fio-job: watch the target's device (or the devices named with --iostat)
+ * for the window without issuing a single request, then print a fio job that
+ * imitates what they did. A signal ends the window early (the job covers
+ * what was seen). Returns the exit code.
+ */
+static int cli_fio_job(const struct opts *o)
+{
+	struct devwatch *w = malloc(sizeof(*w));
+	struct sbuf sb = SBUF_INIT;
+	char msg[MSG_MAX];
+	uint64_t t0;
+	double seconds;
+	int ret, code = CLI_EXIT_OK, jobs = 0;
+
+	if (!w) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	ret = devwatch_for_path(w, o->path, o->iostat_devices, msg, sizeof(msg));
+	if (!ret && (ret = devwatch_sample(w, NULL, 0)))
+		err_set(msg, sizeof(msg), ret, "--fio-job: cannot read /proc/diskstats: %s",
+			strerror(-ret));
+	if (ret) {
+		cli_msg("%s", msg);
+		free(w);
+		return CLI_EXIT_PREPARE;
+	}
+	t0 = clock_now();
+	clock_wait_until(t0 + o->fio_job_window, &cli_stop);
+	seconds = (double)(clock_now() - t0) / 1e9;
+	if ((ret = devwatch_sample(w, NULL, 0))) {
+		cli_msg("--fio-job: cannot read /proc/diskstats: %s", strerror(-ret));
+		free(w);
+		return CLI_EXIT_PREPARE;
+	}
+	fiojob_global(&sb, seconds, usage_version());
+	for (size_t i = 0; i < w->ndev; i++) {
+		const struct devwatch_dev *d = &w->dev[i];
+		struct fiojob_dev fd = { d->name, d->row, 0 };
+
+		if (o->iostat_devices ? !cli_name_listed(o->iostat_devices, d->name) : i > 0)
+			continue;
+		if (d->state != DEVWATCH_OK) {
+			cli_msg("--fio-job: %s: no complete interval to read", d->name);
+			continue;
+		}
+		fd.max_sectors_kb = cli_max_sectors_kb(d->major, d->minor);
+		if (!fiojob_section(&sb, &fd))
+			jobs++;
+		else
+			cli_msg("%s: no reads or writes in %.1f s, nothing to imitate", d->name,
+				seconds);
+	}
+	if (!jobs) {
+		code = CLI_EXIT_PREPARE;
+	} else if ((ret = sb.error ? sb.error : out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len))) {
+		code = cli_out_error(ret);
+	}
+	sbuf_free(&sb);
+	free(w);
+	return code;
+}
+
 int cli_main(int argc, char *argv[], const struct view_ops *tui)
 {
 	struct opts o;
@@ -509,6 +607,10 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	if (code >= 0)
 		return code;
 	code = CLI_EXIT_OK;
+	if (o.fio_job) {
+		cli_signals();
+		return cli_fio_job(&o);
+	}
 	ops = cli_engine(&o, &code);
 	if (!ops)
 		return code;

@@ -66,6 +66,7 @@ static const struct opt_def opt_table[] = {
 	{ "json-lines", 0, ARG_NONE, false },
 	{ "raw-percentiles", 0, ARG_NONE, false },
 	{ "iostat", 0, ARG_OPTIONAL, false },
+	{ "fio-job", 0, ARG_OPTIONAL, false },
 };
 
 #define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -96,6 +97,7 @@ void opts_defaults(struct opts *o)
 	o->warmup = 1;
 	o->interval = 1000000000ull;
 	o->max_time = UINT64_MAX;
+	o->fio_job_window = OPTS_FIO_JOB_WINDOW;
 }
 
 static const struct opt_def *opt_by_letter(char c)
@@ -235,6 +237,14 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		} else if (!strcmp(d->name, "iostat")) {
 			o->iostat = true;
 			o->iostat_devices = arg && *arg ? arg : NULL;
+		} else if (!strcmp(d->name, "fio-job")) {
+			o->fio_job = true;
+			if (arg && *arg)
+				ret = parse_time(arg, &o->fio_job_window, msg, msglen);
+			if (!ret && !o->fio_job_window) {
+				msgf(msg, msglen, "--fio-job needs a window longer than 0");
+				ret = -1;
+			}
 		}
 		break;
 	default:

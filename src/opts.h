@@ -69,7 +69,12 @@ struct opts {
 	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
+	bool fio_job;              /* --fio-job[=TIME]: watch the devices, print a fio job */
+	uint64_t fio_job_window;   /* its window, ns */
 };
+
+/* --fio-job's default window. */
+#define OPTS_FIO_JOB_WINDOW 10000000000ull
 
 /* Size of the message buffer callers should pass to opts_parse(). */
 #define OPTS_MSG_MAX 2048
