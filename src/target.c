@@ -66,28 +66,38 @@ static void target_describe_fs(struct target *t, dev_t dev, const char *path)
 		t->device_size = (uint64_t)vfs.f_frsize * vfs.f_blocks;
 }
 
-/* The logical block size O_DIRECT needs for fd (0 when unknown). */
+/*
+ * The offset and size alignment O_DIRECT needs on t->fd, as the kernel
+ * states it: statx STATX_DIOALIGN (Linux 6.1+, for block devices and the
+ * filesystems that report it), else the logical block size of a block device
+ * (BLKSSZGET), else 0: unknown (tmpfs, most character devices, network and
+ * FUSE filesystems), and then the first request shows what the kernel takes.
+ */
 static unsigned target_dio_align(const struct target *t)
 {
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align)
+		return stx.stx_dio_offset_align;
+#endif
 	if (t->kind == TARGET_BLOCK) {
 		int lbs = 0;
 
 		if (!ioctl(t->fd, BLKSSZGET, &lbs) && lbs > 0)
 			return (unsigned)lbs;
-		return 512;
 	}
-#ifdef STATX_DIOALIGN
-	struct statx stx;
-
-	/* 0 with the mask set: the filesystem has no O_DIRECT; fcntl() will say so */
-	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
-	    (stx.stx_mask & STATX_DIOALIGN))
-		return stx.stx_dio_offset_align;
-#endif
-	return 512; /* no statx answer: the common logical block size */
+	return 0;
 }
 
-/* Check request size, offset and working set against the O_DIRECT alignment. */
+/*
+ * Refuse, before any I/O, only what the kernel would refuse: a request size
+ * or working-set offset that is not a multiple of the direct-I/O alignment.
+ * Every offset is the working-set offset plus a multiple of the request size,
+ * so the working-set size needs no alignment (its unaligned tail is never
+ * used).
+ */
 static int target_check_align(struct target *t, const char *path, char *msg, size_t msglen)
 {
 	unsigned a = target_dio_align(t);
@@ -103,10 +113,6 @@ static int target_check_align(struct target *t, const char *path, char *msg, siz
 		return failf(msg, msglen, -EDOM,
 			     "-D: working set offset %llu is not a multiple of %u, the direct-I/O "
 			     "block size of \"%s\"", (unsigned long long)t->work_offset, a, path);
-	if (t->work_size % a)
-		return failf(msg, msglen, -EDOM,
-			     "-D: working set size %llu is not a multiple of %u, the direct-I/O "
-			     "block size of \"%s\"", (unsigned long long)t->work_size, a, path);
 	return 0;
 }
 
@@ -224,6 +230,26 @@ sync:
 }
 
 /*
+ * Fill the temp file through the page cache even with -D: the fill is not
+ * measured, and its last chunk may be shorter than a request (an unaligned
+ * -S), which O_DIRECT would refuse. O_DIRECT is set again afterwards.
+ */
+static int target_fill_buffered(struct target *t, const struct opts *o,
+				const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+{
+	int fl = fcntl(t->fd, F_GETFL), ret;
+	bool direct = fl >= 0 && (fl & O_DIRECT);
+
+	if (direct && fcntl(t->fd, F_SETFL, fl & ~O_DIRECT) < 0)
+		return failf(msg, msglen, -errno, "fcntl failed: %s", strerror(errno));
+	ret = target_fill(t, o, stop, msg, msglen);
+	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
+		ret = failf(msg, msglen, -EINVAL,
+			    "fcntl(O_DIRECT) failed, please retry without option -D");
+	return ret;
+}
+
+/*
  * End of the working set of a target with no size of its own (a directory's
  * temp file, a character device): -S, else 1 MiB (64 MiB with -R) or the
  * request size if larger, after the offset.
@@ -302,11 +328,11 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 		target_describe_fs(t, st.st_dev, o->path);
 		if ((ret = target_create_temp(t, o, o->path, msg, msglen)))
 			return ret;
-		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
-			goto fail;
 		if ((ret = target_set_direct(t, o, msg, msglen)))
 			goto fail;
-		if ((ret = target_fill(t, o, stop, msg, msglen)))
+		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
+			goto fail;
+		if ((ret = target_fill_buffered(t, o, stop, msg, msglen)))
 			goto fail;
 		break;
 	case TARGET_FILE:
@@ -340,9 +366,9 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 		break;
 	}
 	if (t->kind != TARGET_DIR) {
-		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
-			goto fail;
 		if ((ret = target_set_direct(t, o, msg, msglen)))
+			goto fail;
+		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
 			goto fail;
 	}
 	return 0;
