@@ -227,8 +227,16 @@ for a in "-p 5 -P 50ms -c 30 -i 10ms" "-p 3 -P 35ms -c 21 -i 10ms" "-P 1ns -i 5m
 	read -ra av <<<"$a"
 	probe "${av[@]}" -q "$D"
 	ioping_run "${av[@]}" -q "$D"
-	check "'$a -q': same period sizes (ioping $(cut -d' ' -f9 "$IOUT" | tr '\n' ' ')/ ioprobe $(cut -d' ' -f9 "$OUT" | tr '\n' ' '))" \
-		test "$(cut -d' ' -f9 "$IOUT")" = "$(cut -d' ' -f9 "$OUT")"
+	# -p 5 with -P 50ms at 10 ms: the count and the timer close a period at the same
+	# instant, so which one wins (and the first period's size) depends on a few µs of
+	# jitter in either tool: there, the number of periods must agree; elsewhere the sizes
+	if [ "$a" = "-p 5 -P 50ms -c 30 -i 10ms" ]; then
+		check "'$a -q': same number of periods ($(wc -l <"$IOUT") / $(wc -l <"$OUT"))" \
+			test "$(wc -l <"$IOUT")" = "$(wc -l <"$OUT")"
+	else
+		check "'$a -q': same period sizes (ioping $(cut -d' ' -f9 "$IOUT" | tr '\n' ' ')/ ioprobe $(cut -d' ' -f9 "$OUT" | tr '\n' ' '))" \
+			test "$(cut -d' ' -f9 "$IOUT")" = "$(cut -d' ' -f9 "$OUT")"
+	fi
 	check "'$a -q': no all-zero periods" eval '! grep -q "^0 0 0 0 0 0 0 0 0 " "$OUT"'
 done
 
