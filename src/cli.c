@@ -243,21 +243,19 @@ static int cli_out_error(int err)
 
 static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 {
-	static const char *const known[] = { "sync", "libaio", "io_uring", "null" };
 	const char *name = o->engine ? o->engine : "sync";
 	const struct engine_ops *ops = engine_find(name);
-	size_t len = strcspn(name, ":");
+	char names[128];
 
 	if (ops)
 		return ops;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strlen(known[i]) == len && !strncmp(known[i], name, len)) {
-			cli_msg("the %s engine is not available in this build", known[i]);
-			*code = CLI_EXIT_PREPARE;
-			return NULL;
-		}
+	if (engine_known(name)) {
+		cli_msg("the %.*s engine is not available in this build", (int)strcspn(name, ":"),
+			name);
+		*code = CLI_EXIT_PREPARE;
+		return NULL;
 	}
-	cli_msg("unknown engine \"%s\" (sync, libaio, io_uring, null)", name);
+	cli_msg("unknown engine \"%s\" (%s)", name, engine_names(names, sizeof(names), ", ", false));
 	*code = CLI_EXIT_USAGE;
 	return NULL;
 }
