@@ -15,6 +15,8 @@
 #include "clock.h"
 #include "devwatch.h"
 #include "engine.h"
+#include "esc.h"
+#include "msg.h"
 #include "opts.h"
 #include "out.h"
 #include "probe.h"
@@ -62,16 +64,22 @@ static void cli_signals(void)
 
 static void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* One "ioprobe: ..." line on stderr. */
+/*
+ * One "ioprobe: ..." line on stderr. Control characters in the text (from a
+ * path or a device name) are shown escaped: a message is always one line and
+ * never drives the terminal.
+ */
 static void cli_msg(const char *fmt, ...)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
 	va_list ap;
 
-	sbuf_puts(&sb, "ioprobe: ");
 	va_start(ap, fmt);
-	sbuf_vprintf(&sb, fmt, ap);
+	sbuf_vprintf(&text, fmt, ap);
 	va_end(ap);
+	sbuf_puts(&sb, "ioprobe: ");
+	esc_append(&sb, sbuf_str(&text), text.len);
+	sbuf_free(&text);
 	sbuf_putc(&sb, '\n');
 	out_write(STDERR_FILENO, sbuf_str(&sb), sb.len);
 	sbuf_free(&sb);
@@ -86,6 +94,7 @@ struct cli_ctx {
 	int out_err;             /* first stdout error */
 	struct devwatch *watch;  /* --iostat devices, or NULL */
 	struct ticker iostat;    /* --iostat sampler */
+	bool iostat_failed;      /* a sample failed (said once on stderr) */
 };
 
 /* Write sb to stdout and reset it; the caller holds c->lock. */
@@ -204,8 +213,14 @@ static void cli_iostat_tick(void *arg)
 	struct sbuf sb = SBUF_INIT;
 	bool any = false;
 
-	if (devwatch_sample(w, NULL, 0))
+	int err = devwatch_sample(w, NULL, 0);
+
+	if (err) {
+		if (!c->iostat_failed) /* say it once, the probe goes on */
+			cli_msg("--iostat: cannot read /proc/diskstats: %s", strerror(-err));
+		c->iostat_failed = true;
 		return;
+	}
 	for (size_t i = 0; i < w->ndev; i++)
 		any |= w->dev[i].state == DEVWATCH_OK || w->dev[i].state == DEVWATCH_RESET;
 	if (!any)
@@ -245,13 +260,18 @@ static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 {
 	const char *name = o->engine ? o->engine : "sync";
 	const struct engine_ops *ops = engine_find(name);
+	size_t len = strcspn(name, ":");
 	char names[128];
 
+	if (ops && name[len] == ':' && !ops->takes_arg) {
+		cli_msg("the %s engine takes no argument: \"%s\"", ops->name, name);
+		*code = CLI_EXIT_USAGE;
+		return NULL;
+	}
 	if (ops)
 		return ops;
 	if (engine_known(name)) {
-		cli_msg("the %.*s engine is not available in this build", (int)strcspn(name, ":"),
-			name);
+		cli_msg("the %.*s engine is not available in this build", (int)len, name);
 		*code = CLI_EXIT_PREPARE;
 		return NULL;
 	}
@@ -363,6 +383,41 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 	return ret;
 }
 
+/* Start the --iostat sampler (its baseline was taken at start-up). Returns 0 or -errno. */
+static int cli_start_iostat(struct cli_ctx *c)
+{
+	const struct opts *o = c->o;
+	int ret = ticker_start(&c->iostat, o->print_interval ? o->print_interval : 1000000000ull,
+			       cli_iostat_tick, c);
+
+	if (ret)
+		cli_msg("--iostat: cannot start its thread: %s", strerror(-ret));
+	return ret;
+}
+
+/*
+ * The exit code once the probe has stopped: an output error first, then a
+ * failed run (its message; with -J the totals so far still close the array,
+ * so the output stays valid JSON), then the closing output, then failed
+ * requests (-E).
+ */
+static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
+{
+	int err;
+
+	if (c->out_err)
+		return cli_out_error(c->out_err);
+	if (ret) {
+		cli_msg("%s", msg);
+		if (c->o->json && (err = cli_finish(c, p)))
+			return cli_out_error(err);
+		return CLI_EXIT_RUNTIME;
+	}
+	if ((err = cli_finish(c, p)))
+		return cli_out_error(err);
+	return p->acct.total.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}
+
 /* Prepare, probe, report. The target is open; returns the exit code. */
 static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
 		   const struct view_ops *view, struct devwatch *watch, struct watchdog *wd)
@@ -374,9 +429,9 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
 				   cli_on_warn };
 	struct probe *p;
-	char msg[512] = "";
+	char msg[MSG_MAX] = "";
 	void *buf;
-	int ret, code = CLI_EXIT_OK;
+	int ret, code;
 
 	if (posix_memalign(&buf, 4096, t->size)) {
 		cli_msg("buffer allocation failed");
@@ -411,32 +466,20 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	clock_tighten_slack();
 	if (view) {
 		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
+		code = cli_conclude(&c, p, ret, msg);
+	} else if (c.watch && cli_start_iostat(&c)) {
+		code = CLI_EXIT_PREPARE;
 	} else {
 		p->ctl = wd->ctl; /* NULL when no watchdog runs: no hang warnings */
 		if (o->json && !c.rc.json_lines) {
 			sbuf_putc(&c.sb, '[');
 			ret = cli_flush(&c, &c.sb);
 		}
-		if (!ret && c.watch) {
-			devwatch_sample(c.watch, NULL, 0); /* the baseline */
-			if (ticker_start(&c.iostat, o->print_interval ? o->print_interval :
-					 1000000000ull, cli_iostat_tick, &c))
-				cli_msg("--iostat: cannot start its thread; no device rows");
-		}
 		if (!ret)
 			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
 		ticker_stop(&c.iostat);
 		watchdog_stop(wd);
-	}
-	if (c.out_err) {
-		code = cli_out_error(c.out_err);
-	} else if (ret) {
-		cli_msg("%s", msg);
-		code = CLI_EXIT_RUNTIME;
-	} else if ((ret = cli_finish(&c, p))) {
-		code = cli_out_error(ret);
-	} else if (p->acct.total.failed) {
-		code = CLI_EXIT_RUNTIME;
+		code = cli_conclude(&c, p, ret, msg);
 	}
 	sbuf_free(&c.sb);
 	pthread_mutex_destroy(&c.lock);
@@ -453,10 +496,11 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	struct devwatch *watch = NULL;
 	struct watchdog wd = { 0 };
 	const struct engine_ops *ops;
-	char msg[OPTS_MSG_MAX];
+	char msg[MSG_MAX];
 	int code, ret;
 
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN); /* over ulimit -f a write fails with EFBIG and is reported */
 	if (out_guard_std_fds())
 		return CLI_EXIT_PREPARE;
 	code = cli_parse(argc, argv, &o);
@@ -483,8 +527,11 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	}
 	if (o.nowait && !o.cached && !o.direct)
 		cli_msg("nowait without cached or direct I/O is supposed to fail");
-	if (opts_request_size(&o) > CLI_MAX_RW)
+	if (opts_request_size(&o) > CLI_MAX_RW) {
+		/* ioping warns and goes on, then counts bytes that were never moved */
 		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
+		return CLI_EXIT_PREPARE;
+	}
 
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
 	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
@@ -499,6 +546,9 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 		watch = malloc(sizeof(*watch));
 		ret = watch ? devwatch_for_path(watch, o.path, o.iostat_devices, msg, sizeof(msg)) :
 			      -ENOMEM;
+		if (!ret && (ret = devwatch_sample(watch, NULL, 0)))
+			err_set(msg, sizeof(msg), ret, "--iostat: cannot read /proc/diskstats: %s",
+				strerror(-ret));
 		if (ret) {
 			watchdog_stop(&wd);
 			cli_msg("%s", watch ? msg : "out of memory");

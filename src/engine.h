@@ -26,6 +26,7 @@ struct engine_params {
 
 struct engine_ops {
 	const char *name;
+	bool takes_arg;   /* accepts --engine=name:ARG (the others refuse an argument) */
 	/* Set up; store private state in *priv. Returns 0 or -errno. */
 	int (*init)(const struct engine_params *p, void **priv);
 	/*

@@ -49,6 +49,7 @@ static void null_cleanup(void *priv)
 
 const struct engine_ops engine_null = {
 	.name = "null",
+	.takes_arg = true,
 	.init = null_init,
 	.io = null_io,
 	.cleanup = null_cleanup,

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "devwatch.h"
+#include "esc.h"
 #include "fmt.h"
 #include "json.h"
 
@@ -23,10 +24,10 @@ static void put_value(struct sbuf *sb, uint64_t v, enum fmt_kind kind)
 
 void report_target_desc(struct sbuf *sb, const struct report_target *t)
 {
-	sbuf_puts(sb, t->fstype);
+	esc_puts(sb, t->fstype);
 	sbuf_putc(sb, ' ');
 	if (t->device && *t->device) {
-		sbuf_puts(sb, t->device);
+		esc_puts(sb, t->device);
 		sbuf_putc(sb, ' ');
 	}
 	put_value(sb, t->device_size, FMT_SIZE);
@@ -66,7 +67,7 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	}
 	put_value(sb, s->result > 0 ? (uint64_t)s->result : 0, FMT_SIZE);
 	sbuf_puts(sb, s->op == OP_WRITE ? " >>> " : " <<< ");
-	sbuf_puts(sb, c->target.path);
+	esc_puts(sb, c->target.path);
 	sbuf_puts(sb, " (");
 	report_target_desc(sb, &c->target);
 	sbuf_printf(sb, "): request=%" PRIu64 " time=", s->request);
@@ -95,7 +96,9 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 	const struct stats *v = &t->valid;
 	double iops = tally_iops(t), load_iops = tally_load_iops(t);
 
-	sbuf_printf(sb, "\n--- %s (", c->target.path);
+	sbuf_puts(sb, "\n--- ");
+	esc_puts(sb, c->target.path);
+	sbuf_puts(sb, " (");
 	report_target_desc(sb, &c->target);
 	sbuf_puts(sb, ") ioprobe statistics ---\n");
 

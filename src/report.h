@@ -30,13 +30,17 @@ struct report_cfg {
 	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
 };
 
-/* "(ext4 /dev/vda 252.0 GiB)" without the parentheses: "<fstype> [<device> ]<size>". */
+/*
+ * "(ext4 /dev/vda 252.0 GiB)" without the parentheses: "<fstype> [<device> ]<size>",
+ * control characters escaped (esc.h).
+ */
 void report_target_desc(struct sbuf *sb, const struct report_target *t);
 
 /*
  * One request line, with its newline:
  * "[<time> ]<bytes> <<< <path> (<desc>): request=<n> time=<t>[ (<notice>)]".
- * realtime is CLOCK_REALTIME in ns (used only with a time format).
+ * realtime is CLOCK_REALTIME in ns (used only with a time format). The path
+ * and the description are shown with control characters escaped (esc.h).
  */
 void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime);
@@ -45,7 +49,7 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
  * The human summary: blank line, "--- <path> (<desc>) ioprobe statistics ---",
  * the valid line, the load line, min/avg/max/mdev and the percentile line;
  * with -G also "read p50/..." and "write p50/..." lines (read/write may be
- * NULL when not split).
+ * NULL when not split). The path is shown escaped as in request lines.
  */
 void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct tally *total,
 		    const struct stats *read, const struct stats *write);

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,34 +16,19 @@
 #include <unistd.h>
 
 #include "mountinfo.h"
+#include "msg.h"
 #include "readfile.h"
 #include "rng.h"
+#include "tempfile.h"
 
-#define TEMP_NAME "ioprobe.tmp"
 #define DIR_WORK_SIZE (1ull << 20)
 #define RAPID_WORK_SIZE (64ull << 20)
 
-static int failf(char *msg, size_t msglen, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Write the message into msg and return err (a negative errno). */
-static int failf(char *msg, size_t msglen, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /*
  * fstype and device of the filesystem holding dev (from mountinfo), and its
- * size (statvfs of path), as ioping shows them.
+ * size (fstatvfs of fd, an open file or directory on it), as ioping shows them.
  */
-static void target_describe_fs(struct target *t, dev_t dev, const char *path)
+static void target_describe_fs(struct target *t, dev_t dev, int fd)
 {
 	struct mountinfo_entry *e = calloc(1, sizeof(*e));
 	int err;
@@ -62,7 +46,7 @@ static void target_describe_fs(struct target *t, dev_t dev, const char *path)
 	}
 	free(text);
 	free(e);
-	if (!statvfs(path, &vfs))
+	if (!fstatvfs(fd, &vfs))
 		t->device_size = (uint64_t)vfs.f_frsize * vfs.f_blocks;
 }
 
@@ -96,30 +80,24 @@ static int target_check_align(struct target *t, const char *path, char *msg, siz
 	if (!a)
 		return 0;
 	if (t->size % a)
-		return failf(msg, msglen, -EDOM,
+		return err_set(msg, msglen, -EDOM,
 			     "-D: request size %llu is not a multiple of %u, the direct-I/O "
 			     "block size of \"%s\"", (unsigned long long)t->size, a, path);
 	if (t->work_offset % a)
-		return failf(msg, msglen, -EDOM,
+		return err_set(msg, msglen, -EDOM,
 			     "-D: working set offset %llu is not a multiple of %u, the direct-I/O "
 			     "block size of \"%s\"", (unsigned long long)t->work_offset, a, path);
 	if (t->work_size % a)
-		return failf(msg, msglen, -EDOM,
+		return err_set(msg, msglen, -EDOM,
 			     "-D: working set size %llu is not a multiple of %u, the direct-I/O "
 			     "block size of \"%s\"", (unsigned long long)t->work_size, a, path);
 	return 0;
 }
 
-/* Open flags for a file or device. */
-static int target_flags(const struct opts *o, bool write)
+/* O_SYNC / O_DSYNC as asked (-Y, -y). */
+static int target_sync_flags(const struct opts *o)
 {
-	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOCTTY;
-
-	if (o->sync)
-		flags |= O_SYNC;
-	if (o->dsync)
-		flags |= O_DSYNC;
-	return flags;
+	return (o->sync ? O_SYNC : 0) | (o->dsync ? O_DSYNC : 0);
 }
 
 static int target_set_direct(struct target *t, const struct opts *o, char *msg, size_t msglen)
@@ -130,55 +108,31 @@ static int target_set_direct(struct target *t, const struct opts *o, char *msg, 
 		return 0;
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl < 0 || fcntl(t->fd, F_SETFL, fl | O_DIRECT) < 0)
-		return failf(msg, msglen, -EINVAL,
-			     "fcntl(O_DIRECT) failed, please retry without option -D");
+		return err_set(msg, msglen, -EINVAL,
+			       "fcntl(O_DIRECT) failed, please retry without option -D");
 	return 0;
 }
 
-/* Create the directory's temporary file: unnamed (O_TMPFILE), or named and unlinked. */
-static int target_create_temp(struct target *t, const struct opts *o, const char *dir,
-			      char *msg, size_t msglen)
+/*
+ * Write all len bytes at off. A short write is continued, so the reason it
+ * stopped (ENOSPC, EFBIG over ulimit -f, EIO) is the one reported; a write
+ * that moves nothing is ENOSPC. Returns 0 or -errno.
+ */
+static int target_pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 {
-	int flags = target_flags(o, true) & ~O_RDWR;
-	char *name;
-	int err;
+	while (len) {
+		ssize_t n = pwrite(fd, buf, len, (off_t)off);
 
-	if (o->keep) {
-		if (asprintf(&name, "%s/%s", dir, TEMP_NAME) < 0)
-			return failf(msg, msglen, -ENOMEM, "out of memory");
-		t->fd = open(name, flags | O_RDWR | O_CREAT | O_EXCL, 0600);
-		if (t->fd >= 0)
-			t->created = name; /* removed again if preparation fails */
-		else if (errno == EEXIST)
-			t->fd = open(name, flags | O_RDWR, 0600);
-		err = errno;
-		if (!t->created)
-			free(name);
-		if (t->fd < 0)
-			return failf(msg, msglen, -err,
-				     "failed to create temporary file at \"%s\": %s", dir,
-				     strerror(err));
-		return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;
+		buf += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
 	}
-	t->fd = open(dir, flags | O_RDWR | O_TMPFILE, 0600);
-	if (t->fd >= 0)
-		return 0;
-	if (asprintf(&name, "%s/%s.XXXXXX", dir, TEMP_NAME) < 0)
-		return failf(msg, msglen, -ENOMEM, "out of memory");
-	t->fd = mkostemp(name, flags);
-	if (t->fd < 0) {
-		err = errno;
-		free(name);
-		return failf(msg, msglen, -err, "failed to create temporary file at \"%s\": %s",
-			     dir, strerror(err));
-	}
-	if (unlink(name)) {
-		err = errno;
-		failf(msg, msglen, -err, "unlink \"%s\" failed: %s", name, strerror(err));
-		free(name);
-		return -err;
-	}
-	free(name);
 	return 0;
 }
 
@@ -196,30 +150,25 @@ static int target_fill(struct target *t, const struct opts *o, const volatile si
 	    (uint64_t)st.st_blocks >= (end + 511) / 512)
 		goto sync; /* already full: reuse it */
 	if (posix_memalign(&buf, 4096, t->size))
-		return failf(msg, msglen, -ENOMEM, "buffer allocation failed");
+		return err_set(msg, msglen, -ENOMEM, "buffer allocation failed");
 	rng_seed(&rng, o->seed ^ 0x696f70726f6265ull);
 	for (uint64_t off = t->work_offset; off < end && !err; off += t->size) {
 		if (stop && *stop) {
 			free(buf);
-			return failf(msg, msglen, -EINTR, "interrupted while preparing the "
+			return err_set(msg, msglen, -EINTR, "interrupted while preparing the "
 				     "working set; nothing was measured");
 		}
 		size_t len = (size_t)(end - off < t->size ? end - off : t->size);
-		ssize_t n;
 
 		rng_fill(&rng, buf, len);
-		n = pwrite(t->fd, buf, len, (off_t)off);
-		if (n < 0)
-			err = -errno;
-		else if ((size_t)n != len)
-			err = -ENOSPC;
+		err = target_pwrite_all(t->fd, buf, len, off);
 	}
 	free(buf);
 	if (err)
-		return failf(msg, msglen, err, "preparation write failed: %s", strerror(-err));
+		return err_set(msg, msglen, err, "preparation write failed: %s", strerror(-err));
 sync:
 	if (fsync(t->fd))
-		return failf(msg, msglen, -errno, "fsync failed: %s", strerror(errno));
+		return err_set(msg, msglen, -errno, "fsync failed: %s", strerror(errno));
 	return 0;
 }
 
@@ -242,114 +191,169 @@ static int target_check_sizes(struct target *t, const struct opts *o, uint64_t s
 			      char *msg, size_t msglen)
 {
 	if (o->work_size && (t->work_offset > size || o->work_size > size - t->work_offset))
-		return failf(msg, msglen, -ERANGE, "target is too small for this");
+		return err_set(msg, msglen, -ERANGE, "target is too small for this");
 	if (!o->work_size && t->work_offset > size)
-		return failf(msg, msglen, -ERANGE, "target is too small for this");
+		return err_set(msg, msglen, -ERANGE, "target is too small for this");
 	t->work_size = o->work_size ? o->work_size : size - t->work_offset;
 	if (t->size > t->work_size)
-		return failf(msg, msglen, -ERANGE, "request size is too big for this target");
+		return err_set(msg, msglen, -ERANGE, "request size is too big for this target");
 	return 0;
 }
 
-static int target_open_path(struct target *t, const struct opts *o, bool write, char *msg,
+/* The kind of target st describes, or -1 for what ioprobe does not probe (FIFO, socket). */
+static int target_kind_of(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return TARGET_DIR;
+	if (S_ISREG(st->st_mode))
+		return TARGET_FILE;
+	if (S_ISBLK(st->st_mode))
+		return TARGET_BLOCK;
+	if (S_ISCHR(st->st_mode))
+		return TARGET_CHAR;
+	return -1;
+}
+
+/*
+ * The message for a failed open of the destination, with ioping's texts: a
+ * stat() here only chooses the words (nothing is decided from it).
+ */
+static int target_open_failed(const struct opts *o, int err, char *msg, size_t msglen)
+{
+	struct stat st;
+
+	if (stat(o->path, &st))
+		return err_set(msg, msglen, -errno, "stat \"%s\" failed: %s", o->path,
+			       strerror(errno));
+	if (target_kind_of(&st) < 0)
+		return err_set(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", o->path);
+	if (err == EBUSY)
+		return err_set(msg, msglen, -EBUSY,
+			       "failed to open \"%s\": device is busy (mounted or in use), "
+			       "refusing to write to it", o->path);
+	return err_set(msg, msglen, -err, "failed to open \"%s\": %s", o->path, strerror(err));
+}
+
+/*
+ * Open the destination once and fstat that descriptor: everything after this
+ * is decided from what was really opened, so swapping the path (a rename or a
+ * changing symbolic link) cannot turn a file into a mounted device. With
+ * -WWW the open is O_RDWR|O_EXCL: Linux ignores O_EXCL without O_CREAT except
+ * on block devices, where it claims the device (EBUSY when mounted or in
+ * use). A directory is opened O_PATH when it cannot be read. O_NONBLOCK keeps
+ * the open of a FIFO from waiting; it is cleared before any I/O.
+ */
+static int target_open_once(struct target *t, const struct opts *o, struct stat *st, char *msg,
 			    size_t msglen)
 {
-	t->fd = open(o->path, target_flags(o, write) | (write && t->kind == TARGET_BLOCK ?
-							 O_EXCL : 0));
-	if (t->fd >= 0)
-		return 0;
-	if (errno == EBUSY)
-		return failf(msg, msglen, -EBUSY,
-			     "failed to open \"%s\": device is busy (mounted or in use), "
-			     "refusing to write to it", o->path);
-	return failf(msg, msglen, -errno, "failed to open \"%s\": %s", o->path, strerror(errno));
+	bool shred = o->write >= 3;
+	int base = O_CLOEXEC | O_NOCTTY | O_NONBLOCK | target_sync_flags(o);
+	int fd = open(o->path, base | (shred ? O_RDWR | O_EXCL : O_RDONLY));
+	int err = fd < 0 ? errno : 0;
+
+	if (fd < 0 && (err == EISDIR || err == EACCES))
+		fd = open(o->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return target_open_failed(o, err, msg, msglen);
+	t->fd = fd;
+	if (fstat(fd, st))
+		return err_set(msg, msglen, -errno, "stat \"%s\" failed: %s", o->path,
+			       strerror(errno));
+	if (target_kind_of(st) < 0)
+		return err_set(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", o->path);
+	t->kind = (enum target_kind)target_kind_of(st);
+	if (t->kind != TARGET_DIR && o->write > 0 && o->write < 3)
+		return err_set(msg, msglen, -EPERM,
+			       "think twice, then use -WWW to shred this target");
+	if (t->kind != TARGET_DIR &&
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		return err_set(msg, msglen, -errno, "failed to open \"%s\": %s", o->path,
+			       strerror(errno));
+	return 0;
+}
+
+/* A directory: check sizes, create and fill the temporary file inside it. */
+static int target_open_dir(struct target *t, const struct opts *o, const struct stat *st,
+			   const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+{
+	struct tempfile tf;
+	int dirfd = t->fd, ret;
+
+	t->fd = -1;
+	ret = target_check_sizes(t, o, target_default_end(t, o), msg, msglen);
+	if (!ret) {
+		target_describe_fs(t, st->st_dev, dirfd);
+		ret = tempfile_open(dirfd, st, o->path, target_sync_flags(o), o->keep, &tf, msg,
+				    msglen);
+	}
+	if (ret) {
+		close(dirfd);
+		return ret;
+	}
+	t->fd = tf.fd;
+	if (o->direct)
+		ret = target_check_align(t, o->path, msg, msglen);
+	if (!ret)
+		ret = target_set_direct(t, o, msg, msglen);
+	if (!ret)
+		ret = target_fill(t, o, stop, msg, msglen);
+	if (ret)
+		tempfile_discard(dirfd, &tf);
+	close(dirfd);
+	return ret;
+}
+
+/* A file or a device, already open as t->fd: sizes and description. */
+static int target_open_node(struct target *t, const struct opts *o, const struct stat *st,
+			    char *msg, size_t msglen)
+{
+	uint64_t size;
+	int ret;
+
+	switch (t->kind) {
+	case TARGET_FILE:
+		if ((ret = target_check_sizes(t, o, (uint64_t)st->st_size, msg, msglen)))
+			return ret;
+		target_describe_fs(t, st->st_dev, t->fd);
+		break;
+	case TARGET_BLOCK:
+		if (ioctl(t->fd, BLKGETSIZE64, &size))
+			return err_set(msg, msglen, -errno, "block get size ioctl failed: %s",
+				       strerror(errno));
+		snprintf(t->fstype, sizeof(t->fstype), "block device");
+		t->device_size = size;
+		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
+			return ret;
+		break;
+	default:
+		/* a character device has no size to read: a working set as for a directory */
+		snprintf(t->fstype, sizeof(t->fstype), "character device");
+		if ((ret = target_check_sizes(t, o, target_default_end(t, o), msg, msglen)))
+			return ret;
+		break;
+	}
+	if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
+		return ret;
+	return target_set_direct(t, o, msg, msglen);
 }
 
 int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
 		char *msg, size_t msglen)
 {
 	struct stat st;
-	bool write = o->write > 0;
-	uint64_t size;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	t->size = opts_request_size(o);
 	t->work_offset = o->work_offset;
-	if (stat(o->path, &st))
-		return failf(msg, msglen, -errno, "stat \"%s\" failed: %s", o->path,
-			     strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		t->kind = TARGET_DIR;
-	else if (S_ISREG(st.st_mode))
-		t->kind = TARGET_FILE;
-	else if (S_ISBLK(st.st_mode))
-		t->kind = TARGET_BLOCK;
-	else if (S_ISCHR(st.st_mode))
-		t->kind = TARGET_CHAR;
-	else
-		return failf(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", o->path);
-	if (t->kind != TARGET_DIR && o->write > 0 && o->write < 3)
-		return failf(msg, msglen, -EPERM, "think twice, then use -WWW to shred this target");
-	t->writable = write;
-
-	switch (t->kind) {
-	case TARGET_DIR:
-		size = target_default_end(t, o);
-		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
-			return ret;
-		target_describe_fs(t, st.st_dev, o->path);
-		if ((ret = target_create_temp(t, o, o->path, msg, msglen)))
-			return ret;
-		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
-			goto fail;
-		if ((ret = target_set_direct(t, o, msg, msglen)))
-			goto fail;
-		if ((ret = target_fill(t, o, stop, msg, msglen)))
-			goto fail;
-		break;
-	case TARGET_FILE:
-		if ((ret = target_check_sizes(t, o, (uint64_t)st.st_size, msg, msglen)))
-			return ret;
-		if ((ret = target_open_path(t, o, write, msg, msglen)))
-			return ret;
-		target_describe_fs(t, st.st_dev, o->path);
-		break;
-	case TARGET_BLOCK:
-		if ((ret = target_open_path(t, o, write, msg, msglen)))
-			return ret;
-		if (ioctl(t->fd, BLKGETSIZE64, &size)) {
-			ret = failf(msg, msglen, -errno, "block get size ioctl failed: %s",
-				    strerror(errno));
-			goto fail;
-		}
-		snprintf(t->fstype, sizeof(t->fstype), "block device");
-		t->device_size = size;
-		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
-			goto fail;
-		break;
-	case TARGET_CHAR:
-		/* no size to read: a working set as for a directory */
-		snprintf(t->fstype, sizeof(t->fstype), "character device");
-		size = target_default_end(t, o);
-		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
-			return ret;
-		if ((ret = target_open_path(t, o, write, msg, msglen)))
-			return ret;
-		break;
-	}
-	if (t->kind != TARGET_DIR) {
-		if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
-			goto fail;
-		if ((ret = target_set_direct(t, o, msg, msglen)))
-			goto fail;
-	}
-	return 0;
-fail:
-	if (t->created)
-		unlink(t->created);
-	target_close(t);
+	t->writable = o->write > 0;
+	ret = target_open_once(t, o, &st, msg, msglen);
+	if (!ret)
+		ret = t->kind == TARGET_DIR ? target_open_dir(t, o, &st, stop, msg, msglen) :
+					      target_open_node(t, o, &st, msg, msglen);
+	if (ret)
+		target_close(t);
 	return ret;
 }
 
@@ -358,6 +362,4 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-	free(t->created);
-	t->created = NULL;
 }

@@ -1,7 +1,11 @@
 /*
  * target: what the probe reads or writes — a directory (through a temporary
- * file), a regular file, a block device or a character device — opened and
- * checked the way ioping 1.3 does, plus ioprobe's safety rules.
+ * file, see tempfile.h), a regular file, a block device or a character
+ * device — opened and checked the way ioping 1.3 does, plus ioprobe's safety
+ * rules: the path is opened once and everything is decided from fstat() of
+ * that descriptor; with -WWW every open carries O_EXCL (a mounted or claimed
+ * block device is refused, whatever the path pointed at when it was looked
+ * at); nothing is written without -WWW except the directory's own temp file.
  *
  * target_open() returns 0 or a negative errno; on error msg holds the text to
  * print after "ioprobe: " (exit code 2, or 1 for -EDOM: a -D alignment problem
@@ -30,7 +34,6 @@ struct target {
 	uint64_t work_size;     /* working set size */
 	unsigned align;         /* O_DIRECT alignment (logical block size), 0 = unknown */
 	bool writable;          /* opened for writing */
-	char *created;          /* -k temp file this run created (removed on failure) */
 };
 
 /*

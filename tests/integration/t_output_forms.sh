@@ -188,7 +188,8 @@ import sys
 assert all(o["target"]["path"] == sys.argv[2] for o in d)' "$Q"
 check "-J on a\"b\\c<TAB>d: nothing left" test -z "$(ls -A "$Q")"
 probe -c 1 -q "$Q"
-check "human output prints the path as given" out_has "^--- $T_TMP/a\"b\\\\c"$'\t'"d \($FST "
+check "human output shows the tab escaped (ls -b style), the rest as given" \
+	out_has "^--- $T_TMP/a\"b\\\\c\\\\td \($FST "
 
 ## -E: failed requests are shown and counted (writes to /dev/null: fdatasync fails)
 probe -E -WWW -c 3 -i 0 /dev/null

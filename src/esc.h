@@ -1,0 +1,29 @@
+/*
+ * esc: text that is safe to put on a terminal. A path or device name may hold
+ * a newline (forging a fake summary line) or an escape sequence (recolouring
+ * or rewriting the terminal); human output, the view and messages show such
+ * bytes escaped, as `ls -b` does: \n \t \r \a \b \f \v \e for the usual ones,
+ * \xHH for any other control byte, for DEL, for the UTF-8 encoded C1 controls
+ * (U+0080..U+009F) and for bytes that are not valid UTF-8. Everything else,
+ * backslash included, passes through unchanged (so an ordinary path prints
+ * exactly as ioping prints it). JSON output does not use this: json.c escapes
+ * by JSON's own rules. Pure: no I/O.
+ */
+#ifndef IOPROBE_ESC_H
+#define IOPROBE_ESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sbuf.h"
+
+/* Append s (len bytes) to sb with control characters escaped. Returns 0 or -ENOMEM. */
+int esc_append(struct sbuf *sb, const char *s, size_t len);
+
+/* esc_append() for a NUL-terminated string. */
+int esc_puts(struct sbuf *sb, const char *s);
+
+/* True when s (len bytes) would print unchanged (nothing to escape). */
+bool esc_is_clean(const char *s, size_t len);
+
+#endif

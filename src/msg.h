@@ -1,0 +1,31 @@
+/*
+ * msg: the text of an error, composed below main() and printed by the CLI
+ * (after "ioprobe: "). Functions that can fail take (char *msg, size_t
+ * msglen) and return 0 or a negative errno; err_set() fills msg and returns
+ * that errno in one statement: `return err_set(msg, msglen, -EBUSY, ...)`.
+ */
+#ifndef IOPROBE_MSG_H
+#define IOPROBE_MSG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * Size of a message buffer: room for a PATH_MAX path four times over (each
+ * byte of it may be shown escaped as \xHH) and the reason around it.
+ */
+#define MSG_MAX (4 * 4096 + 512)
+
+/*
+ * Write the formatted text into msg (msglen bytes, may be 0) and return err.
+ * A text longer than msglen loses bytes from its middle, shown as "...", never
+ * its end: the reason after a very long path stays complete.
+ */
+int err_set(char *msg, size_t msglen, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* err_set() with a va_list. */
+int err_vset(char *msg, size_t msglen, int err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+#endif

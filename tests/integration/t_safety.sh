@@ -1,0 +1,244 @@
+#!/bin/bash
+# Safety against hostile input: nothing is written through a file planted as
+# the -k temp file, no stat/open race lets -WWW write to a mounted device,
+# requests Linux cannot move whole are refused, engine arguments are checked,
+# long paths keep their reason, control characters never reach the terminal
+# raw, resource limits give clear errors, and -J stays valid after a failed
+# request.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd python3
+
+D=$T_TMP/d
+mkdir -p "$D"
+
+## 1. -k never follows what is planted as DIR/ioprobe.tmp
+V=$T_TMP/victim
+printf 'precious\n' >"$V"
+VSUM=$(sha "$V")
+ln -s "$V" "$D/ioprobe.tmp"
+probe -k -c 1 "$D"
+check "-k over a planted symlink: exit 2" rc_is 2
+check "-k over a planted symlink: says why" \
+	err_has '^ioprobe: refusing to use ".*/ioprobe.tmp" kept by -k: it is a symbolic link; nothing was written$'
+check "-k over a planted symlink: the victim is untouched" test "$(sha "$V")" = "$VSUM"
+check "-k over a planted symlink: the link is left as it was" test -L "$D/ioprobe.tmp"
+rm -f "$D/ioprobe.tmp"
+
+ln "$V" "$D/ioprobe.tmp"
+probe -k -c 1 "$D"
+check "-k over a planted hard link: exit 2, says it has 2 links" \
+	eval 'rc_is 2 && err_has "kept by -k: it has 2 hard links; nothing was written$"'
+check "-k over a planted hard link: the victim is untouched" test "$(sha "$V")" = "$VSUM"
+rm -f "$D/ioprobe.tmp"
+
+mkfifo "$D/ioprobe.tmp"
+probe -k -c 1 "$D"
+check "-k over a planted FIFO: exit 2 at once (no hang), not a regular file" \
+	eval 'rc_is 2 && err_has "kept by -k: it is not a regular file"'
+rm -f "$D/ioprobe.tmp"
+
+if [ -e /dev/loop-control ] && command -v losetup >/dev/null; then
+	IMG=$T_TMP/node.img
+	head -c 4194304 /dev/urandom >"$IMG"
+	L=$(make_loop 4M "$IMG")
+	LSUM=$(sha "$L")
+	mknod "$D/ioprobe.tmp" b "$(stat -c '%t' "$L" | xargs printf '%d')" \
+		"$(stat -c '%T' "$L" | xargs printf '%d')"
+	probe -k -c 2 -i 0 "$D"
+	check "-k over a planted block-device node: exit 2, not a regular file" \
+		eval 'rc_is 2 && err_has "kept by -k: it is not a regular file"'
+	check "-k over a planted block-device node: the device is untouched" \
+		test "$(sha "$L")" = "$LSUM"
+	rm -f "$D/ioprobe.tmp"
+else
+	skip "needs loop devices for the planted device node"
+fi
+
+# an attacker (nobody) in a mode-1777 directory
+if id nobody >/dev/null 2>&1; then
+	chmod 711 "$T_TMP" # nobody may pass through to the sticky directory
+	S=$T_TMP/sticky
+	mkdir -m 1777 "$S"
+	R=$T_TMP/rootfile
+	printf 'root only\n' >"$R"
+	chmod 600 "$R"
+	RSUM=$(sha "$R")
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$R" "$S/ioprobe.tmp"
+	check "nobody planted a symlink in the 1777 directory" test -L "$S/ioprobe.tmp"
+	probe -k -c 1 "$S"
+	check "-k, nobody's symlink in a 1777 dir to a root 0600 file: refused" \
+		eval 'rc_is 2 && err_has "it is a symbolic link"'
+	check "-k, nobody's symlink: the root file is untouched" test "$(sha "$R")" = "$RSUM"
+	rm -f "$S/ioprobe.tmp"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		sh -c "head -c 1048576 /dev/zero >'$S/ioprobe.tmp'"
+	check "nobody planted a regular file in the 1777 directory" \
+		eval '[ "$(stat -c %U "$S/ioprobe.tmp")" = nobody ]'
+	probe -k -c 1 "$S"
+	check "-k, a regular file planted by nobody: refused (owner)" \
+		eval "rc_is 2 && err_has 'it is owned by uid [0-9]+, not by uid 0'"
+	rm -f "$S/ioprobe.tmp"
+else
+	skip "needs the user nobody"
+fi
+
+# the kept file itself is reused; a second run never deletes or truncates it
+probe -k -c 2 -i 0 "$D"
+check "-k creates ioprobe.tmp (mode 600, 1 MiB)" \
+	eval '[ "$(stat -c "%a %s" "$D/ioprobe.tmp")" = "600 1048576" ]'
+INO=$(stat -c %i "$D/ioprobe.tmp")
+KSUM=$(sha "$D/ioprobe.tmp")
+timeout 60 "$IOPROBE" -k -c 20 -i 0.05 "$D" >"$T_TMP/first.out" 2>&1 &
+FIRST=$!
+probe -k -D -s 1000 -c 1 "$D" # fails after opening the kept file (alignment)
+check "second -k run failing its preparation: exit 1" rc_is 1
+check "second -k run failing: the kept file is still there, same inode" \
+	test "$(stat -c %i "$D/ioprobe.tmp" 2>/dev/null)" = "$INO"
+probe -k -c 3 -i 0 "$D"
+check "second -k run beside the first: exit 0" rc_is 0
+wait "$FIRST"
+check "first -k run: exit 0" test $? = 0
+check "after both runs: same inode, same size, same content (reused, never rewritten)" \
+	eval '[ "$(stat -c %i "$D/ioprobe.tmp")" = "$INO" ] && [ "$(sha "$D/ioprobe.tmp")" = "$KSUM" ]'
+rm -f "$D/ioprobe.tmp"
+
+## 2. a path swapped between lookups never gets a write onto a mounted device
+if [ -e /dev/loop-control ] && command -v mkfs.ext4 >/dev/null; then
+	ML=$(make_loop 32M)
+	mkfs.ext4 -q -F "$ML" >/dev/null 2>&1
+	MNT=$T_TMP/mnt
+	mkdir -p "$MNT"
+	mount -o ro "$ML" "$MNT" && register_mount "$MNT"
+	MSUM=$(sha "$ML")
+	SCRATCH=$T_TMP/scratch
+	head -c 1048576 /dev/zero >"$SCRATCH"
+	P=$T_TMP/swap
+	ln -s "$SCRATCH" "$P"
+	# swap $P between the scratch file and the mounted device as fast as rename goes
+	python3 - "$P" "$SCRATCH" "$ML" "$T_TMP/swap.stop" <<'PY' &
+import os, sys
+p, a, b, stop = sys.argv[1:]
+tmp = p + ".new"
+i = 0
+while not os.path.exists(stop):
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    os.symlink(a if i % 2 else b, tmp)
+    os.replace(tmp, p)
+    i += 1
+PY
+	SWAPPER=$!
+	runs=0 busy=0 ran=0 other=0
+	while [ "$runs" -lt 500 ]; do
+		timeout 20 "$IOPROBE" -WWW -c 1 -i 0 -q "$P" >/dev/null 2>"$T_TMP/race.err"
+		case $? in
+		0) ran=$((ran + 1)) ;;
+		2) grep -q 'device is busy' "$T_TMP/race.err" && busy=$((busy + 1)) ||
+			other=$((other + 1)) ;;
+		*) other=$((other + 1)) ;;
+		esac
+		runs=$((runs + 1))
+	done
+	touch "$T_TMP/swap.stop"
+	wait "$SWAPPER"
+	echo "# race: $runs runs, $ran wrote the scratch file, $busy refused (busy), $other other"
+	check "race: both sides were hit (the race really ran)" test "$ran" -gt 0 -a "$busy" -gt 0
+	check "race: zero writes reached the mounted device in $runs runs" \
+		test "$(sha "$ML")" = "$MSUM"
+else
+	skip "needs loop devices and mkfs.ext4 for the race test"
+fi
+
+## 6. requests larger than one transfer are refused, for every engine
+# (ioping warns and goes on: io_uring moved 4 MiB and reported 4 GiB, the others moved 2 GiB)
+BIG=$T_TMP/big.sparse
+truncate -s 5g "$BIG"
+for e in sync libaio io_uring; do
+	probe --engine=$e -s 4100m -c 1 "$BIG"
+	check "-s 4100m ($e) on a 5 GiB file: exit 2 before any I/O, ioping's limit text" \
+		eval 'rc_is 2 && err_has "^ioprobe: this platform supports requests 2147479552 bytes at most$" && out_empty'
+done
+probe -s 4100m -c 1 "$D"
+check "-s 4100m on a directory: exit 2, nothing left in it" \
+	eval 'rc_is 2 && test -z "$(ls -A "$D")"'
+rm -f "$BIG"
+
+## 9. engines without arguments refuse one
+for e in sync libaio io_uring; do
+	probe --engine=$e:junk -c 1 "$D"
+	check "--engine=$e:junk: exit 1, says it takes no argument" \
+		eval "rc_is 1 && err_has '^ioprobe: the $e engine takes no argument: \"$e:junk\"$'"
+done
+probe --engine=null:1ms -c 2 -i 0 "$D"
+check "--engine=null:1ms still works" rc_is 0
+
+## 10. a long path never loses the reason at the end of its message
+LONG=$T_TMP/$(head -c 3000 /dev/zero | tr '\0' a)/x
+probe -c 1 "$LONG"
+check "3,000-character path: exit 2, reason complete" \
+	eval 'rc_is 2 && err_has "failed: File name too long$"'
+HUGE=$T_TMP/$(head -c 100000 /dev/zero | tr '\0' b)
+probe -c 1 "$HUGE"
+check "100,000-character path: one line, reason complete" \
+	eval 'rc_is 2 && [ "$(wc -l <"$ERR")" = 1 ] && err_has "failed: File name too long$"'
+
+## 11. control characters in a path are escaped in human output and messages
+EVIL=$T_TMP/$'ev\nil\e[31m'
+mkdir -p "$EVIL"
+probe -c 2 -i 0 "$EVIL"
+check "newline/ESC in the path: exit 0, no ESC byte on stdout" \
+	eval 'rc_is 0 && ! grep -q $'"'"'\e'"'"' "$OUT"'
+check "newline/ESC in the path: shown as \\n and \\e" \
+	out_has '^4 KiB <<< .*/ev\\nil\\e\[31m \('
+check "newline/ESC in the path: exactly 2 request lines and one summary header" \
+	eval '[ "$(grep -c "request=" "$OUT")" = 2 ] && [ "$(grep -c "^--- " "$OUT")" = 1 ]'
+probe -c 1 "$EVIL/missing"
+check "newline/ESC in a message: one line, escaped" \
+	eval 'rc_is 2 && [ "$(wc -l <"$ERR")" = 1 ] && err_has "ev\\\\nil\\\\e\\[31m/missing\" failed"'
+probe -J -c 1 "$EVIL"
+check "newline/ESC with -J: JSON keeps the exact path" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(o["target"]["path"] == sys.argv[2] for o in d)' "$OUT" "$EVIL"
+
+## 12. resource limits give clear errors
+if [ -e /dev/loop-control ]; then
+	IL=$(make_loop 16M)
+	# only fds 0-2 open (close what the test runner passed down), then 4 fds at most:
+	# the device takes fd 3, /proc/diskstats would need fd 4
+	( for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+	  done
+	  ulimit -n 4; exec "$IOPROBE" --iostat -c 2 -i 0.1 "$IL" ) >"$OUT" 2>"$ERR"
+	RC=$?
+	check "ulimit -n 4 with --iostat: exit 2 with a clear message" \
+		eval 'rc_is 2 && err_has "^ioprobe: --iostat: cannot read /proc/diskstats: Too many open files$"'
+fi
+F=$T_TMP/f2m
+head -c 2097152 /dev/zero >"$F"
+( ulimit -f 1; exec "$IOPROBE" -WWW -c 3 -i 0 -S 2m -s 1m -L "$F" ) >"$OUT" 2>"$ERR"
+RC=$?
+check "ulimit -f on a -WWW file: exit 3 with EFBIG (not killed by SIGXFSZ)" \
+	eval 'rc_is 3 && err_has "^ioprobe: request failed: EFBIG: File too large$"'
+( ulimit -f 1; exec "$IOPROBE" -c 1 -S 2m "$D" ) >"$OUT" 2>"$ERR"
+RC=$?
+check "ulimit -f while filling a directory's temp file: exit 2, File too large" \
+	eval 'rc_is 2 && err_has "^ioprobe: preparation write failed: File too large$"'
+check "ulimit -f: nothing left in the directory" test -z "$(ls -A "$D")"
+
+## 13. -J stays valid JSON after a failed request (no -E)
+probe -J -WWW -c 3 -i 0 /dev/null
+check "-J, failed request without -E: exit 3, fdatasync message" \
+	eval 'rc_is 3 && err_has "^ioprobe: fdatasync failed"'
+check "-J, failed request without -E: the output is one valid JSON array" json_valid
+probe --json-lines -WWW -c 3 -i 0 /dev/null
+check "--json-lines, failed request: every line is a JSON object" python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines and all(isinstance(json.loads(l), dict) for l in lines)' "$OUT"
+
+finish

@@ -1,0 +1,69 @@
+/* Unit tests for src/esc.c: what reaches a terminal from a path or device name. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "esc.h"
+
+static char *escaped(const char *s, size_t len)
+{
+	static char out[256];
+	struct sbuf sb = SBUF_INIT;
+
+	cr_assert_eq(esc_append(&sb, s, len), 0);
+	snprintf(out, sizeof(out), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	return out;
+}
+
+#define ESC(lit) escaped(lit, sizeof(lit) - 1)
+
+Test(esc, plain_text_is_unchanged)
+{
+	cr_assert_str_eq(ESC("/mnt/data"), "/mnt/data");
+	cr_assert_str_eq(ESC("a\"b\\c d"), "a\"b\\c d", "backslash and quotes pass through");
+	cr_assert_str_eq(ESC(""), "");
+	cr_assert(esc_is_clean("/mnt/data", 9));
+}
+
+Test(esc, named_control_characters)
+{
+	cr_assert_str_eq(ESC("a\nb"), "a\\nb");
+	cr_assert_str_eq(ESC("\t\r\a\b\f\v"), "\\t\\r\\a\\b\\f\\v");
+	cr_assert_str_eq(ESC("\033[31mred"), "\\e[31mred");
+	cr_assert(!esc_is_clean("a\nb", 3));
+}
+
+Test(esc, other_control_bytes_and_del_as_hex)
+{
+	cr_assert_str_eq(ESC("\x01\x1f\x7f"), "\\x01\\x1f\\x7f");
+	cr_assert_str_eq(escaped("a\0b", 3), "a\\x00b", "a NUL inside the length");
+}
+
+Test(esc, valid_utf8_passes_through)
+{
+	cr_assert_str_eq(ESC("caf\xc3\xa9 \xe2\x94\x82 \xf0\x9f\x92\xbe"),
+			 "caf\xc3\xa9 \xe2\x94\x82 \xf0\x9f\x92\xbe");
+	cr_assert(esc_is_clean("\xc3\xa9", 2));
+}
+
+Test(esc, c1_controls_and_invalid_utf8_as_hex)
+{
+	/* U+009B (CSI) encoded in UTF-8, a lone 8-bit CSI, a truncated sequence */
+	cr_assert_str_eq(ESC("\xc2\x9b" "1m"), "\\xc2\\x9b1m");
+	cr_assert_str_eq(ESC("\x9b" "1m"), "\\x9b1m");
+	cr_assert_str_eq(ESC("x\xe2\x94"), "x\\xe2\\x94");
+	/* overlong "/" and a UTF-16 surrogate */
+	cr_assert_str_eq(ESC("\xc0\xaf"), "\\xc0\\xaf");
+	cr_assert_str_eq(ESC("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+	cr_assert_str_eq(ESC("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80", "beyond U+10FFFF");
+}
+
+Test(esc, puts_stops_at_nul)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	cr_assert_eq(esc_puts(&sb, "x\ny"), 0);
+	cr_assert_str_eq(sbuf_str(&sb), "x\\ny");
+	sbuf_free(&sb);
+}
