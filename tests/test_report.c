@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "msg.h"
 #include "report.h"
 #include "sbuf.h"
 #include "stats.h"
@@ -284,10 +285,10 @@ Test(report, errno_names)
 {
 	char buf[32];
 
-	cr_assert_str_eq(report_errno_name(-EIO, buf, sizeof(buf)), "EIO");
-	cr_assert_str_eq(report_errno_name(-EAGAIN, buf, sizeof(buf)), "EAGAIN");
-	cr_assert_str_eq(report_errno_name(-ENOSPC, buf, sizeof(buf)), "ENOSPC");
-	cr_assert_str_eq(report_errno_name(-4000, buf, sizeof(buf)), "E4000");
+	cr_assert_str_eq(errno_name(-EIO, buf, sizeof(buf)), "EIO");
+	cr_assert_str_eq(errno_name(-EAGAIN, buf, sizeof(buf)), "EAGAIN");
+	cr_assert_str_eq(errno_name(-ENOSPC, buf, sizeof(buf)), "ENOSPC");
+	cr_assert_str_eq(errno_name(-4000, buf, sizeof(buf)), "E4000");
 	cr_assert_str_eq(buf, "E4000", "the fallback is built in buf");
 }
 
