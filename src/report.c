@@ -13,6 +13,7 @@
 #include "fmt.h"
 #include "json.h"
 #include "msg.h"
+#include "common.h"
 
 /* Percentiles on the summary line and in raw lines (JSON adds 99.99). */
 
@@ -317,7 +318,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_u64(&w, "max", v->max);
 	jw_raw(&w, "mdev", "%.0f", stats_mdev(v));
 	jw_open(&w, "percentiles");
-	for (size_t i = 0; i < sizeof(json_pcts) / sizeof(json_pcts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
 	json_histogram(&w, v);

@@ -12,7 +12,7 @@
 
 #include "tui_fmt.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 
 struct tcase {
 	uint64_t ns;
@@ -41,7 +41,7 @@ ParameterizedTestParameters(tui_fmt, time)
 		{ 90000000000000ull, false, "25.0 h" },
 		{ UINT64_MAX, false, "5124096 h" },
 	};
-	return cr_make_param_array(struct tcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct tcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct tcase *c, tui_fmt, time)
@@ -66,7 +66,7 @@ ParameterizedTestParameters(tui_fmt, rate)
 		{ 9999.4, "9999" },  { 12345, "12.3k" },  { 123456, "123k" }, { 999999, "1.00M" },
 		{ 1.5e9, "1.50G" },  { 1e18, "1000P" },
 	};
-	return cr_make_param_array(struct rcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct rcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct rcase *c, tui_fmt, rate)

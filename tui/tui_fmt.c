@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "tui_fmt.h"
+#include "common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static const struct tui_unit tui_time_units[] = {
 	{ "min", "min", 60e9 },
 	{ "h", "h", 3600e9 },
 };
-#define TUI_TIME_UNITS (sizeof(tui_time_units) / sizeof(tui_time_units[0]))
+#define TUI_TIME_UNITS ARRAY_SIZE(tui_time_units)
 
 /* Decimals giving three significant digits for v in [0, 999.5); -1 when v rounds to 1000. */
 static int tui_fmt_decimals(double v)
@@ -105,10 +106,10 @@ char *tui_fmt_bytes(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.0f B", v);
 		return buf;
 	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		v /= 1024.0;
 		d = tui_fmt_decimals(v);
-		if (d >= 0 || i == sizeof(units) / sizeof(units[0]) - 1) {
+		if (d >= 0 || i == ARRAY_SIZE(units) - 1) {
 			snprintf(buf, len, "%.*f %s", d < 0 ? 0 : d, v, units[i]);
 			return buf;
 		}
@@ -143,7 +144,7 @@ char *tui_fmt_span(char *buf, size_t len, uint64_t ns, bool ascii)
 	};
 
 	if (ns) {
-		for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(whole); i++) {
 			if (ns % whole[i].mult == 0) {
 				snprintf(buf, len, "%llu %s",
 					 (unsigned long long)(ns / whole[i].mult), whole[i].name);
