@@ -1,6 +1,8 @@
 /*
  * opts: the command line, parsed into plain values. Pure: no I/O; nothing is
- * opened or checked against the target here (see target.c and plan_*()).
+ * opened or checked against the target here (target.c does that; the
+ * derived values come from opts_request_size(), opts_interval() and
+ * opts_deadline() below).
  *
  * The syntax is glibc getopt_long_only's, as ioping 1.3 uses it: long options
  * with one or two dashes, unique prefixes, "=value" or the next word as the

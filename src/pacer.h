@@ -6,7 +6,7 @@
  * first + k * interval (with -b N, N requests are due together, then the
  * next burst one interval later). A request that ends after the next due
  * time is followed at once; when the schedule is behind by no more than
- * PACER_CATCHUP (2 intervals, at least 1 ms) it stays anchored, so short
+ * max(2 intervals, PACER_CATCHUP_MIN = 1 ms) it stays anchored, so short
  * stalls do not lower the rate. A longer stall restarts the schedule from the
  * request's end (ioping's rule: no long catch-up bursts), and every slot that
  * passed unused is counted in `skipped`, so coordinated omission is visible

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "account.h"
+#include "msg.h"
 #include "probe.h"
 #include "ring.h"
 
@@ -45,7 +46,7 @@ struct session {
 	_Atomic int state;            /* enum session_state */
 	_Atomic uint64_t last_wake;   /* monotonic ns of the last eventfd write */
 	int result;                   /* probe_run()'s return, valid once state != RUNNING */
-	char msg[512];                /* its message when it failed */
+	char msg[MSG_MAX];            /* its message when it failed */
 };
 
 /*

@@ -7,7 +7,7 @@
  * each latency both as a raw ns figure and as "time=<fmt>". A scratch harness
  * compared fmt_value() with ioping on 419 request sizes, about 1100 latencies
  * and 60 summaries (count, sum, bytes, iops, speed) with no difference. Rows
- * marked "doc" are quoted in docs/ioping-compat.md section 3; the rest
+ * marked "doc" are quoted from runs of Debian's ioping 1.3; the rest
  * (minutes, hours, PiB, T, UINT64_MAX) apply the same rule to values a
  * short run cannot produce.
  */

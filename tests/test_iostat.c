@@ -117,7 +117,10 @@ static const char *const J_JSON[6] = {
 	"{\"disk_device\": \"vda\", \"r/s\": 600.00, \"w/s\": 321.00, \"d/s\": 2.00, \"f/s\": 1.00, \"rkB/s\": 38400.00, \"wkB/s\": 153824.00, \"dkB/s\": 153600.00, \"rrqm/s\": 0.00, \"wrqm/s\": 32.00, \"drqm/s\": 0.00, \"rrqm\": 0.00, \"wrqm\": 9.07, \"drqm\": 0.00, \"r_await\": 0.13, \"w_await\": 0.69, \"d_await\": 16.50, \"f_await\": 0.00, \"rareq-sz\": 64.00, \"wareq-sz\": 479.20, \"dareq-sz\": 76800.00, \"aqu-sz\": 0.33, \"util\": 22.40}",
 };
 
-/* The worked example of docs/iostat-and-tui.md 2.7 (sda, itv = 100 cs). */
+/*
+ * A worked example: two /proc/diskstats lines of sda one second apart (itv =
+ * 100 cs), whose iostat -dx row sysstat 12.6 prints as the DOC_* values below.
+ */
 #define DOC_PREV "254 0 sda 207719 8031 13925634 17324 12877 7247 2578304 8419 0 13364 26053 4054 51 672048 264 1466 44"
 #define DOC_CUR  "254 0 sda 207722 8031 13925882 17325 13090 7247 2987976 8477 0 13428 26112 4056 51 672064 264 1470 45"
 

@@ -3,7 +3,8 @@
  * structure of the JSON records.
  *
  * The expected human and raw texts are ioping 1.3's own output quoted in
- * docs/ioping-compat.md sections 3.2-3.4 (and one run of /usr/bin/ioping for the
+ * runs of Debian's ioping 1.3 (/usr/bin/ioping: request lines, summaries, raw
+ * lines; and one run for the
  * empty summary), rebuilt here from latencies that reproduce those printed
  * figures. ioprobe's deliberate differences: the header says "ioprobe
  * statistics", a percentile line follows min/avg/max/mdev, "failed" and
