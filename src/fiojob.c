@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <math.h>
 
+/* Below this mean queue one request in flight is enough. */
+#define FIOJOB_QUEUE_ONE 0.5
 /* Merges above this share of requests suggest a sequential load. */
 #define FIOJOB_MERGE_PCT 25.0
 /* An average request within this factor of max_sectors_kb was probably split. */
@@ -15,6 +17,19 @@ static uint64_t fiojob_bs(double kb)
 	uint64_t b = (uint64_t)llround(kb * 1024.0 / 512.0) * 512;
 
 	return b ? b : 512;
+}
+
+/*
+ * iodepth from aqu-sz: the operators' rule takes aqu-sz itself, but with
+ * rate_iops setting the pace, iodepth is only a ceiling, and a ceiling equal
+ * to the mean queue would cut every burst above the mean (the copy then
+ * falls short of the rate). Twice the mean, rounded up, leaves that room
+ * without letting the queue grow beyond what was seen; below half a request
+ * in flight, one.
+ */
+static unsigned fiojob_iodepth(double aqu_sz)
+{
+	return aqu_sz < FIOJOB_QUEUE_ONE ? 1 : (unsigned)ceil(2.0 * aqu_sz);
 }
 
 int fiojob_derive(const struct fiojob_dev *d, struct fiojob_params *p)
@@ -40,7 +55,7 @@ int fiojob_derive(const struct fiojob_dev *d, struct fiojob_params *p)
 	p->rbs = p->reads > 0 ? fiojob_bs(r->rkb_s / p->reads) : 0;
 	p->wbs = p->writes > 0 ? fiojob_bs(wkb / p->writes) : 0;
 	p->rwmixread = (unsigned)lround(100.0 * p->reads / (p->reads + p->writes));
-	p->iodepth = r->aqu_sz >= 1.5 ? (unsigned)lround(r->aqu_sz) : 1;
+	p->iodepth = fiojob_iodepth(r->aqu_sz);
 	if (p->writes > 0 && r->f_s > 0)
 		p->fdatasync = (unsigned)fmax(1.0, round(p->writes / r->f_s));
 	p->rate_r = (unsigned)lround(p->reads);
@@ -105,8 +120,8 @@ static void fiojob_caveats(struct sbuf *sb, const struct fiojob_dev *d,
 		sbuf_printf(sb, "; - the mean size is near max_sectors_kb (%u): larger requests "
 			    "were split into\n;   pieces of that size before they were counted\n",
 			    d->max_sectors_kb);
-	sbuf_puts(sb, "; - iodepth comes from aqu-sz, which also counts other processes' "
-		  "requests\n");
+	sbuf_puts(sb, "; - iodepth is twice aqu-sz (rate_iops sets the pace; iodepth only caps "
+		  "bursts),\n;   and aqu-sz also counts other processes' requests\n");
 }
 
 int fiojob_section(struct sbuf *sb, const struct fiojob_dev *d)

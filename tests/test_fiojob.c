@@ -28,7 +28,7 @@ Test(fiojob, mixed_load_parameters)
 	cr_assert_eq(p.rwmixread, 70);
 	cr_assert_eq(p.rate_r, 140);
 	cr_assert_eq(p.rate_w, 60);
-	cr_assert_eq(p.iodepth, 4, "aqu-sz 3.6 rounds to 4");
+	cr_assert_eq(p.iodepth, 8, "aqu-sz 3.6: twice, rounded up");
 	cr_assert_eq(p.fdatasync, 0);
 }
 
@@ -47,7 +47,7 @@ Test(fiojob, flushes_counted_as_empty_writes_are_removed)
 	cr_assert_eq(p.wbs, 256 * 1024, "the data size, not the halved mean");
 	cr_assert_eq(p.fdatasync, 1);
 	cr_assert_eq(p.rwmixread, 0);
-	cr_assert_eq(p.iodepth, 1);
+	cr_assert_eq(p.iodepth, 2, "aqu-sz 0.9: twice, rounded up");
 }
 
 Test(fiojob, idle_device_has_nothing_to_imitate)
@@ -87,7 +87,7 @@ Test(fiojob, writes_never_target_the_observed_device)
 	cr_assert(!strstr(sbuf_str(&sb), "/dev/sdb"));
 	cr_assert(strstr(sbuf_str(&sb), "[sdb]\n"));
 	cr_assert(strstr(sbuf_str(&sb), "rw=randrw\nrwmixread=70\nbs=16384,8192\n"
-			 "rate_iops=140,60\niodepth=4\n"), "%s", sbuf_str(&sb));
+			 "rate_iops=140,60\niodepth=8\n"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
 
@@ -98,7 +98,7 @@ Test(fiojob, read_only_job_reads_the_device)
 
 	d.row.r_s = 500;
 	d.row.rkb_s = 500 * 4;
-	d.row.aqu_sz = 1.2;
+	d.row.aqu_sz = 0.4;
 	cr_assert_eq(fiojob_section(&sb, &d), 0);
 	cr_assert(strstr(sbuf_str(&sb), "filename=/dev/nvme0n1\nreadonly=1\nrw=randread\n"
 			 "bs=4096\nrate_iops=500\niodepth=1\n"), "%s", sbuf_str(&sb));

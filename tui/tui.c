@@ -26,6 +26,7 @@
 #include "tui_draw.h"
 #include "tui_fmt.h"
 #include "tui_iostat.h"
+#include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_model.h"
 #include "tui_term.h"
@@ -264,8 +265,9 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 static void tui_key(struct tui *t, int ch)
 {
 	uint64_t now = tui_run_ns(t, clock_now());
+	enum tui_action act = tui_key_action(ch == KEY_F(1) ? '?' : ch);
 
-	if (ch == 'q' || ch == 'Q' || ch == 3) {
+	if (act == TUI_ACT_QUIT) {
 		t->quit = true;
 		return;
 	}
@@ -274,15 +276,15 @@ static void tui_key(struct tui *t, int ch)
 		return;
 	}
 	t->dirty = true;
-	if (t->help && ch != 12) {
+	if (t->help && act != TUI_ACT_REDRAW) {
 		t->help = false;
 		return;
 	}
-	switch (ch) {
-	case 12: /* Ctrl-L */
+	switch (act) {
+	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
-	case ' ':
+	case TUI_ACT_FREEZE:
 		t->frozen_on = !t->frozen_on;
 		if (t->frozen_on) {
 			t->frozen = t->live;
@@ -291,42 +293,39 @@ static void tui_key(struct tui *t, int ch)
 		}
 		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
 		break;
-	case 'p':
+	case TUI_ACT_PAUSE:
 		t->paused = !t->paused;
 		session_pause(&t->s, t->paused);
 		tui_model_pause(&t->live, t->paused, now);
 		tui_note(t, t->paused ? "probing paused" : "probing resumed");
 		break;
-	case '+':
-	case '=':
+	case TUI_ACT_FASTER:
 		tui_set_interval(t, t->interval / 2);
 		break;
-	case '-':
-	case '_':
+	case TUI_ACT_SLOWER:
 		tui_set_interval(t, t->interval ? t->interval * 2 : 1000);
 		break;
-	case 'r':
+	case TUI_ACT_RESET:
 		tui_drain(t); /* what finished before the key counts before the reset */
 		session_reset_stats(&t->s);
 		tui_model_reset(&t->live, tui_run_ns(t, clock_now()));
 		tui_note(t, "statistics reset");
 		break;
-	case 'l':
+	case TUI_ACT_SCALE:
 		t->log = !t->log;
 		break;
-	case 'w':
+	case TUI_ACT_WINDOW:
 		t->win = (enum tui_window)((t->win + 1) % TUI_WINDOWS);
 		break;
-	case 'd':
+	case TUI_ACT_DEVICE:
 		tui_iostat_next(&t->io);
 		tui_iostat_next(&t->io_frozen);
 		break;
-	case '?':
-	case 'h':
-	case KEY_F(1):
+	case TUI_ACT_HELP:
 		t->help = true;
 		break;
-	default:
+	case TUI_ACT_QUIT:
+	case TUI_ACT_NONE:
 		break;
 	}
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # --fio-job: a job file that imitates an observed load. A known fio job loads one
-# FUSE-backed loop device (2 ms per request); ioprobe watches it without issuing a
+# FUSE-backed loop device; ioprobe watches it without issuing a
 # request and prints a job; fio --parse-only accepts it; the job, pointed at a
-# second identical device, reproduces the original r/s, w/s, areq-sz and aqu-sz
+# second identical device (5 ms per request, about half busy: the disk's latency,
+# more than the FUSE overhead that varies with the machine's load, sets aqu-sz), reproduces the original r/s, w/s, areq-sz and aqu-sz
 # within 15 % (both measured by a real `iostat -dx`). An idle device: nothing to
 # imitate. The observed device is never named as the target of a write.
 . "$(dirname "$0")/lib.sh"
@@ -13,8 +14,8 @@ require_cmd iostat
 require_cmd python3
 trap 't_cleanup_fuse; t_cleanup' EXIT
 
-A=$(make_fault_disk "$T_TMP/fa" 256M --latency 2ms) || skip "cannot mount the fault disk"
-B=$(make_fault_disk "$T_TMP/fb" 256M --latency 2ms) || skip "cannot mount the fault disk"
+A=$(make_fault_disk "$T_TMP/fa" 256M --latency 5ms) || skip "cannot mount the fault disk"
+B=$(make_fault_disk "$T_TMP/fb" 256M --latency 5ms) || skip "cannot mount the fault disk"
 an=${A#/dev/}
 bn=${B#/dev/}
 
@@ -27,9 +28,9 @@ check "idle device: exit 2, nothing on stdout" eval 'rc_is 2 && out_empty'
 check "idle device: says there is nothing to imitate" \
 	err_has "^ioprobe: $an: no reads or writes in 1\\.[0-9] s, nothing to imitate$"
 
-## a known load: 140 reads/s of 16 KiB and 60 writes/s of 8 KiB, up to 8 in flight
+## a known load: 70 reads/s of 16 KiB and 30 writes/s of 8 KiB, up to 4 in flight
 fio --name=orig --filename="$A" --direct=1 --ioengine=libaio --rw=randrw --rwmixread=70 \
-	--bs=16k,8k --rate_iops=140,60 --iodepth=8 --time_based --runtime=14 \
+	--bs=16k,8k --rate_iops=70,30 --iodepth=4 --time_based --runtime=14 \
 	--output="$T_TMP/orig.fio.out" &
 FIO=$!
 sleep 2
@@ -44,7 +45,7 @@ check "the job never names the observed device for writes" \
 	eval '! grep -q "^filename=$A" "$T_TMP/job.fio" && grep -q "^filename=/dev/SET-ME" "$T_TMP/job.fio"'
 check "the job has the mix, sizes, rates and direct=1" \
 	eval 'grep -qx "rw=randrw" "$T_TMP/job.fio" && grep -qx "rwmixread=70" "$T_TMP/job.fio" &&
-	      grep -qx "bs=16384,8192" "$T_TMP/job.fio" && grep -qx "rate_iops=140,60" "$T_TMP/job.fio" &&
+	      grep -qx "bs=16384,8192" "$T_TMP/job.fio" && grep -qx "rate_iops=70,30" "$T_TMP/job.fio" &&
 	      grep -qx "direct=1" "$T_TMP/job.fio"'
 check "fio --parse-only accepts the job" fio --parse-only "$T_TMP/job.fio"
 
