@@ -34,12 +34,19 @@
 #define CLI_HANG_WARN_NS 5000000000ull
 
 static volatile sig_atomic_t cli_stop;
+/* While a view runs: its async-signal-safe terminal restore, called before _exit. */
+static void (*volatile cli_view_emergency)(void);
 
 static void cli_on_signal(int sig)
 {
 	(void)sig;
-	if (cli_stop)
+	if (cli_stop) {
+		void (*restore)(void) = cli_view_emergency;
+
+		if (restore)
+			restore();
 		_exit(CLI_EXIT_SIGNAL);
+	}
 	cli_stop = 1;
 }
 
@@ -351,6 +358,11 @@ static void cli_report_cfg(const struct opts *o, const struct target *t, struct 
 	rc->raw_percentiles = o->raw_percentiles;
 }
 
+static void cli_view_message(const char *text)
+{
+	cli_msg("%s", text);
+}
+
 /* Run the probe under the full-screen view, then print what it deferred. */
 static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
 			const struct engine_ops *ops, const struct target *t, char *msg,
@@ -359,9 +371,13 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 	struct sbuf deferred = SBUF_INIT;
 	struct view_params vp = {
 		.probe = p, .rc = &c->rc, .opts = c->o, .engine = ops->name, .target = t,
-		.deferred_stderr = &deferred, .stop = &cli_stop,
+		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
 	};
-	int ret = view->run(&vp, msg, msglen);
+	int ret;
+
+	cli_view_emergency = view->emergency;
+	ret = view->run(&vp, msg, msglen);
+	cli_view_emergency = NULL;
 
 	if (deferred.len)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
@@ -501,9 +517,10 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 			cli_msg("this ioprobe was built without the full-screen view (--tui)");
 			return CLI_EXIT_PREPARE;
 		}
-		if (tui->check(msg, sizeof(msg))) {
+		ret = tui->check(msg, sizeof(msg));
+		if (ret) {
 			cli_msg("%s", msg);
-			return CLI_EXIT_USAGE;
+			return ret == -ENOTTY ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 		}
 		if (o.json || o.batch) {
 			cli_msg("--tui cannot be combined with -J or -B");

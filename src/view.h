@@ -21,13 +21,19 @@ struct view_params {
 	const struct opts *opts;       /* the parsed command line (mode, -D/-C, ...) */
 	const char *engine;            /* engine name */
 	const struct target *target;   /* the open target (kind, device, sizes) */
-	struct sbuf *deferred_stderr;  /* complete "ioprobe: ..." lines to print after the screen */
+	struct sbuf *deferred_stderr;  /* gets what reached stderr while the screen was up */
 	volatile sig_atomic_t *stop;   /* set by the CLI's SIGINT/TERM/HUP handler */
+	/* Print one message ("ioprobe: " is added); only once the screen is given back. */
+	void (*message)(const char *text);
 };
 
 struct view_ops {
 	const char *name;
-	/* Can the view run here? 0, or -errno with msg filled (e.g. not a terminal: exit 1). */
+	/*
+	 * Can the view run here? Called before any preparation. 0, or -errno
+	 * with msg filled: -ENOTTY for the terminal (not one, unknown TERM: the
+	 * CLI exits 1), another -errno when the view cannot work (exit 2).
+	 */
 	int (*check)(char *msg, size_t msglen);
 	/*
 	 * Run the probe and show it until the user quits or *stop is set; restore
@@ -35,6 +41,11 @@ struct view_ops {
 	 * probe->acct.total is complete either way.
 	 */
 	int (*run)(const struct view_params *vp, char *msg, size_t msglen);
+	/*
+	 * Async-signal-safe: give the terminal back at once. The CLI calls it
+	 * from its signal handler before _exit() while run() is active.
+	 */
+	void (*emergency)(void);
 };
 
 #endif

@@ -30,6 +30,7 @@
 #include "tui_model.h"
 #include "tui_term.h"
 #include "tui_text.h"
+#include "warnlog.h"
 
 #define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
 #define TUI_TICK_NS 1000000000ull      /* clock, periods and iostat refresh */
@@ -43,6 +44,9 @@
 
 struct tui {
 	const struct view_params *vp;
+	struct report_cfg rc;    /* vp->rc with the path escaped for the screen */
+	char *path;              /* that escaped path */
+	struct warnlog warns;    /* kept for after the screen, each text once */
 	struct session s;
 	struct tui_model live, frozen;
 	struct tui_iostat io, io_frozen;
@@ -70,19 +74,31 @@ struct tui {
 	enum tui_state_cls state_cls;
 };
 
+static void *tui_noop(void *arg)
+{
+	return arg;
+}
+
+/* Before any preparation: a terminal the view can drive, and a thread for the probe. */
 static int tui_check(char *msg, size_t msglen)
 {
-	const char *term = getenv("TERM");
+	pthread_t th;
+	int ret;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(msg, msglen, "--tui needs a terminal on standard input and output");
 		return -ENOTTY;
 	}
-	if (!term || !*term || !strcmp(term, "dumb")) {
-		snprintf(msg, msglen, "--tui needs a terminal with cursor addressing (TERM=%s)",
-			 term ? term : "");
-		return -ENOTTY;
+	ret = tui_term_check(msg, msglen);
+	if (ret)
+		return ret;
+	ret = pthread_create(&th, NULL, tui_noop, NULL);
+	if (ret) {
+		snprintf(msg, msglen, "--tui cannot start a thread for the probe: %s",
+			 strerror(ret));
+		return -ret;
 	}
+	pthread_join(th, NULL);
 	return 0;
 }
 
@@ -111,7 +127,7 @@ static void tui_describe(struct tui *t)
 	struct tui_mode m = { 0 };
 	char a[TUI_FMT_LEN];
 
-	sbuf_printf(&sb, "%s (", vp->rc->target.path);
+	sbuf_printf(&sb, "%s (", t->path);
 	report_target_desc(&sb, &vp->rc->target);
 	sbuf_putc(&sb, ')');
 	snprintf(t->target, sizeof(t->target), "%s", sbuf_str(&sb));
@@ -220,7 +236,7 @@ static uint64_t tui_drain(struct tui *t)
 			break;
 		case SESSION_WARNING:
 			tui_model_warning(&t->live, rec.text);
-			sbuf_printf(t->vp->deferred_stderr, "ioprobe: %s\n", rec.text);
+			warnlog_add(&t->warns, rec.text);
 			break;
 		}
 		t->dirty = true;
@@ -273,7 +289,6 @@ static void tui_key(struct tui *t, int ch)
 		if (t->frozen_on) {
 			t->frozen = t->live;
 			t->io_frozen = t->io;
-			t->io_frozen.text = NULL;
 			t->frozen_now = now;
 		}
 		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
@@ -378,7 +393,7 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.frozen = t->frozen_on;
 	f.m = m;
 	f.io = t->frozen_on ? &t->io_frozen : &t->io;
-	f.rc = t->vp->rc;
+	f.rc = &t->rc;
 	f.realtime_base = t->realtime_base;
 	f.now = now;
 	f.total_wall = now > m->total_start ? now - m->total_start : 0;
@@ -437,7 +452,7 @@ static void tui_tick(struct tui *t, uint64_t mono)
 	while (t->next_tick <= mono)
 		t->next_tick += TUI_TICK_NS;
 	t->dirty = true;
-	bt = tui_iostat_now();
+	bt = clock_boottime();
 	if (bt >= t->io_next) {
 		tui_iostat_sample(&t->io, t->live.samples);
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
@@ -463,6 +478,7 @@ static int tui_start(struct tui *t)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGWINCH);
 	sigaddset(&block, SIGTSTP);
+	tui_term_sigset(&block); /* they reach the UI thread, which restores the terminal */
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	ret = session_start(&t->s, t->vp->probe);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -472,11 +488,11 @@ static int tui_start(struct tui *t)
 /*
  * Stop the probe: ask, interrupt its sleep, wait for its thread. A request
  * stuck in the kernel cannot be interrupted; the screen is already given
- * back then, so say what we wait for.
+ * back then, so say what we wait for — only when a request really is in
+ * flight (a probe thread busy elsewhere is not waiting for one).
  */
 static void tui_finish(struct tui *t)
 {
-	uint64_t start = clock_now();
 	bool told = false;
 
 	t->s.stop = 1;
@@ -487,11 +503,8 @@ static void tui_finish(struct tui *t)
 		pthread_kill(t->s.thread, TUI_WAKE_SIG);
 		poll(&p, 1, 20);
 		session_ack(&t->s);
-		if (!told && clock_now() - start > TUI_INFLIGHT_NS) {
-			static const char text[] = "ioprobe: waiting for the request in flight "
-						   "to finish\n";
-
-			out_write(STDERR_FILENO, text, sizeof(text) - 1);
+		if (!told && tui_inflight(t, clock_now())) {
+			t->vp->message("waiting for the request in flight to finish");
 			told = true;
 		}
 	}
@@ -524,20 +537,40 @@ static void tui_loop(struct tui *t)
 	}
 }
 
-static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
+/* Hand the kept warnings to the CLI, each text once with its count. */
+static void tui_report_warnings(struct tui *t)
 {
-	struct tui_term_opts to = { vp->opts->ascii, vp->opts->no_color };
-	struct sigaction wake, old_wake;
-	struct tui *t = calloc(1, sizeof(*t));
-	struct tui_model_cfg mc = { 0 };
-	int ret;
+	char line[WARNLOG_LINE_LEN];
 
-	if (!t) {
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
+	for (size_t i = 0; i < warnlog_lines(&t->warns); i++) {
+		warnlog_line(&t->warns, i, t->ascii, line, sizeof(line));
+		t->vp->message(line);
+	}
+}
+
+static void tui_free(struct tui *t)
+{
+	free(t->cells);
+	free(t->path);
+	free(t);
+}
+
+/* The view's state before the screen opens; NULL when out of memory. */
+static struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	size_t plen = 4 * strlen(vp->rc->target.path) + 1;
+	struct tui_model_cfg mc = { 0 };
+
+	if (!t || !(t->path = malloc(plen))) {
+		free(t);
+		return NULL;
 	}
 	t->vp = vp;
-	t->ascii = tui_term_want_ascii(&to);
+	t->rc = *vp->rc;
+	t->rc.target.path = tui_fmt_escape(t->path, plen, vp->rc->target.path);
+	warnlog_init(&t->warns);
+	t->ascii = tui_term_want_ascii(to);
 	t->log = true;
 	t->interval = vp->probe->cfg.interval;
 	tui_describe(t);
@@ -551,12 +584,24 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
 	tui_iostat_sample(&t->io, 0);
-	t->io_next = tui_iostat_now() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	return t;
+}
 
+static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
+{
+	struct tui_term_opts to = { vp->opts->ascii, vp->opts->no_color };
+	struct sigaction wake, old_wake;
+	struct tui *t = tui_new(vp, &to);
+	int ret;
+
+	if (!t) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
 	ret = tui_term_open(&to, vp->stop, msg, msglen);
 	if (ret) {
-		tui_iostat_close(&t->io);
-		free(t);
+		tui_free(t);
 		return ret;
 	}
 	t->color = tui_term_color();
@@ -573,9 +618,7 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 		tui_term_close(vp->deferred_stderr);
 		sigaction(TUI_WAKE_SIG, &old_wake, NULL);
 		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
-		tui_iostat_close(&t->io);
-		free(t->cells);
-		free(t);
+		tui_free(t);
 		return ret;
 	}
 	tui_relayout(t);
@@ -585,14 +628,13 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 	tui_term_close(vp->deferred_stderr);
 	tui_finish(t);
 	sigaction(TUI_WAKE_SIG, &old_wake, NULL);
+	tui_report_warnings(t);
 	ret = 0;
 	if (t->s.result) {
 		ret = t->s.result;
 		snprintf(msg, msglen, "%s", t->s.msg);
 	}
-	tui_iostat_close(&t->io);
-	free(t->cells);
-	free(t);
+	tui_free(t);
 	return ret;
 }
 
@@ -600,4 +642,5 @@ const struct view_ops tui_view = {
 	.name = "tui",
 	.check = tui_check,
 	.run = tui_run,
+	.emergency = tui_term_emergency,
 };
