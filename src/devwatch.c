@@ -34,6 +34,7 @@ int devwatch_watch(struct devwatch *w, const char *name, unsigned major, unsigne
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->major = major;
 	d->minor = minor;
+	d->write_cache = -1;
 	d->state = DEVWATCH_INIT;
 	return (int)w->ndev++;
 }
@@ -45,8 +46,14 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 	int err = 0;
 
 	devwatch_reset(w, proc_path);
-	for (size_t i = 0; ds && i < ds->ndev; i++)
-		devwatch_watch(w, ds->dev[i].name, ds->dev[i].major, ds->dev[i].minor);
+	for (size_t i = 0; ds && i < ds->ndev; i++) {
+		int k = devwatch_watch(w, ds->dev[i].name, ds->dev[i].major, ds->dev[i].minor);
+
+		if (k >= 0) {
+			w->dev[k].max_sectors_kb = ds->dev[i].max_sectors_kb;
+			w->dev[k].write_cache = ds->dev[i].write_cache;
+		}
+	}
 	if (extra && *extra) {
 		const char *p = extra;
 

@@ -30,6 +30,8 @@ enum devwatch_state {
 struct devwatch_dev {
 	char name[DEVSTACK_NAME_LEN];
 	unsigned major, minor;
+	unsigned max_sectors_kb;   /* queue/max_sectors_kb read once at start; 0 = unknown */
+	int write_cache;           /* queue/write_cache at start: 1 write back, 0 write through, -1 unknown */
 	struct disk_counters prev;
 	bool have_prev;
 	enum devwatch_state state;
@@ -54,9 +56,10 @@ void devwatch_reset(struct devwatch *w, const char *proc_path);
 int devwatch_watch(struct devwatch *w, const char *name, unsigned major, unsigned minor);
 
 /*
- * Watch every device of ds (top first) and then the devices named in extra
- * (comma-separated kernel names such as "sda,nvme0n1", or NULL). Duplicates
- * are dropped. Returns 0, or -ENOENT with msg filled when a named device is
+ * Watch every device of ds (top first), with the queue attributes ds read
+ * (max_sectors_kb, write_cache), and then the devices named in extra
+ * (comma-separated kernel names such as "sda,nvme0n1", or NULL; their queue
+ * attributes are unknown). Duplicates are dropped. Returns 0, or -ENOENT with msg filled when a named device is
  * not in proc_path (NULL = /proc/diskstats), -EINVAL when nothing is left to
  * watch (a target with no block device and no names).
  */

@@ -47,6 +47,8 @@ static void stack_of(struct devstack *ds, const char *top, unsigned major, unsig
 	snprintf(ds->dev[0].name, sizeof(ds->dev[0].name), "%s", top);
 	ds->dev[0].major = major;
 	ds->dev[0].minor = minor;
+	ds->dev[0].max_sectors_kb = 256;
+	ds->dev[0].write_cache = 1;
 }
 
 Test(devwatch, stack_then_named_devices_without_duplicates)
@@ -60,7 +62,11 @@ Test(devwatch, stack_then_named_devices_without_duplicates)
 		     "%s", msg);
 	cr_assert_eq(w.ndev, 3);
 	cr_assert_str_eq(w.dev[0].name, "vda");
+	cr_assert_eq(w.dev[0].max_sectors_kb, 256, "queue attributes come from the stack");
+	cr_assert_eq(w.dev[0].write_cache, 1);
 	cr_assert_str_eq(w.dev[1].name, "loop0");
+	cr_assert_eq(w.dev[1].max_sectors_kb, 0, "a named device's are unknown");
+	cr_assert_eq(w.dev[1].write_cache, -1);
 	cr_assert_eq(w.dev[1].major, 7);
 	cr_assert_str_eq(w.dev[2].name, "zram0");
 	cr_assert_eq(w.dev[2].state, DEVWATCH_INIT);

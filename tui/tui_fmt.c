@@ -3,6 +3,8 @@
 #include "tui_fmt.h"
 #include "common.h"
 
+#include "verdict.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -246,17 +248,6 @@ char *tui_fmt_mode(char *buf, size_t len, const struct tui_mode *m)
 	return buf;
 }
 
-/* "L=λW 0.93 ≈ aqu-sz 0.95": Little's law against the measured queue (≠ beyond 2x). */
-static void tui_fmt_little(char *out, double expected, double observed, bool ascii)
-{
-	double lo = expected < observed ? expected : observed;
-	double hi = expected < observed ? observed : expected;
-	bool agree = hi < 0.02 || hi <= 2 * lo;
-
-	snprintf(out, TUI_HINT_LEN, "%s %.2f %s aqu-sz %.2f", ascii ? "L=lW" : "L=λW", expected,
-		 agree ? (ascii ? "~" : "≈") : (ascii ? "!=" : "≠"), observed);
-}
-
 int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_in *in,
 		 bool ascii)
 {
@@ -276,12 +267,9 @@ int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_
 		snprintf(line[1], TUI_HINT_LEN, "device saw less than asked");
 	else
 		snprintf(line[1], TUI_HINT_LEN, "probe is the device's load");
-	tui_fmt_little(line[2], in->expected_aqu, in->observed_aqu, ascii);
-	if (in->observed_aqu >= 1.0)
-		snprintf(line[3], TUI_HINT_LEN, "queue building: aqu-sz %.1f", in->observed_aqu);
-	else if (in->rotational == 0 && in->util >= 80)
-		snprintf(line[3], TUI_HINT_LEN, "parallel device: busy %s saturated",
-			 ascii ? "!=" : "≠");
+	(void)ascii;
+	if (in->observed_aqu > in->own_aqu + VERDICT_QUEUE_MARGIN)
+		snprintf(line[2], TUI_HINT_LEN, "queue building: aqu-sz %.1f", in->observed_aqu);
 	for (int i = 0; i < TUI_HINT_LINES; i++)
 		if (line[i][0])
 			n = i + 1;
