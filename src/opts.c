@@ -68,6 +68,7 @@ static const struct opt_def opt_table[] = {
 	{ "raw-percentiles", 0, ARG_NONE, false },
 	{ "iostat", 0, ARG_OPTIONAL, false },
 	{ "fio-job", 0, ARG_OPTIONAL, false },
+	{ "sweep", 0, ARG_OPTIONAL, false },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -295,6 +296,9 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		} else if (!strcmp(d->name, "iostat")) {
 			o->iostat = true;
 			o->iostat_devices = arg && *arg ? arg : NULL;
+		} else if (!strcmp(d->name, "sweep")) {
+			o->sweep = true;
+			o->sweep_rates = arg && *arg ? arg : NULL;
 		} else if (!strcmp(d->name, "fio-job")) {
 			o->fio_job = true;
 			if (arg && *arg)

@@ -75,9 +75,14 @@ struct opts {
 	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
+	bool sweep;                /* --sweep[=RATE,...|auto]: step the asked rate */
+	const char *sweep_rates;   /* its list, or NULL for auto */
 	bool fio_job;              /* --fio-job[=TIME]: watch the devices, print a fio job */
 	uint64_t fio_job_window;   /* its window, ns */
 };
+
+/* --sweep's default step length (-w sets it). */
+#define OPTS_SWEEP_STEP 5000000000ull
 
 /* --fio-job's default window. */
 #define OPTS_FIO_JOB_WINDOW 10000000000ull
