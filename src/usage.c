@@ -55,6 +55,9 @@
 	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n" \
 	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \
 	"                                 (or every -P period), plus the named devices\n" \
+	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
+	"                                 then bisecting), each step -w long (5s); print\n" \
+	"                                 the saturation table and the knee\n" \
 	"          -fio-job[=time]        no requests: watch the target's device (or the\n" \
 	"                                 -iostat devices) for <time> (10s), print a fio job\n" \
 	"                                 that imitates their load\n" \
