@@ -55,7 +55,8 @@ check "sweep with -W on a device: think twice (exit 2)" \
 	eval 'rc_is 2 && err_has "think twice"'
 
 ## SIGINT mid-sweep: the table so far
-timeout 60 "$IOPROBE" --sweep=20,40,80,160 -w 1.5 -D -WWW -C "$L" >"$OUT" 2>"$ERR" &
+# (not under timeout(1): it forwards a signal to the child and again to its process group)
+"$IOPROBE" --sweep=20,40,80,160 -w 1.5 -D -WWW -C "$L" >"$OUT" 2>"$ERR" &
 PID=$!
 wait_lines "$OUT" "^4 KiB +40 " 1 20
 kill -INT "$PID"
