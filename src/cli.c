@@ -18,10 +18,11 @@
 #include "engine.h"
 #include "esc.h"
 #include "fiojob.h"
+#include "fmt.h"
+#include "json.h"
+#include "readfile.h"
 #include "sweep.h"
 #include "verdict.h"
-#include "readfile.h"
-#include "json.h"
 #include "msg.h"
 #include "opts.h"
 #include "out.h"
@@ -31,6 +32,7 @@
 #include "target.h"
 #include "ticker.h"
 #include "usage.h"
+#include "verdict.h"
 #include "view.h"
 #include "watchdog.h"
 
@@ -101,6 +103,17 @@ struct cli_ctx {
 	struct devwatch *watch;  /* --iostat devices, or NULL */
 	struct ticker iostat;    /* --iostat sampler */
 	bool iostat_failed;      /* a sample failed (said once on stderr) */
+	bool iso_time;           /* S_TIME_FORMAT=ISO: block times as iostat -t prints them then */
+	/* --iostat: the probe's side of each interval, from the samples cli_on_request sees */
+	pthread_mutex_t iv_lock; /* held only to add a sample or to swap the buffers */
+	struct stats *iv_lat[2]; /* latencies of the interval; the probe adds to iv_lat[iv_cur] */
+	int iv_cur;
+	uint64_t iv_skipped;     /* skipped slots of the run, as of the last sample */
+	uint64_t iv_first;       /* boottime ns the first request started; 0 = none yet */
+	uint64_t iv_prev;        /* boottime ns of the previous block (the ticker's) */
+	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
+	struct verdict_hist vhist;
+	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
 };
 
 /* Write sb to stdout and reset it; the caller holds c->lock. */
@@ -126,11 +139,25 @@ static void cli_json_sep(struct cli_ctx *c, struct sbuf *sb)
 	c->json_started = true;
 }
 
+/* Count a finished request into the --iostat interval (brief: never waits on stdout). */
+static void cli_iv_add(struct cli_ctx *c, const struct sample *s)
+{
+	pthread_mutex_lock(&c->iv_lock);
+	if (!c->iv_first)
+		c->iv_first = clock_boottime() - s->time;
+	if (s->result >= 0)
+		stats_add(c->iv_lat[c->iv_cur], s->time);
+	c->iv_skipped = s->skipped;
+	pthread_mutex_unlock(&c->iv_lock);
+}
+
 static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 {
 	struct cli_ctx *c = ctx;
 	int ret;
 
+	if (c->watch)
+		cli_iv_add(c, s);
 	if (c->o->quiet)
 		return 0;
 	pthread_mutex_lock(&c->lock);
@@ -208,36 +235,112 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 }
 
 /*
- * One --iostat block (every second, or every -P period): sysstat's
- * `iostat -dx` header and a row per device, then a blank line, as iostat
- * prints them; with -J an "iostat" object with sysstat's JSON keys.
+ * Close the probe's interval at boottime now: swap the latency buffers and
+ * fill c->vp's per-interval fields. The ticker's; the buffer it returns is
+ * the one to clear after use.
+ */
+static struct stats *cli_iv_close(struct cli_ctx *c, uint64_t now)
+{
+	struct stats *lat;
+	uint64_t skipped, first, from;
+
+	pthread_mutex_lock(&c->iv_lock);
+	lat = c->iv_lat[c->iv_cur];
+	c->iv_cur ^= 1;
+	skipped = c->iv_skipped;
+	first = c->iv_first;
+	pthread_mutex_unlock(&c->iv_lock);
+	/* the probe's interval starts with its first request, not with the sampler */
+	from = first > c->iv_prev ? first : c->iv_prev;
+	c->vp.period_ns = now > from ? now - from : 0;
+	if (!first)
+		c->vp.period_ns = 0;
+	c->vp.done = lat->count;
+	c->vp.skipped = skipped - c->iv_skip_mark;
+	c->vp.p50_ns = stats_percentile(lat, 50);
+	c->vp.p99_ns = stats_percentile(lat, 99);
+	c->iv_skip_mark = skipped;
+	c->iv_prev = now;
+	return lat;
+}
+
+/* The interval's verdict on the watched stack (top first). */
+static void cli_iv_judge(struct cli_ctx *c, struct verdict *v)
+{
+	const struct devwatch *w = c->watch;
+	struct verdict_dev dev[DEVWATCH_MAX];
+
+	for (size_t i = 0; i < w->ndev; i++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		dev[i].name = d->name;
+		dev[i].row = d->state == DEVWATCH_OK ? &d->row : NULL;
+		dev[i].max_sectors_kb = d->max_sectors_kb;
+		dev[i].write_cache = d->write_cache;
+	}
+	verdict_judge(&c->vhist, &c->vp, dev, w->ndev, v);
+}
+
+/* The block's time line, as `iostat -t` prints it (ISO 8601 with S_TIME_FORMAT=ISO). */
+static void cli_iostat_time(const struct cli_ctx *c, struct sbuf *sb)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char buf[64];
+
+	localtime_r(&now, &tm);
+	if (c->iso_time) {
+		strftime(buf, sizeof(buf), "%FT%T%z", &tm);
+		sbuf_printf(sb, "%s\n", buf);
+		return;
+	}
+	/* iostat's "%x %X" in the C locale the CLI runs in: 11/23/26 00:13:20 */
+	sbuf_printf(sb, "%02d/%02d/%02d %02d:%02d:%02d\n", tm.tm_mon + 1, tm.tm_mday,
+		    tm.tm_year % 100, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/*
+ * One --iostat block (every second, or every -P period): the time, sysstat's
+ * `iostat -dx` header and a row per device, as `iostat -dx -t` prints them,
+ * then the probe's line for the same interval and the verdict, and a blank
+ * line; with -J an "iostat" object with sysstat's JSON keys, "probe" and
+ * "verdict".
  */
 static void cli_iostat_tick(void *arg)
 {
 	struct cli_ctx *c = arg;
 	struct devwatch *w = c->watch;
 	struct sbuf sb = SBUF_INIT;
+	struct verdict v;
+	struct stats *lat;
 	bool any = false;
+	uint64_t now = clock_boottime();
+	int err = devwatch_sample(w, NULL, now);
 
-	int err = devwatch_sample(w, NULL, 0);
-
+	lat = cli_iv_close(c, now);
 	if (err) {
 		if (!c->iostat_failed) /* say it once, the probe goes on */
 			cli_msg("--iostat: cannot read /proc/diskstats: %s", strerror(-err));
 		c->iostat_failed = true;
+		stats_init(lat);
 		return;
 	}
 	for (size_t i = 0; i < w->ndev; i++)
 		any |= w->dev[i].state == DEVWATCH_OK || w->dev[i].state == DEVWATCH_RESET;
-	if (!any)
+	if (!any) {
+		stats_init(lat);
 		return;
+	}
+	cli_iv_judge(c, &v);
+	stats_init(lat);
 	pthread_mutex_lock(&c->lock);
 	if (c->o->json) {
 		cli_json_sep(c, &sb);
-		report_json_iostat(&sb, &c->rc, w, clock_realtime());
+		report_json_iostat(&sb, &c->rc, w, &v, clock_realtime());
 		if (c->rc.json_lines)
 			sbuf_putc(&sb, '\n');
 	} else {
+		cli_iostat_time(c, &sb);
 		iostat_format_header(&sb);
 		for (size_t i = 0; i < w->ndev; i++) {
 			const struct devwatch_dev *d = &w->dev[i];
@@ -245,12 +348,49 @@ static void cli_iostat_tick(void *arg)
 			if (d->state == DEVWATCH_OK || d->state == DEVWATCH_RESET)
 				iostat_format_row(&sb, d->name, &d->row);
 		}
+		verdict_format_probe(&sb, &v);
 		sbuf_putc(&sb, '\n');
+		verdict_format(&sb, &v);
+		sbuf_puts(&sb, "\n\n");
 	}
 	if (cli_flush(c, &sb))
 		cli_stop = 1; /* stdout is gone (or full): end the run like a signal would */
 	pthread_mutex_unlock(&c->lock);
 	sbuf_free(&sb);
+}
+
+/* Preparation progress on a terminal: when it began and when the line was last drawn. */
+struct cli_progress {
+	uint64_t start, last;
+};
+
+/*
+ * The working set being filled: a "\r" line on stderr, redrawn at most ten
+ * times a second, erased at the end (only installed when stderr is a terminal).
+ */
+static void cli_on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct cli_progress *pg = arg;
+	uint64_t now = clock_now();
+	char a[FMT_BUFSZ], b[FMT_BUFSZ], r[FMT_BUFSZ], line[192];
+	double secs;
+	int n;
+
+	if (!pg->start)
+		pg->start = now;
+	if (done >= total) {
+		out_write(STDERR_FILENO, "\r\033[K", 4);
+		return;
+	}
+	if (pg->last && now - pg->last < 100000000ull)
+		return;
+	pg->last = now;
+	secs = (double)(now - pg->start) / 1e9;
+	fmt_value(r, sizeof(r), secs > 0 ? fmt_trunc((double)done / secs) : 0, FMT_SIZE);
+	n = snprintf(line, sizeof(line), "\rioprobe: preparing the working set: %s of %s (%s/s)"
+		     "\033[K", fmt_value(a, sizeof(a), done, FMT_SIZE),
+		     fmt_value(b, sizeof(b), total, FMT_SIZE), r);
+	out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
@@ -410,12 +550,43 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 	return ret;
 }
 
-/* Start the --iostat sampler (its baseline was taken at start-up). Returns 0 or -errno. */
-static int cli_start_iostat(struct cli_ctx *c)
+/* What the run asks for, for the verdict of each --iostat interval. */
+static void cli_iv_setup(struct cli_ctx *c, const struct target *t)
 {
 	const struct opts *o = c->o;
-	int ret = ticker_start(&c->iostat, o->print_interval ? o->print_interval : 1000000000ull,
-			       cli_iostat_tick, c);
+	const char *tf = getenv("S_TIME_FORMAT");
+
+	c->iso_time = tf && !strcmp(tf, "ISO");
+	verdict_hist_init(&c->vhist);
+	memset(&c->vp, 0, sizeof(c->vp));
+	c->vp.asked = opts_asked_rate(o);
+	c->vp.size = t->size;
+	c->vp.write_share = o->read_write ? 0.5 : o->write > 0 ? 1 : 0;
+	c->vp.flush = c->vp.write_share > 0 && !o->cached;
+	c->vp.depth = 1; /* every engine runs one request at a time */
+	c->iv_prev = c->watch->prev_ns;
+}
+
+/*
+ * Start the --iostat sampler (its baseline was taken at start-up). Returns 0
+ * or -errno.
+ */
+static int cli_start_iostat(struct cli_ctx *c, const struct target *t)
+{
+	const struct opts *o = c->o;
+	int ret;
+
+	c->iv_lat[0] = malloc(sizeof(struct stats));
+	c->iv_lat[1] = malloc(sizeof(struct stats));
+	if (!c->iv_lat[0] || !c->iv_lat[1]) {
+		cli_msg("out of memory");
+		return -ENOMEM;
+	}
+	stats_init(c->iv_lat[0]);
+	stats_init(c->iv_lat[1]);
+	cli_iv_setup(c, t);
+	ret = ticker_start(&c->iostat, o->print_interval ? o->print_interval : 1000000000ull,
+			   cli_iostat_tick, c);
 
 	if (ret)
 		cli_msg("--iostat: cannot start its thread: %s", strerror(-ret));
@@ -636,6 +807,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		return CLI_EXIT_PREPARE;
 	}
 	pthread_mutex_init(&c.lock, NULL);
+	pthread_mutex_init(&c.iv_lock, NULL);
 	cli_probe_cfg(o, &pc);
 	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
@@ -652,7 +824,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		else if (ret)
 			cli_msg("%s", msg);
 		code = c.out_err ? code : (ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
-	} else if (c.watch && cli_start_iostat(&c)) {
+	} else if (c.watch && cli_start_iostat(&c, t)) {
 		code = CLI_EXIT_PREPARE;
 	} else {
 		p->ctl = wd->ctl; /* NULL when no watchdog runs: no hang warnings */
@@ -667,6 +839,9 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		code = cli_conclude(&c, p, ret, msg);
 	}
 	sbuf_free(&c.sb);
+	free(c.iv_lat[0]);
+	free(c.iv_lat[1]);
+	pthread_mutex_destroy(&c.iv_lock);
 	pthread_mutex_destroy(&c.lock);
 	free(p);
 	engine_stop(&eng);
@@ -776,6 +951,8 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	struct target t;
 	struct devwatch *watch = NULL;
 	struct watchdog wd = { 0 };
+	struct cli_progress pg = { 0 };
+	const struct target_progress progress = { cli_on_progress, &pg };
 	const struct engine_ops *ops;
 	char msg[MSG_MAX];
 	int code, ret;
@@ -833,7 +1010,8 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
 	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
 		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
-	ret = target_open(&t, &o, &cli_stop, msg, sizeof(msg));
+	ret = target_open(&t, &o, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,
+			  sizeof(msg));
 	if (ret) {
 		watchdog_stop(&wd);
 		cli_msg("%s", msg);

@@ -471,3 +471,10 @@ uint64_t opts_deadline(const struct opts *o)
 		return o->deadline;
 	return o->rapid ? 3000000000ull : 0;
 }
+
+double opts_asked_rate(const struct opts *o)
+{
+	uint64_t iv = opts_interval(o);
+
+	return iv ? (double)(o->burst > 1 ? o->burst : 1) * 1e9 / (double)iv : 0;
+}

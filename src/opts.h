@@ -119,6 +119,12 @@ uint64_t opts_request_size(const struct opts *o);
  */
 uint64_t opts_interval(const struct opts *o);
 
+/*
+ * The rate the run asks for, requests per second: -b N requests (1 without
+ * -b) every opts_interval(); 0 when unpaced (interval 0: -R, or -i 0).
+ */
+double opts_asked_rate(const struct opts *o);
+
 /* Deadline in ns after which no request starts (-w, or 3 s for -R); 0 = none. */
 uint64_t opts_deadline(const struct opts *o);
 

@@ -218,6 +218,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		s.time = t1 - t0;
 		s.start = t0 - p->first_start;
 		s.lateness = t0 > due ? t0 - due : 0;
+		s.skipped = p->pacer.skipped;
 		if (s.result == -EINTR && *stop)
 			break;
 		if (sync_err && !c->ignore_error) {

@@ -14,6 +14,7 @@
 #include "json.h"
 #include "msg.h"
 #include "common.h"
+#include "verdict.h"
 
 /* Percentiles on the summary line and in raw lines (JSON adds 99.99). */
 
@@ -357,8 +358,34 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_close(&w);
 }
 
+/* The "probe" and "verdict" objects of an iostat interval. */
+static void json_verdict(struct jw *w, const struct verdict *v)
+{
+	struct sbuf text = SBUF_INIT;
+
+	jw_open(w, "probe");
+	jw_raw(w, "asked", "%.2f", v->asked);
+	jw_raw(w, "achieved", "%.2f", v->achieved);
+	jw_u64(w, "requests", v->done);
+	jw_u64(w, "skipped", v->skipped);
+	jw_u64(w, "p50", v->p50_ns);
+	jw_u64(w, "p99", v->p99_ns);
+	jw_close(w);
+	jw_open(w, "verdict");
+	jw_str(w, "state", verdict_state_text(v->state));
+	jw_str(w, "reason", verdict_reason_text(v->reason));
+	jw_str(w, "device", v->dev);
+	jw_raw(w, "device_rate", "%.2f", v->dev_rate);
+	jw_raw(w, "expected", "%.2f", v->expected);
+	jw_raw(w, "own", "%.2f", v->own);
+	verdict_format(&text, v);
+	jw_str(w, "text", sbuf_str(&text));
+	sbuf_free(&text);
+	jw_close(w);
+}
+
 void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
-			uint64_t realtime)
+			const struct verdict *v, uint64_t realtime)
 {
 	struct jw jw = { sb, c->json_lines, 0, true };
 	bool first = true;
@@ -379,6 +406,8 @@ void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struc
 		first = false;
 	}
 	sbuf_putc(sb, ']');
+	if (v)
+		json_verdict(&jw, v);
 	jw_close(&jw);
 	jw_close(&jw);
 }

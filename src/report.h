@@ -66,14 +66,19 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 		      uint64_t realtime, bool total);
 
 struct devwatch;
+struct verdict;
 
 /*
  * JSON object for one --iostat interval: the usual head (timestamp,
  * localtime, target) and "iostat": {"interval": ns, "disk": [...]}, one
- * sysstat `iostat -o JSON` device object per device with a row.
+ * sysstat `iostat -o JSON` device object per device with a row; with v
+ * (NULL: left out) also "probe": {"asked", "achieved" (requests/s; asked 0
+ * = unpaced), "requests", "skipped", "p50", "p99" (ns)} and "verdict":
+ * {"state", "reason" ("" unless one), "device", "device_rate", "expected",
+ * "own", "text" (verdict_format's line)}.
  */
 void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
-			uint64_t realtime);
+			const struct verdict *v, uint64_t realtime);
 
 
 #endif

@@ -145,7 +145,7 @@ static int target_pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 
 /* Fill [offset, offset + work_size) of the temp file with random data, then fsync. */
 static int target_fill(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
-		       char *msg, size_t msglen)
+		       const struct target_progress *pg, char *msg, size_t msglen)
 {
 	uint64_t end = t->work_offset + t->work_size;
 	struct stat st;
@@ -169,6 +169,8 @@ static int target_fill(struct target *t, const struct opts *o, const volatile si
 
 		rng_fill(&rng, buf, len);
 		err = target_pwrite_all(t->fd, buf, len, off);
+		if (pg && pg->fn && !err)
+			pg->fn(pg->arg, off + len - t->work_offset, t->work_size);
 	}
 	free(buf);
 	if (err)
@@ -185,14 +187,15 @@ sync:
  * -S), which O_DIRECT would refuse. O_DIRECT is set again afterwards.
  */
 static int target_fill_buffered(struct target *t, const struct opts *o,
-				const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+				const volatile sig_atomic_t *stop, const struct target_progress *pg,
+				char *msg, size_t msglen)
 {
 	int fl = fcntl(t->fd, F_GETFL), ret;
 	bool direct = fl >= 0 && (fl & O_DIRECT);
 
 	if (direct && fcntl(t->fd, F_SETFL, fl & ~O_DIRECT) < 0)
 		return err_set(msg, msglen, -errno, "fcntl failed: %s", strerror(errno));
-	ret = target_fill(t, o, stop, msg, msglen);
+	ret = target_fill(t, o, stop, pg, msg, msglen);
 	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
 		ret = err_set(msg, msglen, -errno,
 			    "fcntl(O_DIRECT) failed, please retry without option -D: %s",
@@ -302,7 +305,8 @@ static int target_open_once(struct target *t, const struct opts *o, struct stat 
 
 /* A directory: check sizes, create and fill the temporary file inside it. */
 static int target_open_dir(struct target *t, const struct opts *o, const struct stat *st,
-			   const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+			   const volatile sig_atomic_t *stop, const struct target_progress *pg,
+			   char *msg, size_t msglen)
 {
 	struct tempfile tf;
 	int dirfd = t->fd, ret;
@@ -323,7 +327,7 @@ static int target_open_dir(struct target *t, const struct opts *o, const struct 
 	if (!ret && o->direct)
 		ret = target_check_align(t, o->path, msg, msglen);
 	if (!ret)
-		ret = target_fill_buffered(t, o, stop, msg, msglen);
+		ret = target_fill_buffered(t, o, stop, pg, msg, msglen);
 	if (ret)
 		tempfile_discard(dirfd, &tf);
 	close(dirfd);
@@ -365,7 +369,7 @@ static int target_open_node(struct target *t, const struct opts *o, const struct
 }
 
 int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
-		char *msg, size_t msglen)
+		const struct target_progress *progress, char *msg, size_t msglen)
 {
 	struct stat st;
 	int ret;
@@ -377,8 +381,9 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 	t->writable = o->write > 0;
 	ret = target_open_once(t, o, &st, msg, msglen);
 	if (!ret)
-		ret = t->kind == TARGET_DIR ? target_open_dir(t, o, &st, stop, msg, msglen) :
-					      target_open_node(t, o, &st, msg, msglen);
+		ret = t->kind == TARGET_DIR ?
+			      target_open_dir(t, o, &st, stop, progress, msg, msglen) :
+			      target_open_node(t, o, &st, msg, msglen);
 	if (ret)
 		target_close(t);
 	return ret;

@@ -112,7 +112,9 @@ static void verdict_remember(struct verdict_hist *h, const struct verdict *v)
 		h->ceiling = v->dev_rate;
 	h->prev_aqu = v->aqu;
 	h->prev_above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
-	if (h->base_n < VERDICT_BASELINE_PERIODS && v->dev_rate > 0) {
+	/* the baseline is the probe's own picture: intervals with other load do not count */
+	if (h->base_n < VERDICT_BASELINE_PERIODS && v->dev_rate > 0 && !v->other_io &&
+	    !v->queue_building) {
 		h->base_await = (h->base_await * h->base_n + v->await) / (h->base_n + 1);
 		h->base_n++;
 	}

@@ -93,7 +93,8 @@
 #define VERDICT_QUEUE_MARGIN 0.5
 /*
  * ... or await above 2 x its baseline and 1 ms more; the baseline is the
- * mean await of the first 3 intervals with device requests (four writers
+ * mean await of the first 3 intervals with device requests and neither
+ * other I/O nor a queue (four writers
  * took w_await from 3.7 ms to 33 ms; steady runs move it by a few %).
  */
 #define VERDICT_AWAIT_FACTOR 2.0

@@ -994,6 +994,23 @@ Test(opts, derived_values_from_plain_struct)
 	cr_assert_eq(opts_deadline(&o), 7);
 }
 
+/* The asked rate of the saturation method: SPEED / SIZE, -r, 1/-i, x -b; 0 unpaced. */
+Test(opts, asked_rate)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-s", "256k", "-l", "50m", "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 200.0, 1e-9);
+	PARSE_OK(&o, "-r", "70", "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 70.0, 1e-4, "the interval is whole ns");
+	PARSE_OK(&o, "-i", "10ms", "-b", "4", "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 400.0, 1e-9);
+	PARSE_OK(&o, "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 1.0, 1e-9, "ioping's default: one a second");
+	PARSE_OK(&o, "-R", "dir");
+	cr_assert_eq(opts_asked_rate(&o), 0, "-R is unpaced");
+}
+
 /* ---- miscellany ----------------------------------------------------------- */
 
 Test(opts, long_prefixes_of_help_and_version)
