@@ -14,8 +14,6 @@
 #include "json.h"
 
 /* Percentiles on the summary line and in raw lines (JSON adds 99.99). */
-static const double summary_pcts[] = { 50, 90, 99, 99.9 };
-#define SUMMARY_PCTS (sizeof(summary_pcts) / sizeof(summary_pcts[0]))
 
 static void put_value(struct sbuf *sb, uint64_t v, enum fmt_kind kind)
 {
@@ -81,24 +79,13 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	sbuf_putc(sb, '\n');
 }
 
-/* valid*1e9/sum, as ioping computes "iops" (1/avg latency). */
-static double tally_iops(const struct tally *t)
-{
-	return t->valid.sum ? (double)t->valid.count * 1e9 / (double)t->valid.sum : 0;
-}
-
-static double tally_load_iops(const struct tally *t)
-{
-	return t->wall ? (double)t->requests * 1e9 / (double)t->wall : 0;
-}
-
 static void put_percentiles(struct sbuf *sb, const char *prefix, const struct stats *s)
 {
 	sbuf_printf(sb, "%sp50/p90/p99/p99.9 = ", prefix);
-	for (size_t i = 0; i < SUMMARY_PCTS; i++) {
+	for (size_t i = 0; i < TALLY_PCTS; i++) {
 		if (i)
 			sbuf_puts(sb, " / ");
-		put_value(sb, stats_percentile(s, summary_pcts[i]), FMT_TIME);
+		put_value(sb, stats_percentile(s, tally_pcts[i]), FMT_TIME);
 	}
 	sbuf_putc(sb, '\n');
 }
@@ -181,8 +168,8 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 		    " %" PRIu64, v->count, v->sum, iops, iops * (double)c->size, stats_min(v),
 		    stats_mean(v), v->max, stats_mdev(v), t->requests, t->wall);
 	if (c->raw_percentiles)
-		for (size_t i = 0; i < SUMMARY_PCTS; i++)
-			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, summary_pcts[i]));
+		for (size_t i = 0; i < TALLY_PCTS; i++)
+			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, tally_pcts[i]));
 	sbuf_putc(sb, '\n');
 }
 

@@ -547,3 +547,46 @@ Test(account, notice_texts)
 	cr_assert_null(account_notice_text(NOTICE_ERROR));
 	cr_assert_null(account_notice_text(NOTICE_EMPTY));
 }
+
+/* ---- the exported tally (what the view's model counts with) ------------- */
+
+Test(account, tally_add_counts_as_account_add)
+{
+	static const struct { int64_t result; uint64_t time; } reqs[] = {
+		{ 4096, 100 }, { 4096, 5 }, { -5, 10 }, { 0, 10 }, { 4096, 900 },
+		{ 4096, 100 }, { 4096, 110 }, { 4096, 90 }, { 4096, 100 }, { 4096, 1000 },
+	};
+	struct account_cfg cfg = { 1, 10, 800, false };
+	struct account a;
+	struct tally t;
+
+	account_init(&a, &cfg);
+	tally_init(&t);
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		struct sample s = { .request = i + 1, .size = 4096, .result = reqs[i].result,
+				    .time = reqs[i].time };
+
+		tally_add(&t, &s, account_add(&a, &s));
+	}
+	cr_assert_eq(t.requests, a.total.requests);
+	cr_assert_eq(t.requests, 9); /* the empty one is counted nowhere */
+	cr_assert_eq(t.failed, 1);
+	cr_assert_eq(t.too_fast, 1);
+	cr_assert_eq(t.too_slow, 2);
+	cr_assert_eq(t.valid.count, a.total.valid.count);
+	cr_assert_eq(t.valid.sum, a.total.valid.sum);
+	cr_assert_float_eq(tally_iops(&t), (double)t.valid.count * 1e9 / (double)t.valid.sum,
+			   1e-9);
+}
+
+Test(account, tally_rates_without_data_are_zero)
+{
+	struct tally t;
+
+	tally_init(&t);
+	cr_assert_eq(tally_iops(&t), 0);
+	cr_assert_eq(tally_load_iops(&t), 0);
+	t.requests = 10;
+	t.wall = 2000000000ull;
+	cr_assert_float_eq(tally_load_iops(&t), 5.0, 1e-12);
+}

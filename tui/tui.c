@@ -289,7 +289,6 @@ static void tui_key(struct tui *t, int ch)
 		if (t->frozen_on) {
 			t->frozen = t->live;
 			t->io_frozen = t->io;
-			t->io_frozen.text = NULL;
 			t->frozen_now = now;
 		}
 		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
@@ -453,7 +452,7 @@ static void tui_tick(struct tui *t, uint64_t mono)
 	while (t->next_tick <= mono)
 		t->next_tick += TUI_TICK_NS;
 	t->dirty = true;
-	bt = tui_iostat_now();
+	bt = clock_boottime();
 	if (bt >= t->io_next) {
 		tui_iostat_sample(&t->io, t->live.samples);
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
@@ -551,7 +550,6 @@ static void tui_report_warnings(struct tui *t)
 
 static void tui_free(struct tui *t)
 {
-	tui_iostat_close(&t->io);
 	free(t->cells);
 	free(t->path);
 	free(t);
@@ -586,7 +584,7 @@ static struct tui *tui_new(const struct view_params *vp, const struct tui_term_o
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
 	tui_iostat_sample(&t->io, 0);
-	t->io_next = tui_iostat_now() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	return t;
 }
 
