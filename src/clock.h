@@ -23,7 +23,9 @@ uint64_t clock_boottime(void);
  * clock_nanosleep() for the bulk, then a short spin for the last stretch so
  * the start is not late by timer slack. Returns 0 at the deadline, or -EINTR
  * as soon as *stop becomes non-zero (a signal handler sets it; the sleep is
- * interrupted because handlers are installed without SA_RESTART).
+ * interrupted because handlers are installed without SA_RESTART, and it is
+ * cut into slices of at most 50 ms, so a signal taken by another thread is
+ * seen within 50 ms too). Any deadline works, UINT64_MAX included.
  */
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
 

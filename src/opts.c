@@ -18,7 +18,7 @@ struct opt_def {
 	const char *name;  /* long name */
 	char letter;       /* short letter, or 0 */
 	enum arg_kind arg;
-	bool ioping;       /* one of ioping 1.3's options (wins prefix ties) */
+	bool ioping;       /* one of ioping 1.3's options (see opt_min_prefix) */
 };
 
 /* ioping 1.3's long options first, in its order (ambiguity messages list them so). */
@@ -106,14 +106,62 @@ static const struct opt_def *opt_by_letter(char c)
 	return NULL;
 }
 
+/* Length of the common prefix of a and b. */
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/*
+ * The shortest prefix of d's name that names d. ioping 1.3's options take
+ * any unique prefix. An option ioping 1.3 lacks needs a prefix that is no
+ * ioping option's prefix, so it never captures a spelling ioping reads
+ * otherwise; after one dash, one letter more when ioping would read the
+ * first letter as a short option that takes the rest as its argument (-ig is
+ * -i g, -ign is -ignore-error), and never a single letter (-u is an unknown
+ * option, as in ioping 1.3).
+ */
+static size_t opt_min_prefix(const struct opt_def *d, bool two_dashes)
+{
+	const struct opt_def *short_opt = opt_by_letter(d->name[0]);
+	size_t len = 1, full = strlen(d->name);
+
+	if (d->ioping)
+		return 0;
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		size_t n = common_prefix(d->name, opt_table[i].name);
+
+		if (opt_table[i].ioping && n + 1 > len)
+			len = n + 1;
+	}
+	if (!two_dashes) {
+		if (short_opt && short_opt->ioping && short_opt->arg != ARG_NONE)
+			len++;
+		if (len < 2)
+			len = 2;
+	}
+	return len < full ? len : full;
+}
+
+/* Does name (len bytes) name d, exactly or as a long enough prefix? */
+static bool opt_matches(const struct opt_def *d, const char *name, size_t len, bool two_dashes)
+{
+	return !strncmp(d->name, name, len) && len >= opt_min_prefix(d, two_dashes);
+}
+
 /*
  * Look up a long name (len bytes of name). Returns the option, or NULL with
- * *ambiguous set when several match a prefix and none wins.
+ * *ambiguous set when several match a prefix.
  */
-static const struct opt_def *opt_by_name(const char *name, size_t len, bool *ambiguous)
+static const struct opt_def *opt_by_name(const char *name, size_t len, bool two_dashes,
+					 bool *ambiguous)
 {
-	const struct opt_def *hit = NULL, *ioping_hit = NULL;
-	unsigned hits = 0, ioping_hits = 0;
+	const struct opt_def *hit = NULL;
+	unsigned hits = 0;
 
 	*ambiguous = false;
 	for (size_t i = 0; i < OPT_COUNT; i++) {
@@ -123,24 +171,20 @@ static const struct opt_def *opt_by_name(const char *name, size_t len, bool *amb
 			continue;
 		if (strlen(d->name) == len)
 			return d;
+		if (!opt_matches(d, name, len, two_dashes))
+			continue;
 		hit = d;
 		hits++;
-		if (d->ioping) {
-			ioping_hit = d;
-			ioping_hits++;
-		}
 	}
-	if (hits == 1)
-		return hit;
-	if (ioping_hits == 1)
-		return ioping_hit;
 	*ambiguous = hits > 1;
-	return NULL;
+	return hits == 1 ? hit : NULL;
 }
 
 static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const char *name,
 			  size_t len)
 {
+	bool two = dashes[1] == '-';
+
 	size_t used;
 
 	if (!msglen)
@@ -148,7 +192,7 @@ static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const ch
 	/* glibc quotes the whole word after the dashes, "=value" included */
 	msgf(msg, msglen, "option '%s%s' is ambiguous; possibilities:", dashes, name);
 	for (size_t i = 0; i < OPT_COUNT; i++) {
-		if (strncmp(opt_table[i].name, name, len))
+		if (!opt_matches(&opt_table[i], name, len, two))
 			continue;
 		used = strlen(msg);
 		if (used + 1 < msglen)
@@ -183,7 +227,10 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'k': o->keep = true; break;
 	case 'q': o->quiet = true; break;
 	case 'B': o->batch = true; o->quiet = true; break;
-	case 'I': o->time_format = arg ? arg : "%b %d %T"; break; /* -time= : empty */
+	case 'I': /* -time= : empty; a bare -I keeps an earlier format (-I%T -I, -J -I) */
+		if (arg || !o->time_format)
+			o->time_format = arg ? arg : "%b %d %T";
+		break;
 	case 'J': o->json = true; o->time_format = "%FT%T%z"; break;
 	case 'R': o->rapid = true; o->quiet = true; break;
 	case 'L': o->linear = true; break;
@@ -199,7 +246,11 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'X': o->tui = true; break;
 	case 'W': o->write++; break;
 	case 'G': o->read_write = true; o->write++; break;
-	case 's': ret = parse_size(arg, &o->size, msg, msglen); break;
+	case 's':
+		ret = parse_size(arg, &o->size, msg, msglen);
+		if (ret && suffix_size_wraps(arg)) /* ioping 1.3 wraps these to a negative size */
+			msgf(msg, msglen, "request size must be greater than zero");
+		break;
 	case 'S': ret = parse_size(arg, &o->work_size, msg, msglen); break;
 	case 'o': ret = parse_size(arg, &o->work_offset, msg, msglen); break;
 	case 'c': ret = parse_number(arg, &o->count, msg, msglen); break;
@@ -212,8 +263,14 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		o->interval_set = true;
 		break;
 	case 'b': ret = parse_number(arg, &o->burst, msg, msglen); break;
-	case 'l': ret = parse_size(arg, &o->speed_limit, msg, msglen); break;
-	case 'r': ret = suffix_parse_rate(arg, LIMIT_RATE, &o->rate_limit, msg, msglen); break;
+	case 'l':
+		ret = parse_size(arg, &o->speed_limit, msg, msglen);
+		o->limit_set = true;
+		break;
+	case 'r':
+		ret = suffix_parse_rate(arg, LIMIT_RATE, &o->rate_limit, msg, msglen);
+		o->limit_set = true;
+		break;
 	case 'a': ret = parse_number(arg, &o->warmup, msg, msglen); break;
 	case 't': ret = parse_time(arg, &o->min_time, msg, msglen); break;
 	case 'T': ret = parse_time(arg, &o->max_time, msg, msglen); break;
@@ -329,7 +386,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 
 		/* getopt_long_only: a single letter that is a short option stays short */
 		if (two || name[1] != '\0' || !opt_by_letter(name[0]))
-			d = opt_by_name(name, len, &ambiguous);
+			d = opt_by_name(name, len, two, &ambiguous);
 		if (ambiguous) {
 			msg_ambiguous(msg, msglen, dashes, name, len);
 			return OPTS_ERR_USAGE;
@@ -372,7 +429,7 @@ uint64_t opts_interval(const struct opts *o)
 
 	if (o->interval_set)
 		interval = o->interval;
-	else if (o->speed_limit || o->rate_limit > 0 || o->rapid)
+	else if (o->limit_set || o->speed_limit || o->rate_limit > 0 || o->rapid)
 		interval = 0;
 	else
 		interval = 1000000000ull;

@@ -5,9 +5,12 @@
  * The syntax is glibc getopt_long_only's, as ioping 1.3 uses it: long options
  * with one or two dashes, unique prefixes, "=value" or the next word as the
  * value, short bundles, GNU permutation (options after the path), "--" ends
- * options. One deliberate rule on top: a prefix that matches exactly one of
- * ioping 1.3's options means that option even when it is also a prefix of an
- * ioprobe-only option (so `-en 1` stays `-entropy 1`, as in ioping).
+ * options. One deliberate rule on top: an option ioping 1.3 lacks (-E, -U and
+ * ioprobe's own) answers only to a prefix that is no prefix of any ioping 1.3
+ * option, after one dash one letter longer when ioping would read the word as
+ * a short option with its argument, and never to one letter. So every
+ * spelling ioping 1.3 reads keeps its meaning: `-en 1` is `-entropy 1`, `-ig`
+ * is `-i g` (an error), `-u` is unknown; `-ign` is `-ignore-error`.
  */
 #ifndef IOPROBE_OPTS_H
 #define IOPROBE_OPTS_H
@@ -35,6 +38,7 @@ struct opts {
 	bool interval_set;
 	uint64_t speed_limit;      /* -l, bytes per second, 0 = off */
 	double rate_limit;         /* -r, requests per second, 0 = off */
+	bool limit_set;            /* -l or -r given (any value, 0 too: no pacing, as ioping) */
 	uint64_t size;             /* -s, bytes, 0 = default */
 	uint64_t work_size;        /* -S, bytes, 0 = default */
 	uint64_t work_offset;      /* -o, bytes */
@@ -97,8 +101,9 @@ uint64_t opts_request_size(const struct opts *o);
 
 /*
  * Time between request starts in ns, as ioping 1.3: start from -i if given,
- * else 0 when -l, -r or -R is given, else 1 s; then take the largest of that,
- * size*1e9/speed and 1e9/rate.
+ * else 0 when -l, -r (whatever their value, 0 included) or -R is given, else
+ * 1 s; then take the largest of that, size*1e9/speed and 1e9/rate
+ * (saturating at UINT64_MAX: -r 1e-11 never starts a second request).
  */
 uint64_t opts_interval(const struct opts *o);
 

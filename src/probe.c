@@ -68,6 +68,30 @@ static int probe_fail(int err, const char *what, char *msg, size_t msglen)
 }
 
 /*
+ * Add what a failed request's errno most likely means here: no polled I/O
+ * for -H; for -D on a target whose alignment the kernel does not state
+ * (target_dio_align() found none), the kernel's refusal of this size/offset.
+ */
+static void probe_fail_hint(const struct probe *p, const struct sample *s, char *msg,
+			    size_t msglen)
+{
+	size_t used = strlen(msg);
+	int fl;
+
+	if (s->result == -EOPNOTSUPP && p->engine->params.hipri) {
+		snprintf(msg + used, msglen - used,
+			 " (the device does not support polled I/O: drop -H)");
+	} else if (s->result == -EINVAL && !p->target->align &&
+		   (fl = fcntl(p->target->fd, F_GETFL)) >= 0 && (fl & O_DIRECT)) {
+		snprintf(msg + used, msglen - used,
+			 " (-D: the kernel refused %llu bytes at offset %llu; this target does "
+			 "not state its direct-I/O alignment, try a -s and -o that are "
+			 "multiples of 4096)",
+			 (unsigned long long)s->size, (unsigned long long)s->offset);
+	}
+}
+
+/*
  * Apply the controller's requests before the next request: wait out a pause
  * (the schedule restarts afterwards, so a pause is not counted as skipped
  * slots), switch the interval, restart the statistics.
@@ -101,14 +125,38 @@ static void probe_obey(struct probe *p, const volatile sig_atomic_t *stop, unsig
 	}
 }
 
-/* Close the current period and hand it to the sink. */
+/* a + b, saturating at UINT64_MAX (an interval of -r 1e-11 is UINT64_MAX). */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * Does the request that ended make a period end? -p: the period's valid
+ * count reached N; -P: the next start is at or after the period's deadline.
+ */
+static bool probe_period_due(const struct probe *p, uint64_t period_due)
+{
+	const struct probe_cfg *c = &p->cfg;
+
+	return (c->print_count && p->acct.period.valid.count >= c->print_count) ||
+	       (c->print_interval && p->pacer.due >= period_due);
+}
+
+/*
+ * Close the current period at now and hand it to the sink. Whichever
+ * condition closed it, the -P deadline restarts at now + T (ioping 1.3), so a
+ * period is never due more than once and no empty periods follow a slow
+ * request or a long interval.
+ */
 static int probe_period(struct probe *p, const struct probe_sink *sink, uint64_t now,
-			uint64_t *period_start, uint64_t *skipped_mark)
+			uint64_t *period_start, uint64_t *period_due, uint64_t *skipped_mark)
 {
 	struct tally t;
 
 	account_period_end(&p->acct, now - *period_start, p->pacer.skipped - *skipped_mark, &t);
 	*period_start = now;
+	*period_due = sat_add(now, p->cfg.print_interval);
 	*skipped_mark = p->pacer.skipped;
 	return sink->period ? sink->period(sink->ctx, &t) : 0;
 }
@@ -134,6 +182,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		enum notice n;
 		int sync_err = 0;
 		uint64_t skipped;
+		bool last, burst_done;
 
 		s.request = ++p->requests;
 		s.op = write ? OP_WRITE : OP_READ;
@@ -156,8 +205,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			p->first_start = due = clock_now();
 			pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
 			period_start = p->first_start;
-			if (c->print_interval)
-				period_due = p->first_start + c->print_interval;
+			period_due = sat_add(p->first_start, c->print_interval);
 		}
 		if (p->ctl) {
 			probe_obey(p, stop, &reset_seen, &period_start);
@@ -192,9 +240,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			s.result = sync_err;
 		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
 			ret = probe_fail((int)s.result, "request failed", msg, msglen);
-			if (s.result == -EOPNOTSUPP && p->engine->params.hipri)
-				snprintf(msg + strlen(msg), msglen - strlen(msg),
-					 " (the device does not support polled I/O: drop -H)");
+			probe_fail_hint(p, &s, msg, msglen);
 			break;
 		}
 		if (s.result >= 0 && (uint64_t)s.result < t->size)
@@ -207,24 +253,19 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			n = account_add(&p->acct, &s);
 		if (sink->request && (ret = sink->request(sink->ctx, &s, n)))
 			break;
-		if (c->print_count && p->acct.period.valid.count >= c->print_count &&
-		    (ret = probe_period(p, sink, t1, &period_start, &skipped_mark)))
-			break;
+		last = c->count && p->requests >= c->count;
 		skipped = p->pacer.skipped;
-		if (pacer_next(&p->pacer, t1) && sink->burst_end &&
-		    (ret = sink->burst_end(sink->ctx)))
-			break;
-		if (c->print_interval && p->pacer.due >= period_due) {
-			if ((ret = probe_period(p, sink, clock_now(), &period_start,
-						&skipped_mark)))
-				break;
-			while (period_due <= p->pacer.due)
-				period_due += c->print_interval;
-		}
-		if (c->count && p->requests >= c->count) {
+		burst_done = pacer_next(&p->pacer, t1);
+		if (last)
 			p->pacer.skipped = skipped; /* no slot after the last request is missed */
+		/* ioping prints the burst's blank line before the period's line */
+		if (burst_done && sink->burst_end && (ret = sink->burst_end(sink->ctx)))
 			break;
-		}
+		if (probe_period_due(p, period_due) &&
+		    (ret = probe_period(p, sink, t1, &period_start, &period_due, &skipped_mark)))
+			break;
+		if (last)
+			break;
 		if (c->deadline && p->pacer.due >= p->first_start + c->deadline)
 			break;
 	}

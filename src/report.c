@@ -235,6 +235,33 @@ static void jw_raw(struct jw *w, const char *key, const char *fmt, double v)
 	sbuf_printf(w->sb, fmt, v);
 }
 
+/*
+ * "target": {path, fstype, device, device_size}. A device has no fstype or
+ * device of its own; ioping 1.3 writes the two words of "block device" /
+ * "character device" into them ("fstype": "block", "device": "device"), and
+ * so does this.
+ */
+static void json_target(struct jw *w, const struct report_target *t)
+{
+	static const char word[] = " device";
+	const char *fstype = t->fstype, *device = t->device ? t->device : "";
+	size_t len = strlen(fstype);
+	struct sbuf kind = SBUF_INIT;
+
+	if (!*device && len > strlen(word) && !strcmp(fstype + len - strlen(word), word)) {
+		sbuf_append(&kind, fstype, len - strlen(word));
+		fstype = sbuf_str(&kind);
+		device = word + 1;
+	}
+	jw_open(w, "target");
+	jw_str(w, "path", t->path);
+	jw_str(w, "fstype", fstype);
+	jw_str(w, "device", device);
+	jw_u64(w, "device_size", t->device_size);
+	jw_close(w);
+	sbuf_free(&kind);
+}
+
 static void json_head(struct jw *w, const struct report_cfg *c, const char *type,
 		      uint64_t realtime)
 {
@@ -255,12 +282,7 @@ static void json_head(struct jw *w, const struct report_cfg *c, const char *type
 		jw_str(w, "localtime", sbuf_str(&lt));
 		sbuf_free(&lt);
 	}
-	jw_open(w, "target");
-	jw_str(w, "path", c->target.path);
-	jw_str(w, "fstype", c->target.fstype);
-	jw_str(w, "device", c->target.device ? c->target.device : "");
-	jw_u64(w, "device_size", c->target.device_size);
-	jw_close(w);
+	json_target(w, &c->target);
 }
 
 void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,

@@ -50,28 +50,38 @@ static void target_describe_fs(struct target *t, dev_t dev, int fd)
 		t->device_size = (uint64_t)vfs.f_frsize * vfs.f_blocks;
 }
 
-/* The logical block size O_DIRECT needs for fd (0 when unknown). */
+/*
+ * The offset and size alignment O_DIRECT needs on t->fd, as the kernel
+ * states it: statx STATX_DIOALIGN (Linux 6.1+, for block devices and the
+ * filesystems that report it), else the logical block size of a block device
+ * (BLKSSZGET), else 0: unknown (tmpfs, most character devices, network and
+ * FUSE filesystems), and then the first request shows what the kernel takes.
+ */
 static unsigned target_dio_align(const struct target *t)
 {
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align)
+		return stx.stx_dio_offset_align;
+#endif
 	if (t->kind == TARGET_BLOCK) {
 		int lbs = 0;
 
 		if (!ioctl(t->fd, BLKSSZGET, &lbs) && lbs > 0)
 			return (unsigned)lbs;
-		return 512;
 	}
-#ifdef STATX_DIOALIGN
-	struct statx stx;
-
-	/* 0 with the mask set: the filesystem has no O_DIRECT; fcntl() will say so */
-	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
-	    (stx.stx_mask & STATX_DIOALIGN))
-		return stx.stx_dio_offset_align;
-#endif
-	return 512; /* no statx answer: the common logical block size */
+	return 0;
 }
 
-/* Check request size, offset and working set against the O_DIRECT alignment. */
+/*
+ * Refuse, before any I/O, only what the kernel would refuse: a request size
+ * or working-set offset that is not a multiple of the direct-I/O alignment.
+ * Every offset is the working-set offset plus a multiple of the request size,
+ * so the working-set size needs no alignment (its unaligned tail is never
+ * used).
+ */
 static int target_check_align(struct target *t, const char *path, char *msg, size_t msglen)
 {
 	unsigned a = target_dio_align(t);
@@ -87,10 +97,6 @@ static int target_check_align(struct target *t, const char *path, char *msg, siz
 		return err_set(msg, msglen, -EDOM,
 			     "-D: working set offset %llu is not a multiple of %u, the direct-I/O "
 			     "block size of \"%s\"", (unsigned long long)t->work_offset, a, path);
-	if (t->work_size % a)
-		return err_set(msg, msglen, -EDOM,
-			     "-D: working set size %llu is not a multiple of %u, the direct-I/O "
-			     "block size of \"%s\"", (unsigned long long)t->work_size, a, path);
 	return 0;
 }
 
@@ -170,6 +176,26 @@ sync:
 	if (fsync(t->fd))
 		return err_set(msg, msglen, -errno, "fsync failed: %s", strerror(errno));
 	return 0;
+}
+
+/*
+ * Fill the temp file through the page cache even with -D: the fill is not
+ * measured, and its last chunk may be shorter than a request (an unaligned
+ * -S), which O_DIRECT would refuse. O_DIRECT is set again afterwards.
+ */
+static int target_fill_buffered(struct target *t, const struct opts *o,
+				const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+{
+	int fl = fcntl(t->fd, F_GETFL), ret;
+	bool direct = fl >= 0 && (fl & O_DIRECT);
+
+	if (direct && fcntl(t->fd, F_SETFL, fl & ~O_DIRECT) < 0)
+		return err_set(msg, msglen, -errno, "fcntl failed: %s", strerror(errno));
+	ret = target_fill(t, o, stop, msg, msglen);
+	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
+		ret = err_set(msg, msglen, -EINVAL,
+			      "fcntl(O_DIRECT) failed, please retry without option -D");
+	return ret;
 }
 
 /*
@@ -291,12 +317,11 @@ static int target_open_dir(struct target *t, const struct opts *o, const struct 
 		return ret;
 	}
 	t->fd = tf.fd;
-	if (o->direct)
+	ret = target_set_direct(t, o, msg, msglen);
+	if (!ret && o->direct)
 		ret = target_check_align(t, o->path, msg, msglen);
 	if (!ret)
-		ret = target_set_direct(t, o, msg, msglen);
-	if (!ret)
-		ret = target_fill(t, o, stop, msg, msglen);
+		ret = target_fill_buffered(t, o, stop, msg, msglen);
 	if (ret)
 		tempfile_discard(dirfd, &tf);
 	close(dirfd);
@@ -332,9 +357,9 @@ static int target_open_node(struct target *t, const struct opts *o, const struct
 			return ret;
 		break;
 	}
-	if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
+	if ((ret = target_set_direct(t, o, msg, msglen)))
 		return ret;
-	return target_set_direct(t, o, msg, msglen);
+	return o->direct ? target_check_align(t, o->path, msg, msglen) : 0;
 }
 
 int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,

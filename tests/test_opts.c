@@ -296,6 +296,28 @@ ParameterizedTestParameters(opts, errors)
 		{ { "-c", "3g", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 3g" },
 		{ { "-r", "2e9", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 2e9" },
 		{ { "-c", "1/0", "dir" }, OPTS_ERR, "division by zero in parsing argument: 1/0" },
+		/* ioping 1.3 wraps these sizes to a negative one and says so */
+		{ { "-s", "9223372036854775807", "dir" }, OPTS_ERR,
+		  "request size must be greater than zero" },
+		{ { "-s", "8eb", "dir" }, OPTS_ERR, "request size must be greater than zero" },
+		{ { "-s", "nan", "dir" }, OPTS_ERR, "request size must be greater than zero" },
+		{ { "-size=8192pb", "dir" }, OPTS_ERR, "request size must be greater than zero" },
+		{ { "-s", "9eb", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 9eb" },
+		{ { "-S", "8eb", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 8eb" },
+		/* prefixes of ioprobe-only options that ioping reads as a short option */
+		{ { "-ig", "dir" }, OPTS_ERR, "invalid suffix: \"g\"" },
+		{ { "-asc", "dir" }, OPTS_ERR, "invalid suffix: \"sc\"" },
+		{ { "-tu", "dir" }, OPTS_ERR, "invalid suffix: \"u\"" },
+		{ { "-io", "1", "dir" }, OPTS_ERR, "invalid suffix: \"o\"" },
+		{ { "-raw", "dir" }, OPTS_ERR, "invalid suffix: \"aw\"" },
+		{ { "-u", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-u'" },
+		{ { "-json-", "dir" }, OPTS_OK, "" },
+		{ { "-no-", "dir" }, OPTS_OK, "" },
+		{ { "-ra", "dir" }, OPTS_ERR_USAGE,
+		  "option '-ra' is ambiguous; possibilities: '-rapid' '-rate-limit'" },
+		{ { "--ra", "dir" }, OPTS_ERR_USAGE,
+		  "option '--ra' is ambiguous; possibilities: '--rapid' '--rate-limit'" },
+		{ { "-js", "dir" }, OPTS_OK, "" },
 		{ { "-t", "1/0", "dir" }, OPTS_ERR, "division by zero in parsing argument: 1/0" },
 		{ { "-c", "abc" }, OPTS_ERR, "invalid suffix: \"abc\"" },
 		{ { "-c", "abc", "-x" }, OPTS_ERR, "invalid suffix: \"abc\"" },
@@ -424,13 +446,19 @@ Test(opts, en_is_entropy)
 	cr_assert_null(o.engine);
 }
 
-Test(opts, eng_is_engine)
+/* ioping reads -eng as -e ng (seed 0): -engine needs -engi after one dash. */
+Test(opts, eng_is_entropy_engi_is_engine)
 {
 	struct opts o;
 
-	PARSE_OK(&o, "-eng", "sync", "dir");
+	PARSE_OK(&o, "-eng", "dir");
+	cr_assert_null(o.engine);
+	cr_assert_eq(o.seed, 0);
+	PARSE_OK(&o, "-engi", "sync", "dir");
 	cr_assert_str_eq(o.engine, "sync");
 	cr_assert_eq(o.seed, 0);
+	PARSE_OK(&o, "--eng=sync", "dir");
+	cr_assert_str_eq(o.engine, "sync");
 	PARSE_OK(&o, "--engine=null", "dir");
 	cr_assert_str_eq(o.engine, "null");
 	PARSE_OK(&o, "dir", "-engine", "io_uring");
@@ -561,7 +589,24 @@ Test(opts, json_then_time_overrides)
 	cr_assert(o.json);
 	cr_assert_str_eq(o.time_format, "%T");
 	PARSE_OK(&o, "-J", "-I", "dir");
-	cr_assert_str_eq(o.time_format, "%b %d %T");
+	cr_assert_str_eq(o.time_format, "%FT%T%z", "-J -I keeps the ISO localtime (ioping)");
+}
+
+/* A bare -I keeps a format given earlier (ioping 1.3: -I%T -I prints 23:36:59). */
+Test(opts, bare_time_keeps_earlier_format)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-I%T", "-I", "dir");
+	cr_assert_str_eq(o.time_format, "%T");
+	PARSE_OK(&o, "-I%H", "-time", "dir");
+	cr_assert_str_eq(o.time_format, "%H");
+	PARSE_OK(&o, "-I", "-I%H", "dir");
+	cr_assert_str_eq(o.time_format, "%H");
+	PARSE_OK(&o, "--json-lines", "-I", "dir");
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
+	PARSE_OK(&o, "-I", "-J", "dir");
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
 }
 
 /* ioping -I%T -J: the later -J sets its format back. */
@@ -649,6 +694,7 @@ ParameterizedTestParameters(opts, flags)
 		{ "-dsync", FIELD(dsync), NO_ALSO },
 		{ "-E", FIELD(ignore_error), NO_ALSO },
 		{ "-ignore-error", FIELD(ignore_error), NO_ALSO },
+		{ "-ign", FIELD(ignore_error), NO_ALSO },
 		{ "--ig", FIELD(ignore_error), NO_ALSO },
 		{ "-J", FIELD(json), NO_ALSO },
 	};
@@ -1080,6 +1126,73 @@ Test(opts_ioprobe, empty_name_is_ambiguous)
 	cr_assert_eq(opts_parse(3, a, &o, msg, sizeof(msg)), OPTS_ERR_USAGE);
 	cr_assert(strstr(msg, "option '-=' is ambiguous; possibilities: '-help' '-version'"),
 		  "%s", msg);
+}
+
+/*
+ * The shortest spelling of each ioprobe-only option: one letter fewer is not
+ * that option (it is what ioping 1.3 makes of it, an error or another
+ * option). "-" and "--" differ only where ioping would read a short option.
+ */
+struct pcase {
+	char one[24];  /* shortest after one dash */
+	char two[24];  /* shortest after two dashes */
+	size_t field;  /* offsetof the bool it sets, or SIZE_MAX for engine */
+};
+
+ParameterizedTestParameters(opts_ioprobe, shortest_prefix)
+{
+	static struct pcase cases[] = {
+		{ "-ur", "--u", SIZE_MAX },
+		{ "-ign", "--ig", offsetof(struct opts, ignore_error) },
+		{ "-tui", "--tu", offsetof(struct opts, tui) },
+		{ "-no-", "--no-", offsetof(struct opts, no_color) },
+		{ "-asci", "--asc", offsetof(struct opts, ascii) },
+		{ "-json-", "--json-", offsetof(struct opts, json_lines) },
+		{ "-raw-", "--raw", offsetof(struct opts, raw_percentiles) },
+		{ "-ios", "--io", offsetof(struct opts, iostat) },
+	};
+	return cr_make_param_array(struct pcase, cases, ARRAY_LEN(cases));
+}
+
+static bool pcase_set(const struct opts *o, const struct pcase *c)
+{
+	if (c->field == SIZE_MAX)
+		return o->engine && !strcmp(o->engine, "io_uring");
+	return *(const bool *)((const char *)o + c->field);
+}
+
+ParameterizedTest(struct pcase *c, opts_ioprobe, shortest_prefix)
+{
+	const char *spell[] = { c->one, c->two };
+	char msg[OPTS_MSG_MAX], shorter[24];
+	struct opts o;
+
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(PARSE(&o, msg, spell[i], "dir"), OPTS_OK, "%s: %s", spell[i], msg);
+		cr_assert(pcase_set(&o, c), "%s", spell[i]);
+		snprintf(shorter, sizeof(shorter), "%.*s", (int)strlen(spell[i]) - 1, spell[i]);
+		if (!strcmp(shorter, "-") || !strcmp(shorter, "--"))
+			continue;
+		PARSE(&o, msg, shorter, "dir");
+		cr_assert_not(pcase_set(&o, c), "%s must not be the option", shorter);
+	}
+}
+
+/* -r and -l mean "no pacing" whatever their value (ioping: -r 0 runs flat out). */
+Test(opts, zero_rate_or_speed_means_no_pacing)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-r", "0", "dir");
+	cr_assert_eq(opts_interval(&o), 0);
+	PARSE_OK(&o, "-l", "0", "dir");
+	cr_assert_eq(opts_interval(&o), 0);
+	PARSE_OK(&o, "-rate-limit=0", "-c", "3", "dir");
+	cr_assert_eq(opts_interval(&o), 0);
+	PARSE_OK(&o, "-r", "0", "-i", "2", "dir");
+	cr_assert_eq(opts_interval(&o), 2 * SEC, "-i wins");
+	PARSE_OK(&o, "-i", "2", "-l", "0", "dir");
+	cr_assert_eq(opts_interval(&o), 2 * SEC, "-i wins in any order");
 }
 
 /* A tiny -r (found by fuzz_opts): the interval saturates instead of an undefined cast. */

@@ -906,8 +906,8 @@ Test(report, json_without_localtime)
 		   "timestamp=1.5\n"
 		   "target\n"
 		   "target.path=\"/dev/loop2\"\n"
-		   "target.fstype=\"block device\"\n"
-		   "target.device=\"\"\n"
+		   "target.fstype=\"block\"\n"
+		   "target.device=\"device\"\n"
 		   "target.device_size=268435456\n"
 		   "io\n"
 		   "io.request=2\n"
@@ -924,18 +924,67 @@ Test(report, json_without_localtime)
 	sbuf_free(&sb);
 }
 
-/* A NULL device (a device target) is written as "". */
+/* A NULL device on a filesystem target is written as "". */
 Test(report, json_null_device)
 {
-	struct report_cfg c = blk_cfg();
+	struct report_cfg c = dir_cfg();
 	struct sbuf sb = SBUF_INIT;
 	struct sample s = smp(2, OP_READ, 4096, 1000);
 
 	c.target.device = NULL;
 	c.json_lines = true;
 	report_json_request(&sb, &c, &s, NOTICE_NONE, REALTIME);
-	cr_assert_not_null(strstr(sbuf_str(&sb), ",\"device\":\"\","), "%s", sbuf_str(&sb));
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"fstype\":\"ext4\",\"device\":\"\","), "%s",
+			   sbuf_str(&sb));
 	sbuf_free(&sb);
+}
+
+/*
+ * Devices: ioping 1.3 writes "fstype": "block" / "character" and "device":
+ * "device" (checked with ioping -J on /dev/loop0 and /dev/zero); the human
+ * line keeps "(block device 256 MiB)".
+ */
+struct devcase {
+	char fstype[32];
+	char device[16];
+	char want[64];
+};
+
+ParameterizedTestParameters(report, json_device_fields)
+{
+	static struct devcase cases[] = {
+		{ "block device", "", "\"fstype\":\"block\",\"device\":\"device\"," },
+		{ "character device", "", "\"fstype\":\"character\",\"device\":\"device\"," },
+		{ "ext4", "/dev/sda", "\"fstype\":\"ext4\",\"device\":\"/dev/sda\"," },
+		{ " device", "", "\"fstype\":\" device\",\"device\":\"\"," },
+		{ "fuse.device", "", "\"fstype\":\"fuse.device\",\"device\":\"\"," },
+		{ "odd device", "/dev/x", "\"fstype\":\"odd device\",\"device\":\"/dev/x\"," },
+	};
+	return cr_make_param_array(struct devcase, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct devcase *d, report, json_device_fields)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT, line = SBUF_INIT;
+	struct tally t;
+	struct sample s = smp(2, OP_READ, 4096, 1000);
+
+	c.target.fstype = d->fstype;
+	c.target.device = d->device;
+	c.json_lines = true;
+	report_json_request(&sb, &c, &s, NOTICE_NONE, REALTIME);
+	cr_expect_not_null(strstr(sbuf_str(&sb), d->want), "%s", sbuf_str(&sb));
+	sbuf_reset(&sb);
+	make_tally(&t, NULL, 0, 0, 0);
+	report_json_stat(&sb, &c, &t, 0, true);
+	cr_expect_not_null(strstr(sbuf_str(&sb), d->want), "%s", sbuf_str(&sb));
+	report_request_line(&line, &c, &s, NOTICE_NONE, REALTIME);
+	if (!strcmp(d->fstype, "block device"))
+		cr_expect_not_null(strstr(sbuf_str(&line), "(block device 256 MiB)"), "%s",
+				   sbuf_str(&line));
+	sbuf_free(&sb);
+	sbuf_free(&line);
 }
 
 /* The tally of the docs 3.2 directory example, as a JSON stat record. */
@@ -1000,8 +1049,8 @@ Test(report, json_stat_empty)
 		   "timestamp=0.0\n"
 		   "target\n"
 		   "target.path=\"/dev/loop2\"\n"
-		   "target.fstype=\"block device\"\n"
-		   "target.device=\"\"\n"
+		   "target.fstype=\"block\"\n"
+		   "target.device=\"device\"\n"
 		   "target.device_size=268435456\n"
 		   "stat\n"
 		   "stat.count=0\n"
@@ -1090,7 +1139,7 @@ Test(report, json_lines_request)
 	cr_assert_str_eq(out,
 			 "{\"type\":\"request\",\"timestamp\":1795237739.123457,"
 			 "\"localtime\":\"05:08:59\",\"target\":{\"path\":\"/dev/loop2\","
-			 "\"fstype\":\"block device\",\"device\":\"\",\"device_size\":268435456},"
+			 "\"fstype\":\"block\",\"device\":\"device\",\"device_size\":268435456},"
 			 "\"io\":{\"request\":4,\"operation\":\"write\",\"offset\":8192,"
 			 "\"size\":4096,\"time\":2500,\"ignored\":false,\"notice\":\"slow\","
 			 "\"start\":3000000,\"lateness\":12}}");

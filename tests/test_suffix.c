@@ -526,3 +526,24 @@ Test(suffix, message_buffer_handling)
 	cr_assert_str_eq(msg, "integer overflow at parsing argument: -4k");
 	cr_assert_eq(v, 5, "value kept on error");
 }
+
+/*
+ * The sizes ioping 1.3 lets through its range check and wraps to a negative
+ * value (so -s says "request size must be greater than zero" there).
+ */
+Test(suffix, size_wraps)
+{
+	cr_assert(suffix_size_wraps("8eb"));
+	cr_assert(suffix_size_wraps("9223372036854775807"));
+	cr_assert(suffix_size_wraps("9223372036854775808"));
+	cr_assert(suffix_size_wraps("8192pb"));
+	cr_assert(suffix_size_wraps("nan"));
+	cr_assert(suffix_size_wraps("-nan"));
+	cr_assert(suffix_size_wraps("16/2eb"));
+	cr_assert_not(suffix_size_wraps("7eb"));
+	cr_assert_not(suffix_size_wraps("9eb"));
+	cr_assert_not(suffix_size_wraps("4k"));
+	cr_assert_not(suffix_size_wraps("-8eb"));
+	cr_assert_not(suffix_size_wraps("8ebx"), "an invalid suffix is not a wrap");
+	cr_assert_not(suffix_size_wraps("1/0"));
+}
