@@ -33,6 +33,7 @@ struct sample {
 	uint64_t time;     /* latency, ns */
 	uint64_t start;    /* start, ns since the run's first start */
 	uint64_t lateness; /* ns the start came after its due time */
+	uint64_t response; /* ns from the scheduled start to the completion */
 };
 
 #endif
