@@ -1,8 +1,8 @@
 #include "config.h"
 
-#include "sched.h"
+#include "openloop.h"
 
-void sched_init(struct sched *s, uint64_t first, uint64_t interval, uint64_t burst,
+void openloop_init(struct openloop *s, uint64_t first, uint64_t interval, uint64_t burst,
 		unsigned depth)
 {
 	s->anchor = first;
@@ -14,7 +14,7 @@ void sched_init(struct sched *s, uint64_t first, uint64_t interval, uint64_t bur
 	s->inflight = 0;
 }
 
-uint64_t sched_due(const struct sched *s)
+uint64_t openloop_due(const struct openloop *s)
 {
 	uint64_t off, due;
 
@@ -24,7 +24,7 @@ uint64_t sched_due(const struct sched *s)
 	return due;
 }
 
-uint64_t sched_wait(const struct sched *s, uint64_t now)
+uint64_t openloop_wait(const struct openloop *s, uint64_t now)
 {
 	uint64_t due;
 
@@ -32,20 +32,20 @@ uint64_t sched_wait(const struct sched *s, uint64_t now)
 		return UINT64_MAX;
 	if (!s->interval)
 		return 0;
-	due = sched_due(s);
+	due = openloop_due(s);
 	return due <= now ? 0 : due;
 }
 
-uint64_t sched_start(struct sched *s, uint64_t now)
+uint64_t openloop_start(struct openloop *s, uint64_t now)
 {
-	uint64_t due = s->interval ? sched_due(s) : now;
+	uint64_t due = s->interval ? openloop_due(s) : now;
 
 	s->slot++;
 	s->inflight++;
 	return due;
 }
 
-bool sched_complete(struct sched *s)
+bool openloop_complete(struct openloop *s)
 {
 	if (s->inflight)
 		s->inflight--;
@@ -53,7 +53,7 @@ bool sched_complete(struct sched *s)
 	return s->burst > 1 && s->done % s->burst == 0;
 }
 
-void sched_rebase(struct sched *s, uint64_t now, uint64_t interval)
+void openloop_rebase(struct openloop *s, uint64_t now, uint64_t interval)
 {
 	s->anchor = now;
 	s->interval = interval;

@@ -1,5 +1,5 @@
 /*
- * Tests for src/sched.c (the open-loop schedule of -Q N) with a fake clock,
+ * Tests for src/openloop.c (the open-loop schedule of -Q N) with a fake clock,
  * and for the response-time rule with both schedules: a 1 s stall in a 1 kHz
  * schedule must give the analytic response distribution exactly — at depth 1
  * through the pacer's skipped slots and account_add_skipped() (HdrHistogram's
@@ -15,128 +15,128 @@
 
 #include "account.h"
 #include "pacer.h"
-#include "sched.h"
+#include "openloop.h"
 #include "stats.h"
 
 #define US UINT64_C(1000)
 #define MS UINT64_C(1000000)
 #define SEC UINT64_C(1000000000)
 
-Test(sched, init_defaults)
+Test(openloop, init_defaults)
 {
-	struct sched s;
+	struct openloop s;
 
-	sched_init(&s, 777, MS, 0, 0);
+	openloop_init(&s, 777, MS, 0, 0);
 	cr_assert_eq(s.burst, 1, "burst 0 is one slot per interval");
 	cr_assert_eq(s.depth, 1, "depth 0 is depth 1");
-	cr_assert_eq(sched_due(&s), 777);
-	cr_assert_eq(sched_wait(&s, 776), 777, "not due yet: wait until due");
-	cr_assert_eq(sched_wait(&s, 777), 0, "due: start at once");
+	cr_assert_eq(openloop_due(&s), 777);
+	cr_assert_eq(openloop_wait(&s, 776), 777, "not due yet: wait until due");
+	cr_assert_eq(openloop_wait(&s, 777), 0, "due: start at once");
 }
 
 /* Starts follow the schedule whether or not earlier requests completed. */
-Test(sched, open_loop_starts_on_schedule)
+Test(openloop, open_loop_starts_on_schedule)
 {
-	struct sched s;
+	struct openloop s;
 
-	sched_init(&s, 0, MS, 1, 4);
+	openloop_init(&s, 0, MS, 1, 4);
 	for (uint64_t k = 0; k < 4; k++) {
 		uint64_t now = k * MS;
 
-		cr_assert_eq(sched_wait(&s, now), 0, "slot %" PRIu64 " starts on time", k);
-		cr_assert_eq(sched_start(&s, now), k * MS);
+		cr_assert_eq(openloop_wait(&s, now), 0, "slot %" PRIu64 " starts on time", k);
+		cr_assert_eq(openloop_start(&s, now), k * MS);
 		cr_assert_eq(s.inflight, k + 1);
 	}
-	cr_assert_eq(sched_wait(&s, 4 * MS), UINT64_MAX, "4 in flight: wait for a completion");
-	cr_assert_eq(sched_wait(&s, 9 * MS), UINT64_MAX, "still 4 in flight");
-	sched_complete(&s);
-	cr_assert_eq(sched_wait(&s, 10 * MS), 0, "one completed: the late slot starts at once");
-	cr_assert_eq(sched_start(&s, 10 * MS), 4 * MS, "its scheduled start stays 4 ms");
-	cr_assert_eq(sched_wait(&s, 10 * MS), UINT64_MAX);
+	cr_assert_eq(openloop_wait(&s, 4 * MS), UINT64_MAX, "4 in flight: wait for a completion");
+	cr_assert_eq(openloop_wait(&s, 9 * MS), UINT64_MAX, "still 4 in flight");
+	openloop_complete(&s);
+	cr_assert_eq(openloop_wait(&s, 10 * MS), 0, "one completed: the late slot starts at once");
+	cr_assert_eq(openloop_start(&s, 10 * MS), 4 * MS, "its scheduled start stays 4 ms");
+	cr_assert_eq(openloop_wait(&s, 10 * MS), UINT64_MAX);
 	for (int i = 0; i < 4; i++)
-		sched_complete(&s);
+		openloop_complete(&s);
 	cr_assert_eq(s.inflight, 0);
-	cr_assert_eq(sched_wait(&s, 10 * MS), 0, "slot 5 (due 5 ms) is late too");
-	cr_assert_eq(sched_start(&s, 10 * MS), 5 * MS);
-	cr_assert_eq(sched_wait(&s, 10 * MS), 0);
-	cr_assert_eq(sched_start(&s, 10 * MS), 6 * MS);
+	cr_assert_eq(openloop_wait(&s, 10 * MS), 0, "slot 5 (due 5 ms) is late too");
+	cr_assert_eq(openloop_start(&s, 10 * MS), 5 * MS);
+	cr_assert_eq(openloop_wait(&s, 10 * MS), 0);
+	cr_assert_eq(openloop_start(&s, 10 * MS), 6 * MS);
 }
 
 /* Fast completions: every start exactly on first + k * interval, no drift. */
-Test(sched, anchored_no_drift)
+Test(openloop, anchored_no_drift)
 {
-	struct sched s;
+	struct openloop s;
 	const uint64_t first = 123456789, iv = 333333333;
 
-	sched_init(&s, first, iv, 1, 8);
+	openloop_init(&s, first, iv, 1, 8);
 	for (uint64_t k = 0; k < 1000000; k++) {
-		uint64_t due = sched_due(&s);
+		uint64_t due = openloop_due(&s);
 
-		cr_assert_eq(sched_wait(&s, due), 0);
-		if (sched_start(&s, due) != first + k * iv)
+		cr_assert_eq(openloop_wait(&s, due), 0);
+		if (openloop_start(&s, due) != first + k * iv)
 			cr_assert_fail("slot %" PRIu64 " due %" PRIu64, k, due);
-		sched_complete(&s);
+		openloop_complete(&s);
 	}
-	cr_assert_eq(sched_due(&s), first + 1000000 * iv);
+	cr_assert_eq(openloop_due(&s), first + 1000000 * iv);
 }
 
 /* With interval 0 the loop is closed: depth in flight, each due when it starts. */
-Test(sched, interval_zero_closed_loop)
+Test(openloop, interval_zero_closed_loop)
 {
-	struct sched s;
+	struct openloop s;
 
-	sched_init(&s, 5, 0, 1, 2);
-	cr_assert_eq(sched_wait(&s, 100), 0);
-	cr_assert_eq(sched_start(&s, 100), 100, "due when it starts: no lateness");
-	cr_assert_eq(sched_start(&s, 200), 200);
-	cr_assert_eq(sched_wait(&s, 300), UINT64_MAX);
-	sched_complete(&s);
-	cr_assert_eq(sched_wait(&s, 300), 0);
-	cr_assert_eq(sched_start(&s, 300), 300);
+	openloop_init(&s, 5, 0, 1, 2);
+	cr_assert_eq(openloop_wait(&s, 100), 0);
+	cr_assert_eq(openloop_start(&s, 100), 100, "due when it starts: no lateness");
+	cr_assert_eq(openloop_start(&s, 200), 200);
+	cr_assert_eq(openloop_wait(&s, 300), UINT64_MAX);
+	openloop_complete(&s);
+	cr_assert_eq(openloop_wait(&s, 300), 0);
+	cr_assert_eq(openloop_start(&s, 300), 300);
 }
 
 /* -b 3: three slots due together, then one interval; every third completion closes a burst. */
-Test(sched, burst)
+Test(openloop, burst)
 {
-	struct sched s;
+	struct openloop s;
 
-	sched_init(&s, 1000, 10 * MS, 3, 8);
+	openloop_init(&s, 1000, 10 * MS, 3, 8);
 	for (uint64_t k = 0; k < 12; k++)
-		cr_assert_eq(sched_start(&s, 1000 + k / 3 * 10 * MS), 1000 + k / 3 * 10 * MS,
+		cr_assert_eq(openloop_start(&s, 1000 + k / 3 * 10 * MS), 1000 + k / 3 * 10 * MS,
 			     "slot %" PRIu64, k);
 	for (int k = 1; k <= 12; k++)
-		cr_assert_eq(sched_complete(&s), k % 3 == 0, "completion %d", k);
-	sched_init(&s, 0, MS, 1, 8);
+		cr_assert_eq(openloop_complete(&s), k % 3 == 0, "completion %d", k);
+	openloop_init(&s, 0, MS, 1, 8);
 	for (int k = 1; k <= 5; k++) {
-		sched_start(&s, 0);
-		cr_assert_not(sched_complete(&s), "no bursts: never closes");
+		openloop_start(&s, 0);
+		cr_assert_not(openloop_complete(&s), "no bursts: never closes");
 	}
 }
 
 /* A rebase (pause, new interval) anchors the next slot at now. */
-Test(sched, rebase)
+Test(openloop, rebase)
 {
-	struct sched s;
+	struct openloop s;
 
-	sched_init(&s, 0, MS, 1, 4);
-	sched_start(&s, 0);
-	sched_start(&s, MS);
-	sched_rebase(&s, 50 * MS, 2 * MS);
+	openloop_init(&s, 0, MS, 1, 4);
+	openloop_start(&s, 0);
+	openloop_start(&s, MS);
+	openloop_rebase(&s, 50 * MS, 2 * MS);
 	cr_assert_eq(s.inflight, 2, "requests in flight are kept");
-	cr_assert_eq(sched_due(&s), 50 * MS);
-	cr_assert_eq(sched_start(&s, 50 * MS), 50 * MS);
-	cr_assert_eq(sched_due(&s), 52 * MS);
+	cr_assert_eq(openloop_due(&s), 50 * MS);
+	cr_assert_eq(openloop_start(&s, 50 * MS), 50 * MS);
+	cr_assert_eq(openloop_due(&s), 52 * MS);
 }
 
 /* An interval near 2^64 saturates the due time instead of wrapping. */
-Test(sched, huge_interval_saturates)
+Test(openloop, huge_interval_saturates)
 {
-	struct sched s;
+	struct openloop s;
 
-	sched_init(&s, 5 * SEC, UINT64_MAX, 1, 2);
-	sched_start(&s, 5 * SEC);
-	cr_assert_eq(sched_due(&s), UINT64_MAX);
-	cr_assert_eq(sched_wait(&s, 6 * SEC), UINT64_MAX);
+	openloop_init(&s, 5 * SEC, UINT64_MAX, 1, 2);
+	openloop_start(&s, 5 * SEC);
+	cr_assert_eq(openloop_due(&s), UINT64_MAX);
+	cr_assert_eq(openloop_wait(&s, 6 * SEC), UINT64_MAX);
 }
 
 /*
@@ -191,13 +191,13 @@ static void run_depth1(const struct sim *d, uint64_t run, struct account *a)
 /* Depth 8: the open-loop schedule; completions in time order, starts as soon as allowed. */
 static void run_depth8(const struct sim *d, uint64_t run, struct account *a)
 {
-	struct sched s;
+	struct openloop s;
 	uint64_t now = 0, end[8], due[8], start[8], k = 0;
 	unsigned n = 0;
 
-	sched_init(&s, 0, MS, 1, 8);
-	while (sched_due(&s) < run || n) {
-		uint64_t w = sched_due(&s) < run ? sched_wait(&s, now) : UINT64_MAX;
+	openloop_init(&s, 0, MS, 1, 8);
+	while (openloop_due(&s) < run || n) {
+		uint64_t w = openloop_due(&s) < run ? openloop_wait(&s, now) : UINT64_MAX;
 		unsigned first = 0;
 
 		for (unsigned i = 1; i < n; i++)
@@ -206,14 +206,14 @@ static void run_depth8(const struct sim *d, uint64_t run, struct account *a)
 		if (n && (w == UINT64_MAX || end[first] <= (w ? w : now))) {
 			now = end[first] > now ? end[first] : now;
 			add_response(a, k++, due[first], end[first], start[first]);
-			sched_complete(&s);
+			openloop_complete(&s);
 			n--;
 			end[first] = end[n], due[first] = due[n], start[first] = start[n];
 			continue;
 		}
 		now = w ? w : now;
 		start[n] = now;
-		due[n] = sched_start(&s, now);
+		due[n] = openloop_start(&s, now);
 		end[n] = sim_complete(d, now);
 		n++;
 	}
