@@ -126,7 +126,6 @@ static void aio_cleanup(void *priv)
 
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
-	.help = "Linux native AIO, one request in flight, or -Q N (-A)",
 	.init = aio_init,
 	.io = aio_io,
 	.submit = aio_submit,

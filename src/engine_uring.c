@@ -175,7 +175,6 @@ static void uring_cleanup(void *priv)
 
 const struct engine_ops engine_uring = {
 	.name = "io_uring",
-	.help = "io_uring, registered file and buffers, submit-and-wait in one call (-U)",
 	.init = uring_init,
 	.io = uring_io,
 	.submit = uring_submit,

@@ -12,6 +12,8 @@
 #include "esc.h"
 #include "fmt.h"
 #include "json.h"
+#include "msg.h"
+#include "common.h"
 
 /* Percentiles on the summary line and in raw lines (JSON adds 99.99). */
 
@@ -45,16 +47,6 @@ static void put_localtime(struct sbuf *sb, const char *format, uint64_t realtime
 	sbuf_append(sb, buf, n);
 }
 
-const char *report_errno_name(int neg_errno, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(-neg_errno);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "E%d", -neg_errno);
-	return buf;
-}
-
 void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime)
 {
@@ -73,7 +65,7 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	sbuf_printf(sb, "): request=%" PRIu64 " time=", s->request);
 	put_value(sb, s->time, FMT_TIME);
 	if (n == NOTICE_ERROR)
-		text = report_errno_name((int)s->result, ebuf, sizeof(ebuf));
+		text = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	if (text)
 		sbuf_printf(sb, " (%s)", text);
 	sbuf_putc(sb, '\n');
@@ -293,7 +285,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	const char *notice = account_notice_text(n);
 
 	if (n == NOTICE_ERROR)
-		notice = report_errno_name((int)s->result, ebuf, sizeof(ebuf));
+		notice = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	json_head(&w, c, "request", realtime);
 	jw_open(&w, "io");
 	jw_u64(&w, "request", s->request);
@@ -348,7 +340,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_u64(&w, "max", v->max);
 	jw_raw(&w, "mdev", "%.0f", stats_mdev(v));
 	jw_open(&w, "percentiles");
-	for (size_t i = 0; i < sizeof(json_pcts) / sizeof(json_pcts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
 	json_histogram(&w, v);

@@ -14,7 +14,7 @@
 
 #include "account.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define US UINT64_C(1000)
 
 static const struct account_cfg default_cfg = { 1, 0, UINT64_MAX, false };
@@ -168,7 +168,7 @@ ParameterizedTestParameters(account, time_limits)
 		{ 1001, NOTICE_TOO_SLOW },
 		{ UINT64_MAX, NOTICE_TOO_SLOW },
 	};
-	return cr_make_param_array(struct limcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct limcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct limcase *c, account, time_limits)
@@ -199,7 +199,7 @@ Test(account, too_fast_and_slow_counted_apart)
 
 	account_init(&a, &cfg);
 	cr_assert_eq(add(&a, 1, 500), NOTICE_WARMUP);
-	for (size_t i = 0; i < ARRAY_LEN(times); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(times); i++)
 		add(&a, i + 2, times[i]);
 	cr_assert_eq(a.total.requests, 8);
 	cr_assert_eq(a.total.too_fast, 2);
@@ -284,7 +284,7 @@ ParameterizedTestParameters(account, sixth_request)
 		{ 0, 0, NOTICE_NONE },      /* avg 0: 0 < 0 and 0 > 0 are both false */
 		{ 0, 1, NOTICE_SLOW },      /* avg 0 */
 	};
-	return cr_make_param_array(struct fs6case, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct fs6case, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct fs6case *c, account, sixth_request)

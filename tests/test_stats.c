@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "stats.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* relative error allowed on percentiles by the header contract */
 #define MAX_REL_ERR 0.01
@@ -721,7 +721,7 @@ Test(stats, add_series_exact)
 	};
 	static struct stats got, want;
 
-	for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		uint64_t hi = cases[c][0], step = cases[c][1], n = cases[c][2];
 
 		stats_init(&got);
