@@ -114,8 +114,9 @@ static int target_set_direct(struct target *t, const struct opts *o, char *msg, 
 		return 0;
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl < 0 || fcntl(t->fd, F_SETFL, fl | O_DIRECT) < 0)
-		return err_set(msg, msglen, -EINVAL,
-			       "fcntl(O_DIRECT) failed, please retry without option -D");
+		return err_set(msg, msglen, -errno,
+			       "fcntl(O_DIRECT) failed, please retry without option -D: %s",
+			       strerror(errno));
 	return 0;
 }
 
@@ -193,8 +194,9 @@ static int target_fill_buffered(struct target *t, const struct opts *o,
 		return err_set(msg, msglen, -errno, "fcntl failed: %s", strerror(errno));
 	ret = target_fill(t, o, stop, msg, msglen);
 	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
-		ret = err_set(msg, msglen, -EINVAL,
-			      "fcntl(O_DIRECT) failed, please retry without option -D");
+		ret = err_set(msg, msglen, -errno,
+			      "fcntl(O_DIRECT) failed, please retry without option -D: %s",
+			      strerror(errno));
 	return ret;
 }
 
