@@ -73,7 +73,13 @@ struct opts {
 	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
+	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */
+	bool depth_set;            /* -Q given (the summary then shows response times) */
+	bool response;             /* --response: response-time percentiles in the summary */
 };
+
+/* Largest -Q. */
+#define OPTS_DEPTH_MAX 4096u
 
 /* Size of the message buffer callers should pass to opts_parse(). */
 #define OPTS_MSG_MAX 2048

@@ -44,6 +44,8 @@
 	"      -w, -work-time <time>      stop after <time> passed\n" \
 	"      -l, -speed-limit <size>    limit speed with <size> per second\n" \
 	"      -r, -rate-limit <count>    limit rate with <count> per second\n" \
+	"      -Q, -depth <count>         up to <count> requests in flight, started on schedule\n" \
+	"                                 (libaio, io_uring, null; 1)\n" \
 	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
 	"      -T, -max-time <time>       maximum valid request time\n" \
 	"\n" \
@@ -53,6 +55,8 @@
 	"      -J, -json                  print output in JSON format\n" \
 	"          -json-lines            one compact JSON object per line (request, period, total)\n" \
 	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n" \
+	"          -response              response times (from the scheduled start) in the\n" \
+	"                                 summary; raw lines gain their 4 percentiles (15-18)\n" \
 	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \
 	"                                 (or every -P period), plus the named devices\n" \
 	"      -p, -print-count <count>   print statistics for every <count> requests\n" \
