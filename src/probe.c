@@ -257,9 +257,11 @@ static int probe_depth_issue(struct probe_depth *d, const volatile sig_atomic_t 
 	if (p->ctl)
 		probe_depth_obey(d, now);
 	while (d->issuing) {
+		/* -w: no start at or after first + deadline, neither due nor late */
 		if (*stop || (c->count && p->requests >= c->count) ||
-		    (c->deadline && (c->interval ? openloop_due(&p->ol) : now) >=
-					    p->first_start + c->deadline)) {
+		    (c->deadline && (now >= sat_add(p->first_start, c->deadline) ||
+				     (c->interval && openloop_due(&p->ol) >=
+						     sat_add(p->first_start, c->deadline))))) {
 			d->issuing = false;
 			break;
 		}
