@@ -21,6 +21,7 @@ __ioprobe_opts=(
 	'uring U none' 'ignore-error E none' 'engine - engine' 'tui X none' 'no-color - none'
 	'ascii - none' 'json-lines - none' 'raw-percentiles - none' 'iostat - devices'
 	'fio-job - window' 'sweep - rates'
+	'depth Q count' 'response - none'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 

@@ -11,6 +11,7 @@ void tally_init(struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	stats_init(&t->valid);
+	stats_init(&t->response);
 }
 
 void tally_add(struct tally *t, const struct sample *s, enum notice n)
@@ -33,9 +34,15 @@ void tally_add(struct tally *t, const struct sample *s, enum notice n)
 	case NOTICE_FAST:
 	case NOTICE_SLOW:
 		stats_add(&t->valid, s->time);
+		stats_add(&t->response, s->response);
 		break;
 	}
 	t->requests++;
+}
+
+void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n)
+{
+	stats_add_series(&t->response, hi, step, n);
 }
 
 double tally_iops(const struct tally *t)
@@ -97,6 +104,12 @@ enum notice account_add(struct account *a, const struct sample *s)
 	if (a->cfg.split && (n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW))
 		stats_add(s->op == OP_WRITE ? &a->write : &a->read, s->time);
 	return n;
+}
+
+void account_add_skipped(struct account *a, uint64_t hi, uint64_t step, uint64_t n)
+{
+	tally_add_skipped(&a->period, hi, step, n);
+	tally_add_skipped(&a->total, hi, step, n);
 }
 
 void account_period_end(struct account *a, uint64_t wall, uint64_t skipped, struct tally *out)

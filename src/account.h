@@ -17,7 +17,8 @@
 
 /* What one period, or the whole run, adds up to. */
 struct tally {
-	struct stats valid;  /* latencies of valid requests */
+	struct stats valid;  /* latencies (service times) of valid requests */
+	struct stats response; /* response times of valid requests and of skipped slots */
 	uint64_t requests;   /* every counted request: warmup, too fast/slow, failed included */
 	uint64_t too_fast;
 	uint64_t too_slow;
@@ -55,6 +56,12 @@ void tally_init(struct tally *t);
  */
 void tally_add(struct tally *t, const struct sample *s, enum notice n);
 
+/*
+ * Count n skipped schedule slots into t's response times: hi, hi - step, ...
+ * (see account_add_skipped). Nothing else changes.
+ */
+void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n);
+
 /* ioping's "iops": valid requests * 1e9 / their summed time (1 / mean latency); 0 when none. */
 double tally_iops(const struct tally *t);
 
@@ -66,6 +73,16 @@ void account_init(struct account *a, const struct account_cfg *cfg);
 
 /* Classify one request, add it to the period and the total; returns its notice. */
 enum notice account_add(struct account *a, const struct sample *s);
+
+/*
+ * The expected-interval correction (HdrHistogram's rule): the probe waited on
+ * a request that ended at E while n schedule slots due at D, D + I, ...,
+ * D + (n - 1) * I passed unused. Each enters the response times of the period
+ * and the run with the response it would have had if it had started the
+ * moment the probe was free and completed at once: E - D, E - D - I, ...
+ * hi = E - D, step = I. Service times and counters do not change.
+ */
+void account_add_skipped(struct account *a, uint64_t hi, uint64_t step, uint64_t n);
 
 /*
  * Close the current period: store its wall time and skipped slots, copy it

@@ -414,6 +414,13 @@ static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 		*code = CLI_EXIT_USAGE;
 		return NULL;
 	}
+	if (ops && o->depth > 1 && !engine_async(ops)) {
+		cli_msg("-Q %llu: the %s engine keeps one request in flight; use -A (libaio), "
+			"-U (io_uring) or --engine=null for a queue depth",
+			(unsigned long long)o->depth, ops->name);
+		*code = CLI_EXIT_USAGE;
+		return NULL;
+	}
 	if (ops)
 		return ops;
 	if (engine_known(name)) {
@@ -481,6 +488,7 @@ static void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
 	pc->read_write = o->read_write;
 	pc->ignore_error = o->ignore_error;
 	pc->nowait = o->nowait;
+	pc->depth = (unsigned)o->depth;
 	pc->account.warmup = o->warmup;
 	pc->account.min_time = o->min_time;
 	pc->account.max_time = o->max_time;
@@ -500,6 +508,7 @@ static void cli_report_cfg(const struct opts *o, const struct target *t, struct 
 	rc->read_write = o->read_write;
 	rc->json_lines = o->json_lines;
 	rc->raw_percentiles = o->raw_percentiles;
+	rc->response = o->depth_set || o->response;
 }
 
 static void cli_view_message(const char *text)
@@ -780,11 +789,14 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	void *buf;
 	int ret, code;
 
-	if (posix_memalign(&buf, 4096, t->size)) {
+	/* one buffer per request in flight, each on its own pages */
+	ep.depth = (unsigned)o->depth;
+	ep.buf_stride = o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
+	if (posix_memalign(&buf, 4096, ep.buf_stride * o->depth)) {
 		cli_msg("buffer allocation failed");
 		return CLI_EXIT_PREPARE;
 	}
-	memset(buf, 0, t->size);
+	memset(buf, 0, ep.buf_stride * o->depth);
 	ep.fd = t->fd;
 	ep.buf = buf;
 	ep.buf_len = t->size;

@@ -79,6 +79,10 @@ int engine_start(struct engine *e, const struct engine_ops *ops, const struct en
 	memset(e, 0, sizeof(*e));
 	if (!ops || !ops->io || !ops->init || !ops->cleanup)
 		return -EINVAL;
+	if (p->depth > 1 && !engine_async(ops))
+		return -EOPNOTSUPP;
+	if (p->depth > 1 && p->buf_stride < p->buf_len)
+		return -EINVAL;
 	e->params = *p;
 	ret = ops->init(&e->params, &e->priv);
 	if (ret)

@@ -69,6 +69,8 @@ static const struct opt_def opt_table[] = {
 	{ "iostat", 0, ARG_OPTIONAL, false },
 	{ "fio-job", 0, ARG_OPTIONAL, false },
 	{ "sweep", 0, ARG_OPTIONAL, false },
+	{ "depth", 'Q', ARG_REQUIRED, false },
+	{ "response", 0, ARG_NONE, false },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -97,6 +99,7 @@ void opts_defaults(struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->action = OPTS_RUN;
 	o->warmup = 1;
+	o->depth = 1;
 	o->interval = 1000000000ull;
 	o->max_time = UINT64_MAX;
 	o->fio_job_window = OPTS_FIO_JOB_WINDOW;
@@ -281,6 +284,14 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'p': ret = parse_number(arg, &o->print_count, msg, msglen); break;
 	case 'P': ret = parse_time(arg, &o->print_interval, msg, msglen); break;
 	case 'e': o->seed = strtoull(arg, NULL, 0); break;
+	case 'Q':
+		ret = parse_number(arg, &o->depth, msg, msglen);
+		if (!ret && (o->depth < 1 || o->depth > OPTS_DEPTH_MAX)) {
+			msgf(msg, msglen, "-Q: the queue depth must be 1 to %u", OPTS_DEPTH_MAX);
+			ret = -1;
+		}
+		o->depth_set = true;
+		break;
 	case 0:
 		if (!strcmp(d->name, "engine")) {
 			o->engine = arg;
@@ -307,6 +318,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 				msgf(msg, msglen, "--fio-job needs a window longer than 0");
 				ret = -1;
 			}
+		} else if (!strcmp(d->name, "response")) {
+			o->response = true;
 		}
 		break;
 	default:

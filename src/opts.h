@@ -79,6 +79,9 @@ struct opts {
 	const char *sweep_rates;   /* its list, or NULL for auto */
 	bool fio_job;              /* --fio-job[=TIME]: watch the devices, print a fio job */
 	uint64_t fio_job_window;   /* its window, ns */
+	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */
+	bool depth_set;            /* -Q given (the summary then shows response times) */
+	bool response;             /* --response: response-time percentiles in the summary */
 };
 
 /* --sweep's default step length (-w sets it). */
@@ -86,6 +89,10 @@ struct opts {
 
 /* --fio-job's default window. */
 #define OPTS_FIO_JOB_WINDOW 10000000000ull
+
+
+/* Largest -Q. */
+#define OPTS_DEPTH_MAX 4096u
 
 /* Size of the message buffer callers should pass to opts_parse(). */
 #define OPTS_MSG_MAX 2048

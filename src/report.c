@@ -150,6 +150,8 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 		put_percentiles(sb, "read ", read);
 		put_percentiles(sb, "write ", write);
 	}
+	if (c->response)
+		put_percentiles(sb, "response ", &t->response);
 }
 
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t)
@@ -163,6 +165,9 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 	if (c->raw_percentiles)
 		for (size_t i = 0; i < TALLY_PCTS; i++)
 			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, tally_pcts[i]));
+	if (c->raw_percentiles && c->response)
+		for (size_t i = 0; i < TALLY_PCTS; i++)
+			sbuf_printf(sb, " %" PRIu64, stats_percentile(&t->response, tally_pcts[i]));
 	sbuf_putc(sb, '\n');
 }
 
@@ -299,6 +304,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	jw_str(&w, "notice", notice ? notice : "");
 	jw_u64(&w, "start", s->start);
 	jw_u64(&w, "lateness", s->lateness);
+	jw_u64(&w, "response", s->response);
 	jw_close(&w);
 	jw_close(&w);
 }
@@ -345,6 +351,17 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
 	json_histogram(&w, v);
+	/* completion - scheduled start, skipped slots included (see the man page) */
+	jw_open(&w, "response");
+	jw_u64(&w, "count", t->response.count);
+	jw_u64(&w, "min", stats_min(&t->response));
+	jw_raw(&w, "avg", "%.0f", stats_mean(&t->response));
+	jw_u64(&w, "max", t->response.max);
+	jw_open(&w, "percentiles");
+	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
+		jw_u64(&w, json_pct_keys[i], stats_percentile(&t->response, json_pcts[i]));
+	jw_close(&w);
+	jw_close(&w);
 	jw_close(&w);
 	jw_open(&w, "load");
 	jw_u64(&w, "count", t->requests);

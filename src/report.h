@@ -28,6 +28,7 @@ struct report_cfg {
 	bool read_write;         /* -G: mixed */
 	bool json_lines;         /* compact one-object-per-line JSON */
 	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
+	bool response;           /* -Q or --response: response-time percentiles too (summary, raw) */
 };
 
 /*
@@ -49,12 +50,17 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
  * The human summary: blank line, "--- <path> (<desc>) ioprobe statistics ---",
  * the valid line, the load line, min/avg/max/mdev and the percentile line;
  * with -G also "read p50/..." and "write p50/..." lines (read/write may be
- * NULL when not split). The path is shown escaped as in request lines.
+ * NULL when not split); with c->response last "response p50/...", the
+ * response times. The path is shown escaped as in request lines.
  */
 void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct tally *total,
 		    const struct stats *read, const struct stats *write);
 
-/* One raw line of 10 integers (14 with raw_percentiles), ns and bytes, with its newline. */
+/*
+ * One raw line of 10 integers (14 with raw_percentiles, 18 with response
+ * too: the response times' p50 p90 p99 p99.9 last), ns and bytes, with its
+ * newline.
+ */
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);
 
 /* JSON object for one request (no separators around it). */

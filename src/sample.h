@@ -34,6 +34,7 @@ struct sample {
 	uint64_t start;    /* start, ns since the run's first start */
 	uint64_t lateness; /* ns the start came after its due time */
 	uint64_t skipped;  /* schedule slots missed in the run so far, when it finished */
+	uint64_t response; /* ns from the scheduled start to the completion */
 };
 
 #endif

@@ -115,8 +115,8 @@ static int target_set_direct(struct target *t, const struct opts *o, char *msg, 
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl < 0 || fcntl(t->fd, F_SETFL, fl | O_DIRECT) < 0)
 		return err_set(msg, msglen, -errno,
-			     "fcntl(O_DIRECT) failed, please retry without option -D: %s",
-			     strerror(errno));
+			       "fcntl(O_DIRECT) failed, please retry without option -D: %s",
+			       strerror(errno));
 	return 0;
 }
 
@@ -198,8 +198,8 @@ static int target_fill_buffered(struct target *t, const struct opts *o,
 	ret = target_fill(t, o, stop, pg, msg, msglen);
 	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
 		ret = err_set(msg, msglen, -errno,
-			    "fcntl(O_DIRECT) failed, please retry without option -D: %s",
-			    strerror(errno));
+			      "fcntl(O_DIRECT) failed, please retry without option -D: %s",
+			      strerror(errno));
 	return ret;
 }
 

@@ -15,7 +15,10 @@
 	" options:\n" \
 	"      -A, -async                 use asynchronous I/O (libaio engine)\n" \
 	"      -U, -uring                 use io_uring (io_uring engine)\n" \
-	"          -engine <name>         I/O engine: %s\n" \
+	"          -engine <name>         I/O engine: %s\n"
+
+/* The rest of --help (no conversion in it; a literal of its own: C99 caps one at 4095). */
+#define USAGE_BODY \
 	"      -C, -cached                use cached I/O (no cache flush/drop)\n" \
 	"      -D, -direct                use direct I/O (O_DIRECT)\n" \
 	"      -G, -read-write            read-write ping-pong mode\n" \
@@ -44,6 +47,8 @@
 	"      -w, -work-time <time>      stop after <time> passed\n" \
 	"      -l, -speed-limit <size>    limit speed with <size> per second\n" \
 	"      -r, -rate-limit <count>    limit rate with <count> per second\n" \
+	"      -Q, -depth <count>         up to <count> requests in flight, started on schedule\n" \
+	"                                 (libaio, io_uring, null; 1)\n" \
 	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
 	"      -T, -max-time <time>       maximum valid request time\n" \
 	"\n" \
@@ -53,6 +58,8 @@
 	"      -J, -json                  print output in JSON format\n" \
 	"          -json-lines            one compact JSON object per line (request, period, total)\n" \
 	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n" \
+	"          -response              response times (from the scheduled start) in the\n" \
+	"                                 summary; raw lines gain their 4 percentiles (15-18)\n" \
 	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \
 	"                                 (or every -P period), plus the named devices\n" \
 	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
@@ -77,13 +84,16 @@
 /* The text with the engine list from the registry (built once; a few KiB). */
 const char *usage_text(void)
 {
-	static char text[4096];
+	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + 128];
 	char names[128];
+	int n;
 
 	if (text[0])
 		return text;
 	engine_names(names, sizeof(names), " or ", true);
-	snprintf(text, sizeof(text), USAGE_FORMAT, names);
+	n = snprintf(text, sizeof(text), USAGE_FORMAT, names);
+	if (n > 0 && (size_t)n < sizeof(text))
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s", USAGE_BODY);
 	return text;
 }
 

@@ -1220,3 +1220,37 @@ Test(opts_ioprobe, tiny_rate_saturates_interval)
 	PARSE_OK(&o, "-r", "1e-11", ".");
 	cr_assert_eq(opts_interval(&o), UINT64_MAX);
 }
+
+Test(opts_ioprobe, depth_and_response)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	PARSE_OK(&o, ".");
+	cr_assert_eq(o.depth, 1, "default depth 1");
+	cr_assert_not(o.depth_set);
+	cr_assert_not(o.response);
+	PARSE_OK(&o, "-Q", "8", ".");
+	cr_assert_eq(o.depth, 8);
+	cr_assert(o.depth_set);
+	PARSE_OK(&o, "-Q32", ".");
+	cr_assert_eq(o.depth, 32);
+	PARSE_OK(&o, "--depth=4", ".");
+	cr_assert_eq(o.depth, 4);
+	PARSE_OK(&o, "-depth", "2", ".");
+	cr_assert_eq(o.depth, 2);
+	PARSE_OK(&o, "-Q", "1", ".");
+	cr_assert(o.depth_set, "-Q 1 is given: response times shown");
+	PARSE_OK(&o, "--response", ".");
+	cr_assert(o.response);
+	PARSE_OK(&o, "-resp", ".");
+	cr_assert(o.response);
+	cr_assert_eq(PARSE(&o, msg, "-Q", "0", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-Q: the queue depth must be 1 to 4096");
+	cr_assert_eq(PARSE(&o, msg, "-Q", "4097", "."), OPTS_ERR);
+	cr_assert_eq(PARSE(&o, msg, "-Q", "x", "."), OPTS_ERR);
+	/* -re stays ioping's -read-write: --response needs a prefix ioping does not read */
+	PARSE_OK(&o, "-re", ".");
+	cr_assert(o.read_write);
+	cr_assert_not(o.response);
+}

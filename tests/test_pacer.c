@@ -317,3 +317,18 @@ Test(pacer, huge_interval_saturates)
 	cr_assert_eq(p.due, UINT64_MAX);
 	cr_assert_eq(p.skipped, 0);
 }
+
+/* A restart reports the slots it skipped and the first one's due time; the next call clears it. */
+Test(pacer, last_skipped_slots)
+{
+	struct pacer p;
+
+	pacer_init(&p, 0, MS, 0);
+	pacer_next(&p, 1 * MS + 3500 * US); /* due 1 ms, ends 4.5 ms: slots 1, 2, 3 ms */
+	cr_assert_eq(p.last_skipped, 3);
+	cr_assert_eq(p.skip_first, 1 * MS);
+	pacer_next(&p, 5 * MS);
+	cr_assert_eq(p.last_skipped, 0, "on time: nothing skipped by this call");
+	pacer_next(&p, 5500 * US + 2 * MS); /* within the catch-up window */
+	cr_assert_eq(p.last_skipped, 0);
+}

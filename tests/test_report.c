@@ -52,7 +52,7 @@ static void use_tz(const char *tz)
 static struct report_cfg dir_cfg(void)
 {
 	struct report_cfg c = { { "/mnt/data", "ext4", "/dev/sda", FS_SIZE }, NULL, 4096,
-				false, false, false, false };
+				false, false, false, false, false };
 
 	return c;
 }
@@ -60,7 +60,7 @@ static struct report_cfg dir_cfg(void)
 static struct report_cfg blk_cfg(void)
 {
 	struct report_cfg c = { { "/dev/loop2", "block device", "", 256 * MIB }, NULL, 4096,
-				false, false, false, false };
+				false, false, false, false, false };
 
 	return c;
 }
@@ -83,6 +83,7 @@ static void make_tally(struct tally *t, const uint64_t *v, size_t n, uint64_t re
 {
 	memset(t, 0, sizeof(*t));
 	stats_init(&t->valid);
+	stats_init(&t->response);
 	for (size_t i = 0; i < n; i++)
 		stats_add(&t->valid, v[i]);
 	t->requests = requests;
@@ -210,7 +211,7 @@ Test(report, request_line_character_device)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct report_cfg c = { { "/dev/zero", "character device", "", 0 }, NULL, 4096,
-				false, false, false, false };
+				false, false, false, false, false };
 	struct sample s = smp(2, OP_READ, 4096, 4500);
 
 	report_request_line(&sb, &c, &s, NOTICE_NONE, REALTIME);
@@ -371,7 +372,7 @@ Test(report, summary_write_example)
 Test(report, summary_empty_run)
 {
 	struct report_cfg c = { { "/tmp", "ext4", "/dev/vda", 270553174016u }, NULL, 4096,
-				false, false, false, false };
+				false, false, false, false, false };
 	struct tally t;
 
 	make_tally(&t, NULL, 0, 1, 115420);
@@ -817,7 +818,8 @@ Test(report, json_request_keys)
 		   "io.ignored=false\n"
 		   "io.notice=\"\"\n"
 		   "io.start=100000000\n"
-		   "io.lateness=76000\n");
+		   "io.lateness=76000\n"
+		   "io.response=0\n");
 	sbuf_free(&sb);
 }
 
@@ -850,7 +852,8 @@ Test(report, json_request_layout)
 			 "    \"ignored\": true,\n"
 			 "    \"notice\": \"warmup\",\n"
 			 "    \"start\": 0,\n"
-			 "    \"lateness\": 0\n"
+			 "    \"lateness\": 0,\n"
+			 "    \"response\": 0\n"
 			 "  }\n"
 			 "}");
 	sbuf_free(&sb);
@@ -920,7 +923,8 @@ Test(report, json_without_localtime)
 		   "io.ignored=false\n"
 		   "io.notice=\"\"\n"
 		   "io.start=0\n"
-		   "io.lateness=0\n");
+		   "io.lateness=0\n"
+		   "io.response=0\n");
 	cr_assert_not_null(strstr(sbuf_str(&sb), "\"timestamp\": 1.500000,"), "%s",
 			   sbuf_str(&sb));
 	sbuf_free(&sb);
@@ -1025,6 +1029,17 @@ Test(report, json_stat_keys)
 		   "stat.percentiles.99.99=288600\n"
 		   "stat.histogram=[[212992, 215039, 1], [217088, 219135, 1], [278528, 282623, 1], "
 		   "[286720, 290815, 1]]\n"
+		   "stat.response\n"
+		   "stat.response.count=0\n"
+		   "stat.response.min=0\n"
+		   "stat.response.avg=0\n"
+		   "stat.response.max=0\n"
+		   "stat.response.percentiles\n"
+		   "stat.response.percentiles.50=0\n"
+		   "stat.response.percentiles.90=0\n"
+		   "stat.response.percentiles.99=0\n"
+		   "stat.response.percentiles.99.9=0\n"
+		   "stat.response.percentiles.99.99=0\n"
 		   "load\n"
 		   "load.count=5\n"
 		   "load.failed=1\n"
@@ -1071,6 +1086,17 @@ Test(report, json_stat_empty)
 		   "stat.percentiles.99.9=0\n"
 		   "stat.percentiles.99.99=0\n"
 		   "stat.histogram=[]\n"
+		   "stat.response\n"
+		   "stat.response.count=0\n"
+		   "stat.response.min=0\n"
+		   "stat.response.avg=0\n"
+		   "stat.response.max=0\n"
+		   "stat.response.percentiles\n"
+		   "stat.response.percentiles.50=0\n"
+		   "stat.response.percentiles.90=0\n"
+		   "stat.response.percentiles.99=0\n"
+		   "stat.response.percentiles.99.9=0\n"
+		   "stat.response.percentiles.99.99=0\n"
 		   "load\n"
 		   "load.count=0\n"
 		   "load.failed=0\n"
@@ -1144,7 +1170,7 @@ Test(report, json_lines_request)
 			 "\"fstype\":\"block\",\"device\":\"device\",\"device_size\":268435456},"
 			 "\"io\":{\"request\":4,\"operation\":\"write\",\"offset\":8192,"
 			 "\"size\":4096,\"time\":2500,\"ignored\":false,\"notice\":\"slow\","
-			 "\"start\":3000000,\"lateness\":12}}");
+			 "\"start\":3000000,\"lateness\":12,\"response\":0}}");
 	sbuf_free(&sb);
 }
 
@@ -1183,7 +1209,10 @@ ParameterizedTest(struct jlcase *c, report, json_lines_stat)
 				  "\"avg\":328900,\"max\":369500,\"mdev\":40600,"
 				  "\"percentiles\":{\"50\":288300,\"90\":369500,\"99\":369500,"
 				  "\"99.9\":369500,\"99.99\":369500},"
-				  "\"histogram\":[[286720,290815,1],[368640,372735,1]]},"
+				  "\"histogram\":[[286720,290815,1],[368640,372735,1]],"
+				  "\"response\":{\"count\":0,\"min\":0,\"avg\":0,\"max\":0,"
+				  "\"percentiles\":{\"50\":0,\"90\":0,\"99\":0,\"99.9\":0,"
+				  "\"99.99\":0}}},"
 				  "\"load\":{\"count\":3,\"failed\":0,\"skipped\":0,\"size\":12288,"
 				  "\"time\":20370000,\"iops\":147.275405,\"bps\":603240}}"),
 			   "%s: %s", c->type, out);
@@ -1204,5 +1233,86 @@ Test(report, json_timestamp_rounds_and_carries)
 	sbuf_reset(&sb);
 	report_json_request(&sb, &c, &s, NOTICE_NONE, UINT64_C(41) * 1000000000 + 999999499);
 	cr_assert_not_null(strstr(sbuf_str(&sb), "\"timestamp\":41.999999,"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+/* ---- response times (-Q, --response) ------------------------------------ */
+
+/* A tally whose response times are 1..100 us and service times 1..100 ns. */
+static void make_response_tally(struct tally *t)
+{
+	uint64_t v[100];
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		v[i] = i + 1;
+	make_tally(t, v, ARRAY_SIZE(v), 100, 2 * MS);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		stats_add(&t->response, (i + 1) * 1000);
+}
+
+/* Without -Q/--response the summary has no response line; with it, one last line. */
+Test(report, summary_response_line)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	static struct tally t;
+
+	make_response_tally(&t);
+	report_summary(&sb, &c, &t, NULL, NULL);
+	cr_assert_null(strstr(sbuf_str(&sb), "response"), "%s", sbuf_str(&sb));
+	sbuf_reset(&sb);
+	c.response = true;
+	report_summary(&sb, &c, &t, NULL, NULL);
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\np50/p90/p99/p99.9 = 50 ns / 90 ns / 99 ns / "
+					       "100 ns\nresponse p50/p90/p99/p99.9 = 49.9 us / "
+					       "89.6 us / 98.8 us / 100 us\n"),
+			   "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+/* --raw-percentiles with response: 18 fields, the response percentiles last. */
+Test(report, raw_line_response_percentiles)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	static struct tally t;
+	uint64_t f[24];
+
+	make_response_tally(&t);
+	c.response = true;
+	report_raw_line(&sb, &c, &t);
+	cr_assert_eq(raw_fields(sbuf_str(&sb), f, 24), 10, "response alone adds nothing");
+	sbuf_reset(&sb);
+	c.raw_percentiles = true;
+	report_raw_line(&sb, &c, &t);
+	cr_assert_eq(raw_fields(sbuf_str(&sb), f, 24), 18, "\"%s\"", sbuf_str(&sb));
+	for (size_t i = 0; i < TALLY_PCTS; i++)
+		cr_assert_eq(f[14 + i], stats_percentile(&t.response, tally_pcts[i]), "field %zu",
+			     15 + i);
+	cr_assert_eq(f[17], 100000, "p99.9 of 100 values is the max");
+	sbuf_free(&sb);
+}
+
+/* JSON always carries io.response and stat.response.percentiles. */
+Test(report, json_response_keys)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	static struct tally t;
+	struct sample s = smp(2, OP_READ, 4096, 4500);
+
+	s.response = 7777;
+	report_json_request(&sb, &c, &s, NOTICE_NONE, 0);
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"lateness\": 0,\n    \"response\": 7777\n"),
+			   "%s", sbuf_str(&sb));
+	sbuf_reset(&sb);
+	make_response_tally(&t);
+	report_json_stat(&sb, &c, &t, 0, true);
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"response\": {\n      \"count\": 100,\n"
+					       "      \"min\": 1000,\n      \"avg\": 50500,\n"
+					       "      \"max\": 100000,\n"), "%s", sbuf_str(&sb));
+	/* the histogram's bucket midpoints, within 1 % */
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"percentiles\": {\n        \"50\": 49919,\n"
+					       "        \"90\": 89599,"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
