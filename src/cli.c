@@ -260,10 +260,10 @@ static int cli_out_error(int err)
 
 static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 {
-	static const char *const known[] = { "sync", "libaio", "io_uring", "null" };
 	const char *name = o->engine ? o->engine : "sync";
 	const struct engine_ops *ops = engine_find(name);
 	size_t len = strcspn(name, ":");
+	char names[128];
 
 	if (ops && name[len] == ':' && !ops->takes_arg) {
 		cli_msg("the %s engine takes no argument: \"%s\"", ops->name, name);
@@ -272,14 +272,12 @@ static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 	}
 	if (ops)
 		return ops;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strlen(known[i]) == len && !strncmp(known[i], name, len)) {
-			cli_msg("the %s engine is not available in this build", known[i]);
-			*code = CLI_EXIT_PREPARE;
-			return NULL;
-		}
+	if (engine_known(name)) {
+		cli_msg("the %.*s engine is not available in this build", (int)len, name);
+		*code = CLI_EXIT_PREPARE;
+		return NULL;
 	}
-	cli_msg("unknown engine \"%s\" (sync, libaio, io_uring, null)", name);
+	cli_msg("unknown engine \"%s\" (%s)", name, engine_names(names, sizeof(names), ", ", false));
 	*code = CLI_EXIT_USAGE;
 	return NULL;
 }
@@ -365,22 +363,43 @@ static void cli_view_message(const char *text)
 	cli_msg("%s", text);
 }
 
+static void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc)
+{
+	memset(vc, 0, sizeof(*vc));
+	vc->path = o->path;
+	vc->ascii = o->ascii;
+	vc->no_color = o->no_color;
+	vc->write = o->write > 0 && !o->read_write;
+	vc->read_write = o->read_write;
+	vc->direct = o->direct;
+	vc->cached = o->cached;
+	vc->sync = o->sync;
+	vc->dsync = o->dsync;
+	vc->burst = o->burst;
+	vc->print_count = o->print_count;
+	vc->print_interval = o->print_interval;
+	vc->rate_limit = o->rate_limit;
+	vc->speed_limit = o->speed_limit;
+	vc->work_size = t->work_size;
+}
+
 /* Run the probe under the full-screen view, then print what it deferred. */
 static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
 			const struct engine_ops *ops, const struct target *t, char *msg,
 			size_t msglen)
 {
 	struct sbuf deferred = SBUF_INIT;
+	struct view_cfg vc;
 	struct view_params vp = {
-		.probe = p, .rc = &c->rc, .opts = c->o, .engine = ops->name, .target = t,
+		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
 		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
 	};
 	int ret;
 
+	cli_view_cfg(c->o, t, &vc);
 	cli_view_emergency = view->emergency;
 	ret = view->run(&vp, msg, msglen);
 	cli_view_emergency = NULL;
-
 	if (deferred.len)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
 	sbuf_free(&deferred);

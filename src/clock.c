@@ -33,6 +33,11 @@ uint64_t clock_realtime(void)
 	return clock_read(CLOCK_REALTIME);
 }
 
+uint64_t clock_boottime(void)
+{
+	return clock_read(CLOCK_BOOTTIME);
+}
+
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
 {
 	uint64_t now = clock_now();

@@ -1,6 +1,7 @@
 /*
  * clock: the probe's time source. All durations are uint64_t nanoseconds on
- * CLOCK_MONOTONIC (wall-clock time appears only in report timestamps).
+ * CLOCK_MONOTONIC (wall-clock time appears only in report timestamps; the
+ * iostat samplers use CLOCK_BOOTTIME, as sysstat's /proc/uptime does).
  */
 #ifndef IOPROBE_CLOCK_H
 #define IOPROBE_CLOCK_H
@@ -13,6 +14,9 @@ uint64_t clock_now(void);
 
 /* CLOCK_REALTIME now, in ns since the epoch (report timestamps only). */
 uint64_t clock_realtime(void);
+
+/* CLOCK_BOOTTIME now, in ns (iostat intervals: it counts suspend time, as /proc/uptime). */
+uint64_t clock_boottime(void);
 
 /*
  * Wait until CLOCK_MONOTONIC reaches deadline (ns): an absolute

@@ -26,7 +26,6 @@ struct engine_params {
 
 struct engine_ops {
 	const char *name;
-	const char *help; /* one line for --help */
 	bool takes_arg;   /* accepts --engine=name:ARG (the others refuse an argument) */
 	/* Set up; store private state in *priv. Returns 0 or -errno. */
 	int (*init)(const struct engine_params *p, void **priv);
@@ -45,14 +44,21 @@ struct engine {
 	void *priv;
 };
 
-/* Engines compiled in, in registry order; *count set to their number. */
-const struct engine_ops *const *engine_list(size_t *count);
-
 /*
  * Find an engine by name ("sync", "libaio", "io_uring", "null"); text after a
  * ':' is the engine's argument. NULL when no such engine is built.
  */
 const struct engine_ops *engine_find(const char *spec);
+
+/* Whether spec (up to its ':') names an engine ioprobe knows, built or not. */
+bool engine_known(const char *spec);
+
+/*
+ * The registry's names into buf, "sync, libaio, io_uring" + last_sep +
+ * "null" (with "[:time]" after those that take an argument when args),
+ * built or not: the --help text and the unknown-engine message. Returns buf.
+ */
+char *engine_names(char *buf, size_t len, const char *last_sep, bool args);
 
 /*
  * Start engine ops for the given parameters. Returns 0, or -errno (-ENOSYS,

@@ -70,7 +70,6 @@ static void aio_cleanup(void *priv)
 
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
-	.help = "Linux native AIO, one request in flight (-A)",
 	.init = aio_init,
 	.io = aio_io,
 	.cleanup = aio_cleanup,

@@ -49,7 +49,6 @@ static void null_cleanup(void *priv)
 
 const struct engine_ops engine_null = {
 	.name = "null",
-	.help = "no I/O; null:TIME adds a fixed fake latency (for tests)",
 	.takes_arg = true,
 	.init = null_init,
 	.io = null_io,

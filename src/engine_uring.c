@@ -97,7 +97,6 @@ static void uring_cleanup(void *priv)
 
 const struct engine_ops engine_uring = {
 	.name = "io_uring",
-	.help = "io_uring, registered file and buffer, submit-and-wait in one call (-U)",
 	.init = uring_init,
 	.io = uring_io,
 	.cleanup = uring_cleanup,

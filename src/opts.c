@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "suffix.h"
+#include "common.h"
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 
@@ -69,7 +70,7 @@ static const struct opt_def opt_table[] = {
 	{ "fio-job", 0, ARG_OPTIONAL, false },
 };
 
-#define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
+#define OPT_COUNT ARRAY_SIZE(opt_table)
 
 /* Limits of ioping 1.3's argument kinds. */
 #define LIMIT_NUMBER ((uint64_t)INT_MAX)

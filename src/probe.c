@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "report.h"
+#include "msg.h"
 
 void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
 		struct engine *e, void *buf)
@@ -55,16 +55,6 @@ static void probe_warn(const struct probe_sink *sink, const char *fmt, ...)
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	sink->warn(sink->ctx, text);
-}
-
-/* The fatal text for a failed request, as ioping HEAD prints it. */
-static int probe_fail(int err, const char *what, char *msg, size_t msglen)
-{
-	char ebuf[32];
-
-	snprintf(msg, msglen, "%s: %s: %s", what, report_errno_name(err, ebuf, sizeof(ebuf)),
-		 strerror(-err));
-	return err;
 }
 
 /*
@@ -239,7 +229,12 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		if (sync_err)
 			s.result = sync_err;
 		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
-			ret = probe_fail((int)s.result, "request failed", msg, msglen);
+			char ebuf[32];
+
+			/* the fatal text as ioping HEAD prints it */
+			ret = err_set(msg, msglen, (int)s.result, "request failed: %s: %s",
+				      errno_name((int)s.result, ebuf, sizeof(ebuf)),
+				      strerror((int)-s.result));
 			probe_fail_hint(p, &s, msg, msglen);
 			break;
 		}

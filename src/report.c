@@ -12,10 +12,10 @@
 #include "esc.h"
 #include "fmt.h"
 #include "json.h"
+#include "msg.h"
+#include "common.h"
 
 /* Percentiles on the summary line and in raw lines (JSON adds 99.99). */
-static const double summary_pcts[] = { 50, 90, 99, 99.9 };
-#define SUMMARY_PCTS (sizeof(summary_pcts) / sizeof(summary_pcts[0]))
 
 static void put_value(struct sbuf *sb, uint64_t v, enum fmt_kind kind)
 {
@@ -47,16 +47,6 @@ static void put_localtime(struct sbuf *sb, const char *format, uint64_t realtime
 	sbuf_append(sb, buf, n);
 }
 
-const char *report_errno_name(int neg_errno, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(-neg_errno);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "E%d", -neg_errno);
-	return buf;
-}
-
 void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime)
 {
@@ -75,30 +65,19 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	sbuf_printf(sb, "): request=%" PRIu64 " time=", s->request);
 	put_value(sb, s->time, FMT_TIME);
 	if (n == NOTICE_ERROR)
-		text = report_errno_name((int)s->result, ebuf, sizeof(ebuf));
+		text = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	if (text)
 		sbuf_printf(sb, " (%s)", text);
 	sbuf_putc(sb, '\n');
 }
 
-/* valid*1e9/sum, as ioping computes "iops" (1/avg latency). */
-static double tally_iops(const struct tally *t)
-{
-	return t->valid.sum ? (double)t->valid.count * 1e9 / (double)t->valid.sum : 0;
-}
-
-static double tally_load_iops(const struct tally *t)
-{
-	return t->wall ? (double)t->requests * 1e9 / (double)t->wall : 0;
-}
-
 static void put_percentiles(struct sbuf *sb, const char *prefix, const struct stats *s)
 {
 	sbuf_printf(sb, "%sp50/p90/p99/p99.9 = ", prefix);
-	for (size_t i = 0; i < SUMMARY_PCTS; i++) {
+	for (size_t i = 0; i < TALLY_PCTS; i++) {
 		if (i)
 			sbuf_puts(sb, " / ");
-		put_value(sb, stats_percentile(s, summary_pcts[i]), FMT_TIME);
+		put_value(sb, stats_percentile(s, tally_pcts[i]), FMT_TIME);
 	}
 	sbuf_putc(sb, '\n');
 }
@@ -181,8 +160,8 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 		    " %" PRIu64, v->count, v->sum, iops, iops * (double)c->size, stats_min(v),
 		    stats_mean(v), v->max, stats_mdev(v), t->requests, t->wall);
 	if (c->raw_percentiles)
-		for (size_t i = 0; i < SUMMARY_PCTS; i++)
-			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, summary_pcts[i]));
+		for (size_t i = 0; i < TALLY_PCTS; i++)
+			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, tally_pcts[i]));
 	sbuf_putc(sb, '\n');
 }
 
@@ -306,7 +285,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	const char *notice = account_notice_text(n);
 
 	if (n == NOTICE_ERROR)
-		notice = report_errno_name((int)s->result, ebuf, sizeof(ebuf));
+		notice = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	json_head(&w, c, "request", realtime);
 	jw_open(&w, "io");
 	jw_u64(&w, "request", s->request);
@@ -361,7 +340,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_u64(&w, "max", v->max);
 	jw_raw(&w, "mdev", "%.0f", stats_mdev(v));
 	jw_open(&w, "percentiles");
-	for (size_t i = 0; i < sizeof(json_pcts) / sizeof(json_pcts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
 	json_histogram(&w, v);

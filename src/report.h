@@ -75,7 +75,5 @@ struct devwatch;
 void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
 			uint64_t realtime);
 
-/* The errno name for a negative errno ("EIO"); "E<n>" when unknown. */
-const char *report_errno_name(int neg_errno, char *buf, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "devstack.h"
 #include "sbuf.h"
 
@@ -65,7 +66,7 @@ static int fake_stat(void *arg, const char *path, struct devstack_stat *st)
 	return -ENOENT;
 }
 
-#define FAKES(tab) { tab, sizeof(tab) / sizeof(tab[0]), 0 }
+#define FAKES(tab) { tab, ARRAY_SIZE(tab), 0 }
 
 /* The btrfs fixture's mountinfo text. */
 static const char *mountinfo(void)

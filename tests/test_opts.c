@@ -19,7 +19,7 @@
 
 #include "opts.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
 #define GIB (MIB * KIB)
@@ -203,7 +203,7 @@ ParameterizedTestParameters(opts, count_spellings)
 		{ { "-count=", "dir" }, 0 },          /* empty value: 0 (ioping runs forever) */
 		{ { "-c", "0x10", "dir" }, 16 },
 	};
-	return cr_make_param_array(struct fcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct fcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct fcase *c, opts, count_spellings)
@@ -323,7 +323,7 @@ ParameterizedTestParameters(opts, errors)
 		{ { "-c", "abc", "-x" }, OPTS_ERR, "invalid suffix: \"abc\"" },
 		{ { "-x", "-c", "abc" }, OPTS_ERR_USAGE, "unrecognized option '-x'" },
 	};
-	return cr_make_param_array(struct ecase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ecase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ecase *c, opts, errors)
@@ -642,7 +642,7 @@ ParameterizedTestParameters(opts, write_counter)
 		{ { "-read-write", "-W", "dir" }, 2, true },
 		{ { "-qWWWk", "dir" }, 3, false },
 	};
-	return cr_make_param_array(struct wcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct wcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct wcase *c, opts, write_counter)
@@ -698,7 +698,7 @@ ParameterizedTestParameters(opts, flags)
 		{ "--ig", FIELD(ignore_error), NO_ALSO },
 		{ "-J", FIELD(json), NO_ALSO },
 	};
-	return cr_make_param_array(struct flagcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct flagcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct flagcase *c, opts, flags)
@@ -716,7 +716,7 @@ ParameterizedTest(struct flagcase *c, opts, flags)
 
 	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", c->word, st, msg);
 	opts_defaults(&d);
-	for (size_t i = 0; i < ARRAY_LEN(bools); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bools); i++) {
 		bool want = bools[i] == c->field || bools[i] == c->also;
 		bool have = *(bool *)(got + bools[i]);
 
@@ -795,7 +795,7 @@ ParameterizedTestParameters(opts, values)
 		{ { "-print-i=100ms", "dir" }, FIELD(print_interval), 100 * MSEC },
 		{ { "-e", "42", "dir" }, FIELD(seed), 42 },
 	};
-	return cr_make_param_array(struct vcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct vcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct vcase *c, opts, values)
@@ -860,7 +860,7 @@ ParameterizedTestParameters(opts, entropy)
 		{ " 7", 7 },
 		{ "12.9", 12 },
 	};
-	return cr_make_param_array(struct seedcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct seedcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct seedcase *c, opts, entropy)
@@ -910,7 +910,7 @@ ParameterizedTestParameters(opts, request_size)
 		{ { "-s", "0", "dir" }, 4 * KIB },
 		{ { "-s", "1", "dir" }, 1 },
 	};
-	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ncase *c, opts, request_size)
@@ -945,7 +945,7 @@ ParameterizedTestParameters(opts, interval)
 		{ { "-R", "-l", "400k", "-r", "20", "-i", "70ms", "dir" }, 70 * MSEC },
 		{ { "-R", "-r", "1000", "dir" }, MSEC },
 	};
-	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ncase *c, opts, interval)
@@ -965,7 +965,7 @@ ParameterizedTestParameters(opts, deadline)
 		{ { "-R", "-w", "0", "dir" }, 0 },   /* an explicit -w 0 means no deadline */
 		{ { "-B", "dir" }, 0 },
 	};
-	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ncase *c, opts, deadline)

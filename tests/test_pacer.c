@@ -14,7 +14,7 @@
 
 #include "pacer.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define US UINT64_C(1000)
 #define MS UINT64_C(1000000)
 #define SEC UINT64_C(1000000000)
@@ -112,7 +112,7 @@ ParameterizedTestParameters(pacer, slow_request)
 		{ 3, 2 * MS, 666666 },
 		{ 1, MS + 1, MS + 1 },
 	};
-	return cr_make_param_array(struct slowcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct slowcase, cases, ARRAY_SIZE(cases));
 }
 
 /* The schedule restarts from the slow request's end; the slots that passed are counted. */
@@ -148,7 +148,7 @@ ParameterizedTestParameters(pacer, catch_up)
 		{ SEC, 2 * SEC, 0 },
 		{ 1, 1000, 0 },
 	};
-	return cr_make_param_array(struct slowcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct slowcase, cases, ARRAY_SIZE(cases));
 }
 
 /*
@@ -279,7 +279,7 @@ Test(pacer, long_run_does_not_drift)
 {
 	static const uint64_t intervals[] = { MS, 333333333, 1, 999999937 };
 
-	for (size_t i = 0; i < ARRAY_LEN(intervals); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(intervals); i++) {
 		struct pacer p;
 		const uint64_t first = 123456789;
 		const uint64_t n = 1000000;

@@ -24,11 +24,12 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "msg.h"
 #include "report.h"
 #include "sbuf.h"
 #include "stats.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define US UINT64_C(1000)
 #define MS UINT64_C(1000000)
 #define KIB UINT64_C(1024)
@@ -108,7 +109,7 @@ ParameterizedTestParameters(report, target_desc)
 		{ "character device", "", false, 0, "character device 0 B" },
 		{ "xfs", "/dev/dm-0", false, 1000, "xfs /dev/dm-0 1000 B" },
 	};
-	return cr_make_param_array(struct dcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct dcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct dcase *c, report, target_desc)
@@ -188,7 +189,7 @@ ParameterizedTestParameters(report, request_line)
 		{ false, 123456, OP_READ, 1048575, 1500 * MS, NOTICE_NONE,
 		  "1024.0 KiB <<< " DIR_DESC ": request=123456 time=1.50 s\n" },
 	};
-	return cr_make_param_array(struct lcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct lcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct lcase *c, report, request_line)
@@ -261,7 +262,7 @@ ParameterizedTestParameters(report, request_line_time)
 		{ "JST-9", "%H:%M", "14:08 4 KiB <<< " }, /* local time, not UTC */
 		{ "UTC", "", " 4 KiB <<< " },              /* ioping -time= */
 	};
-	return cr_make_param_array(struct tcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct tcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct tcase *c, report, request_line_time)
@@ -284,10 +285,10 @@ Test(report, errno_names)
 {
 	char buf[32];
 
-	cr_assert_str_eq(report_errno_name(-EIO, buf, sizeof(buf)), "EIO");
-	cr_assert_str_eq(report_errno_name(-EAGAIN, buf, sizeof(buf)), "EAGAIN");
-	cr_assert_str_eq(report_errno_name(-ENOSPC, buf, sizeof(buf)), "ENOSPC");
-	cr_assert_str_eq(report_errno_name(-4000, buf, sizeof(buf)), "E4000");
+	cr_assert_str_eq(errno_name(-EIO, buf, sizeof(buf)), "EIO");
+	cr_assert_str_eq(errno_name(-EAGAIN, buf, sizeof(buf)), "EAGAIN");
+	cr_assert_str_eq(errno_name(-ENOSPC, buf, sizeof(buf)), "ENOSPC");
+	cr_assert_str_eq(errno_name(-4000, buf, sizeof(buf)), "E4000");
 	cr_assert_str_eq(buf, "E4000", "the fallback is built in buf");
 }
 
@@ -321,7 +322,7 @@ Test(report, summary_directory_example)
 	struct report_cfg c = dir_cfg();
 	struct tally t;
 
-	make_tally(&t, v, ARRAY_LEN(v), 5, 400400000);
+	make_tally(&t, v, ARRAY_SIZE(v), 5, 400400000);
 	check_summary(&c, &t, NULL, NULL,
 		      "\n--- " DIR_DESC " ioprobe statistics ---\n"
 		      "4 requests completed in 1.00 ms, 16 KiB read, 4.00 k iops, 15.6 MiB/s\n"
@@ -338,7 +339,7 @@ Test(report, summary_block_device_example)
 	struct report_cfg c = blk_cfg();
 	struct tally t;
 
-	make_tally(&t, v, ARRAY_LEN(v), 5, 400300000);
+	make_tally(&t, v, ARRAY_SIZE(v), 5, 400300000);
 	check_summary(&c, &t, NULL, NULL,
 		      "\n--- " BLK_DESC " ioprobe statistics ---\n"
 		      "4 requests completed in 442.8 us, 16 KiB read, 9.03 k iops, 35.3 MiB/s\n"
@@ -356,7 +357,7 @@ Test(report, summary_write_example)
 	struct tally t;
 
 	c.write = true;
-	make_tally(&t, v, ARRAY_LEN(v), 3, 20370000);
+	make_tally(&t, v, ARRAY_SIZE(v), 3, 20370000);
 	check_summary(&c, &t, NULL, NULL,
 		      "\n--- " BLK_DESC " ioprobe statistics ---\n"
 		      "2 requests completed in 657.8 us, 8 KiB written, 3.04 k iops, 11.9 MiB/s\n"
@@ -429,7 +430,7 @@ ParameterizedTestParameters(report, summary_prefixes)
 		{ 0, 1500, 0, 0, "1.50 k too fast, generated 6 requests" },
 		{ 0, 0, 0, 0, "generated 6 requests" },
 	};
-	return cr_make_param_array(struct pcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct pcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct pcase *c, report, summary_prefixes)
@@ -469,11 +470,11 @@ Test(report, summary_read_write)
 
 	c.read_write = true;
 	c.write = true;
-	make_tally(&t, v, ARRAY_LEN(v), 4, 10 * MS);
+	make_tally(&t, v, ARRAY_SIZE(v), 4, 10 * MS);
 	stats_init(&rd);
 	stats_init(&wr);
 	stats_add(&rd, 253200);
-	for (size_t i = 0; i < ARRAY_LEN(w); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
 		stats_add(&wr, w[i]);
 	check_summary(&c, &t, &rd, &wr,
 		      "\n--- " BLK_DESC " ioprobe statistics ---\n"
@@ -513,9 +514,9 @@ Test(report, summary_percentile_line_exact)
 	struct tally t;
 	uint64_t v[100];
 
-	for (size_t i = 0; i < ARRAY_LEN(v); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		v[i] = 100 - i;
-	make_tally(&t, v, ARRAY_LEN(v), 100, 1000000);
+	make_tally(&t, v, ARRAY_SIZE(v), 100, 1000000);
 	report_summary(&sb, &c, &t, NULL, NULL);
 	cr_assert_not_null(strstr(sbuf_str(&sb), "\np50/p90/p99/p99.9 = 50 ns / 90 ns / 99 ns / "
 				  "100 ns\n"), "%s", sbuf_str(&sb));
@@ -589,7 +590,7 @@ Test(report, raw_lines_ioping_example)
 	int periods = 0;
 
 	account_init(&a, &acfg);
-	for (size_t i = 0; i < ARRAY_LEN(times); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(times); i++) {
 		struct sample s = smp(i + 1, OP_READ, 4096, times[i]);
 
 		account_add(&a, &s);
@@ -616,7 +617,7 @@ Test(report, raw_line_batch_example)
 	struct tally t;
 	uint64_t f[16];
 
-	make_tally(&t, v, ARRAY_LEN(v), 5, 254079);
+	make_tally(&t, v, ARRAY_SIZE(v), 5, 254079);
 	report_raw_line(&sb, &c, &t);
 	cr_assert_str_eq(sbuf_str(&sb),
 			 "4 168882 23685 97014483 40190 42220 46109 2296 5 254079\n");
@@ -644,11 +645,11 @@ Test(report, raw_line_percentiles)
 	struct tally t;
 	uint64_t v[100], f[20];
 
-	for (size_t i = 0; i < ARRAY_LEN(v); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		v[i] = i + 1;
 	c.raw_percentiles = true;
 	c.size = 512;
-	make_tally(&t, v, ARRAY_LEN(v), 101, 2 * MS);
+	make_tally(&t, v, ARRAY_SIZE(v), 101, 2 * MS);
 	report_raw_line(&sb, &c, &t);
 	cr_assert_eq(raw_fields(sbuf_str(&sb), f, 20), 14, "\"%s\"", sbuf_str(&sb));
 	/* 100 valid, sum 5050, iops 1e9*100/5050, bytes/s iops*512, min, avg 50.5, max, mdev */
@@ -875,7 +876,7 @@ ParameterizedTestParameters(report, json_request_notice)
 		{ NOTICE_EMPTY, 0, "true", "", 0 },
 		{ NOTICE_NONE, 512, "false", "", 512 },
 	};
-	return cr_make_param_array(struct jncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct jncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct jncase *c, report, json_request_notice)
@@ -997,7 +998,7 @@ Test(report, json_stat_keys)
 
 	use_tz("UTC");
 	c.time_format = "%FT%T%z";
-	make_tally(&t, v, ARRAY_LEN(v), 5, 400400000);
+	make_tally(&t, v, ARRAY_SIZE(v), 5, 400400000);
 	t.failed = 1;
 	t.skipped = 2;
 	report_json_stat(&sb, &c, &t, REALTIME, true);
@@ -1155,7 +1156,7 @@ ParameterizedTestParameters(report, json_lines_stat)
 {
 	static struct jlcase cases[] = { { false, "period" }, { true, "total" } };
 
-	return cr_make_param_array(struct jlcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct jlcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct jlcase *c, report, json_lines_stat)
@@ -1168,7 +1169,7 @@ ParameterizedTest(struct jlcase *c, report, json_lines_stat)
 	const char *out;
 
 	cfg.json_lines = true;
-	make_tally(&t, v, ARRAY_LEN(v), 3, 20370000);
+	make_tally(&t, v, ARRAY_SIZE(v), 3, 20370000);
 	report_json_stat(&sb, &cfg, &t, REALTIME, c->total);
 	out = sbuf_str(&sb);
 	snprintf(head, sizeof(head), "{\"type\":\"%s\",\"timestamp\":1795237739.123457,",

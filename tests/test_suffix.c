@@ -32,7 +32,7 @@
 
 #include "suffix.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 
 /* ioping 1.3's limit per option kind. */
 #define LIMIT_NUMBER ((uint64_t)INT_MAX)  /* -c -a -b -p */
@@ -228,7 +228,7 @@ ParameterizedTestParameters(suffix, number)
 		BAD_RANGE("nan/1"),	/* DIFF: as above */
 	};
 
-	return cr_make_param_array(struct ucase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ucase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ucase *c, suffix, number)
@@ -336,7 +336,7 @@ ParameterizedTestParameters(suffix, size)
 		BAD_RANGE("nan"),		/* DIFF: ioping accepts, then fails later */
 	};
 
-	return cr_make_param_array(struct ucase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ucase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ucase *c, suffix, size)
@@ -404,7 +404,7 @@ ParameterizedTestParameters(suffix, time)
 		BAD_RANGE("nan"),		    /* DIFF: ioping accepts */
 	};
 
-	return cr_make_param_array(struct ucase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ucase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ucase *c, suffix, time)
@@ -447,7 +447,7 @@ ParameterizedTestParameters(suffix, rate)
 		RBAD_RANGE("nan"),	/* DIFF: ioping accepts */
 	};
 
-	return cr_make_param_array(struct rcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct rcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct rcase *c, suffix, rate)

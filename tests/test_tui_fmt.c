@@ -12,7 +12,7 @@
 
 #include "tui_fmt.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 
 struct tcase {
 	uint64_t ns;
@@ -41,7 +41,7 @@ ParameterizedTestParameters(tui_fmt, time)
 		{ 90000000000000ull, false, "25.0 h" },
 		{ UINT64_MAX, false, "5124096 h" },
 	};
-	return cr_make_param_array(struct tcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct tcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct tcase *c, tui_fmt, time)
@@ -66,7 +66,7 @@ ParameterizedTestParameters(tui_fmt, rate)
 		{ 9999.4, "9999" },  { 12345, "12.3k" },  { 123456, "123k" }, { 999999, "1.00M" },
 		{ 1.5e9, "1.50G" },  { 1e18, "1000P" },
 	};
-	return cr_make_param_array(struct rcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct rcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct rcase *c, tui_fmt, rate)
@@ -280,29 +280,4 @@ Test(tui_fmt, hint_less_than_asked_and_queue)
 	cr_assert_str_eq(l[1], "device saw less than asked");
 	cr_assert_str_eq(l[2], "L=λW 3.00 ≈ aqu-sz 3.20");
 	cr_assert_str_eq(l[3], "queue building: aqu-sz 3.2");
-}
-
-Test(tui_fmt, escape_like_ls_b)
-{
-	char buf[128];
-
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "/tmp/plain dir"), "/tmp/plain dir");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "a\nb\tc\rd"), "a\\nb\\tc\\rd");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "x\x1b[31my"), "x\\x1b[31my");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "back\\slash"), "back\\\\slash");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "del\x7f"), "del\\x7f");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "µs→ok"), "µs→ok");
-	/* C1 CSI as UTF-8, a lone continuation byte, a truncated sequence, an overlong '/' */
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "a\xc2\x9b" "b"), "a\\xc2\\x9bb");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "\x80z"), "\\x80z");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "\xe2\x86"), "\\xe2\\x86");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "\xc0\xaf"), "\\xc0\\xaf");
-}
-
-Test(tui_fmt, escape_cuts_at_a_whole_escape)
-{
-	char buf[6];
-
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "ab\x1b" "cd"), "ab");
-	cr_assert_str_eq(tui_fmt_escape(buf, sizeof(buf), "abcdefgh"), "abcde");
 }

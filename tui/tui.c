@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "out.h"
+#include "esc.h"
 #include "session.h"
 #include "tui_draw.h"
 #include "tui_fmt.h"
@@ -44,8 +44,6 @@
 
 struct tui {
 	const struct view_params *vp;
-	struct report_cfg rc;    /* vp->rc with the path escaped for the screen */
-	char *path;              /* that escaped path */
 	struct warnlog warns;    /* kept for after the screen, each text once */
 	struct session s;
 	struct tui_model live, frozen;
@@ -122,18 +120,19 @@ static void tui_note(struct tui *t, const char *text)
 static void tui_describe(struct tui *t)
 {
 	const struct view_params *vp = t->vp;
-	const struct opts *o = vp->opts;
+	const struct view_cfg *o = vp->cfg;
 	struct sbuf sb = SBUF_INIT;
 	struct tui_mode m = { 0 };
 	char a[TUI_FMT_LEN];
 
-	sbuf_printf(&sb, "%s (", t->path);
+	esc_puts(&sb, vp->rc->target.path);
+	sbuf_puts(&sb, " (");
 	report_target_desc(&sb, &vp->rc->target);
 	sbuf_putc(&sb, ')');
 	snprintf(t->target, sizeof(t->target), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 
-	m.write = o->write > 0 && !o->read_write;
+	m.write = o->write;
 	m.read_write = o->read_write;
 	m.direct = o->direct;
 	m.cached = o->cached;
@@ -168,7 +167,7 @@ static void tui_ascii_arrows(char *s)
 /* The pace text of the header: the interval, or the limit it came from. */
 static void tui_pace(struct tui *t)
 {
-	const struct opts *o = t->vp->opts;
+	const struct view_cfg *o = t->vp->cfg;
 	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], burst[48] = "";
 
 	if (o->burst > 1)
@@ -218,10 +217,9 @@ static uint64_t tui_drain(struct tui *t)
 		switch (rec.kind) {
 		case SESSION_SAMPLE:
 			if (!t->have_base) {
-				/* safe: the ring's release/acquire orders first_start before it */
 				uint64_t now = clock_now();
 
-				t->base = t->s.probe->first_start;
+				t->base = session_first_start(&t->s);
 				t->have_base = true;
 				t->realtime_base = clock_realtime() -
 						   (now > t->base ? now - t->base : 0);
@@ -256,7 +254,7 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 		iv = 1; /* probe_ctl cannot express 0; 1 ns is flooding */
 	t->interval = iv;
 	t->interval_changed = true;
-	atomic_store(&t->s.ctl.interval, iv);
+	session_set_interval(&t->s, iv);
 	tui_model_set_interval(&t->live, iv);
 	tui_pace(t);
 	snprintf(note, sizeof(note), "interval %s", tui_fmt_span(a, sizeof(a), iv, t->ascii));
@@ -289,14 +287,13 @@ static void tui_key(struct tui *t, int ch)
 		if (t->frozen_on) {
 			t->frozen = t->live;
 			t->io_frozen = t->io;
-			t->io_frozen.text = NULL;
 			t->frozen_now = now;
 		}
 		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
 		break;
 	case 'p':
 		t->paused = !t->paused;
-		atomic_store(&t->s.ctl.pause, t->paused);
+		session_pause(&t->s, t->paused);
 		tui_model_pause(&t->live, t->paused, now);
 		tui_note(t, t->paused ? "probing paused" : "probing resumed");
 		break;
@@ -310,7 +307,7 @@ static void tui_key(struct tui *t, int ch)
 		break;
 	case 'r':
 		tui_drain(t); /* what finished before the key counts before the reset */
-		atomic_fetch_add(&t->s.ctl.reset, 1);
+		session_reset_stats(&t->s);
 		tui_model_reset(&t->live, tui_run_ns(t, clock_now()));
 		tui_note(t, "statistics reset");
 		break;
@@ -338,7 +335,7 @@ static void tui_key(struct tui *t, int ch)
 
 static uint64_t tui_inflight(struct tui *t, uint64_t mono)
 {
-	uint64_t since = atomic_load_explicit(&t->s.ctl.inflight, memory_order_relaxed);
+	uint64_t since = session_inflight_since(&t->s);
 
 	if (!since || mono <= since || mono - since < TUI_INFLIGHT_NS)
 		return 0;
@@ -350,10 +347,12 @@ static void tui_state(struct tui *t, uint64_t inflight)
 	int st = session_state(&t->s);
 	const struct tally *tot = &t->live.total;
 	char a[TUI_FMT_LEN];
+	const char *why;
 
 	t->state_cls = TUI_STATE_OK;
 	if (st == SESSION_FAILED) {
-		snprintf(t->state, sizeof(t->state), "failed: %s", t->s.msg);
+		session_result(&t->s, &why);
+		snprintf(t->state, sizeof(t->state), "failed: %s", why);
 		t->state_cls = TUI_STATE_BAD;
 	} else if (inflight) {
 		snprintf(t->state, sizeof(t->state), "request in flight for %s",
@@ -387,14 +386,14 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.mode = t->mode;
 	f.pace = t->pace;
 	f.size = t->vp->rc->size;
-	f.work_size = t->vp->target->work_size;
+	f.work_size = t->vp->cfg->work_size;
 	f.elapsed = mono - t->t0;
 	f.state = t->state;
 	f.state_cls = t->state_cls;
 	f.frozen = t->frozen_on;
 	f.m = m;
 	f.io = t->frozen_on ? &t->io_frozen : &t->io;
-	f.rc = &t->rc;
+	f.rc = t->vp->rc;
 	f.realtime_base = t->realtime_base;
 	f.now = now;
 	f.total_wall = now > m->total_start ? now - m->total_start : 0;
@@ -406,7 +405,7 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.help = t->help;
 	f.write = t->vp->rc->write;
 	f.inflight = inflight;
-	f.dropped = atomic_load_explicit(&t->s.ring.dropped, memory_order_relaxed);
+	f.dropped = session_dropped(&t->s);
 	f.note = mono < t->note_until ? t->note : NULL;
 	f.cols = t->cols;
 	f.cells = t->cells;
@@ -453,7 +452,7 @@ static void tui_tick(struct tui *t, uint64_t mono)
 	while (t->next_tick <= mono)
 		t->next_tick += TUI_TICK_NS;
 	t->dirty = true;
-	bt = tui_iostat_now();
+	bt = clock_boottime();
 	if (bt >= t->io_next) {
 		tui_iostat_sample(&t->io, t->live.samples);
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
@@ -496,12 +495,10 @@ static void tui_finish(struct tui *t)
 {
 	bool told = false;
 
-	t->s.stop = 1;
-	atomic_store(&t->s.ctl.pause, false);
 	while (session_state(&t->s) == SESSION_RUNNING) {
-		struct pollfd p = { t->s.wake_fd, POLLIN, 0 };
+		struct pollfd p = { session_wake_fd(&t->s), POLLIN, 0 };
 
-		pthread_kill(t->s.thread, TUI_WAKE_SIG);
+		session_interrupt(&t->s, TUI_WAKE_SIG);
 		poll(&p, 1, 20);
 		session_ack(&t->s);
 		if (!told && tui_inflight(t, clock_now())) {
@@ -516,7 +513,7 @@ static void tui_finish(struct tui *t)
 static void tui_loop(struct tui *t)
 {
 	while (!t->quit && !*t->vp->stop) {
-		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { t->s.wake_fd, POLLIN, 0 } };
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { session_wake_fd(&t->s), POLLIN, 0 } };
 		uint64_t mono = clock_now();
 		int ch, r = poll(pfd, 2, tui_timeout(t, mono));
 
@@ -551,9 +548,7 @@ static void tui_report_warnings(struct tui *t)
 
 static void tui_free(struct tui *t)
 {
-	tui_iostat_close(&t->io);
 	free(t->cells);
-	free(t->path);
 	free(t);
 }
 
@@ -561,16 +556,11 @@ static void tui_free(struct tui *t)
 static struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to)
 {
 	struct tui *t = calloc(1, sizeof(*t));
-	size_t plen = 4 * strlen(vp->rc->target.path) + 1;
 	struct tui_model_cfg mc = { 0 };
 
-	if (!t || !(t->path = malloc(plen))) {
-		free(t);
+	if (!t)
 		return NULL;
-	}
 	t->vp = vp;
-	t->rc = *vp->rc;
-	t->rc.target.path = tui_fmt_escape(t->path, plen, vp->rc->target.path);
 	warnlog_init(&t->warns);
 	t->ascii = tui_term_want_ascii(to);
 	t->log = true;
@@ -582,19 +572,20 @@ static struct tui *tui_new(const struct view_params *vp, const struct tui_term_o
 	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
 			0 : 1000000000ull;
 	tui_model_init(&t->live, &mc);
-	tui_iostat_open(&t->io, vp->opts->path);
+	tui_iostat_open(&t->io, vp->cfg->path);
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
 	tui_iostat_sample(&t->io, 0);
-	t->io_next = tui_iostat_now() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	return t;
 }
 
 static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 {
-	struct tui_term_opts to = { vp->opts->ascii, vp->opts->no_color };
+	struct tui_term_opts to = { vp->cfg->ascii, vp->cfg->no_color };
 	struct sigaction wake, old_wake;
 	struct tui *t = tui_new(vp, &to);
+	const char *why;
 	int ret;
 
 	if (!t) {
@@ -631,11 +622,9 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 	tui_finish(t);
 	sigaction(TUI_WAKE_SIG, &old_wake, NULL);
 	tui_report_warnings(t);
-	ret = 0;
-	if (t->s.result) {
-		ret = t->s.result;
-		snprintf(msg, msglen, "%s", t->s.msg);
-	}
+	ret = session_result(&t->s, &why);
+	if (ret)
+		snprintf(msg, msglen, "%s", why);
 	tui_free(t);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include "sbuf.h"
 #include "tui_fmt.h"
 #include "tui_text.h"
+#include "common.h"
 
 /* ---- header and footer ------------------------------------------------------------------ */
 
@@ -72,7 +73,7 @@ static void tui_draw_footer(const struct tui_frame *f, const struct tui_rect *r)
 	rw = tui_text_width(right);
 	if (rw > r->w / 2)
 		rw = r->w / 2;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		int need = tui_text_width(keys[i][0]) + 1 + tui_text_width(keys[i][1]) + 2;
 
 		if (x + need > end - rw)
@@ -410,7 +411,7 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 		{ "busy", "%util: time with I/O in flight," },
 		{ "", "not capacity on parallel devices" },
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
+	int n = (int)ARRAY_SIZE(lines);
 	struct tui_rect r = tui_layout_center(lay->cols, lay->rows, 54, n + 4);
 	int y = r.y + 1;
 

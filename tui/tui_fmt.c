@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "tui_fmt.h"
+#include "common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static const struct tui_unit tui_time_units[] = {
 	{ "min", "min", 60e9 },
 	{ "h", "h", 3600e9 },
 };
-#define TUI_TIME_UNITS (sizeof(tui_time_units) / sizeof(tui_time_units[0]))
+#define TUI_TIME_UNITS ARRAY_SIZE(tui_time_units)
 
 /* Decimals giving three significant digits for v in [0, 999.5); -1 when v rounds to 1000. */
 static int tui_fmt_decimals(double v)
@@ -105,10 +106,10 @@ char *tui_fmt_bytes(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.0f B", v);
 		return buf;
 	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		v /= 1024.0;
 		d = tui_fmt_decimals(v);
-		if (d >= 0 || i == sizeof(units) / sizeof(units[0]) - 1) {
+		if (d >= 0 || i == ARRAY_SIZE(units) - 1) {
 			snprintf(buf, len, "%.*f %s", d < 0 ? 0 : d, v, units[i]);
 			return buf;
 		}
@@ -143,7 +144,7 @@ char *tui_fmt_span(char *buf, size_t len, uint64_t ns, bool ascii)
 	};
 
 	if (ns) {
-		for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(whole); i++) {
 			if (ns % whole[i].mult == 0) {
 				snprintf(buf, len, "%llu %s",
 					 (unsigned long long)(ns / whole[i].mult), whole[i].name);
@@ -285,64 +286,4 @@ int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_
 		if (line[i][0])
 			n = i + 1;
 	return n;
-}
-
-/* Length of the valid UTF-8 character at s that is not a C1 control, or 0. */
-static size_t tui_fmt_utf8_ok(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	cp = n == 2 ? (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f) :
-	     n == 3 ? (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f) :
-		      (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3f) << 12 |
-		      (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
-	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0; /* C1 control, overlong, surrogate or out of range */
-	return n;
-}
-
-char *tui_fmt_escape(char *buf, size_t len, const char *text)
-{
-	static const char named[] = "\a\b\t\n\v\f\r";
-	static const char names[] = "abtnvfr";
-	const unsigned char *s = (const unsigned char *)text;
-	size_t o = 0;
-
-	if (!len)
-		return buf;
-	while (*s) {
-		char piece[8];
-		const char *nm = *s ? strchr(named, *s) : NULL;
-		size_t n = 1, plen;
-
-		if (*s == '\\') {
-			memcpy(piece, "\\\\", plen = 2);
-		} else if (nm) {
-			piece[0] = '\\';
-			piece[1] = names[nm - named];
-			plen = 2;
-		} else if (*s >= 0x20 && *s < 0x7f) {
-			piece[0] = (char)*s;
-			plen = 1;
-		} else if (*s >= 0x80 && (n = tui_fmt_utf8_ok(s))) {
-			memcpy(piece, s, plen = n);
-		} else {
-			n = 1;
-			plen = (size_t)snprintf(piece, sizeof(piece), "\\x%02x", *s);
-		}
-		if (o + plen >= len)
-			break;
-		memcpy(buf + o, piece, plen);
-		o += plen;
-		s += n;
-	}
-	buf[o] = '\0';
-	return buf;
 }

@@ -65,14 +65,6 @@ char *tui_fmt_bar(char *buf, size_t len, int width, double frac, bool ascii);
  */
 size_t tui_fmt_wrap(const char *s, int width);
 
-/*
- * text with what a terminal would obey escaped, like `ls -b`: "\n", "\t",
- * "\x1b", "\\" for a backslash, "\xHH" for every other control byte, byte
- * of invalid UTF-8 and C1 control (U+0080..U+009F); printable UTF-8 stays.
- * Cut at a whole escape to fit len; returns buf. 4 * strlen + 1 always fits.
- */
-char *tui_fmt_escape(char *buf, size_t len, const char *text);
-
 /* The probe's mode word list, e.g. "read direct", "write cached", "rw sync+direct". */
 struct tui_mode {
 	bool write, read_write;

@@ -144,8 +144,8 @@ fi
 E=$T_TMP/$'new\nline\e[31mred'
 mkdir "$E"
 start 160 40 -- --tui -i 0.05 --engine=null "'$E'"
-check "escaped path: header" wait_for 'new\\nline\\x1b\[31mred \(' 10
-check "escaped path: request lines" has '<<< .*new\\nline\\x1b\[31mred \(.*request=[0-9]'
+check "escaped path: header" wait_for 'new\\nline\\(e|x1b)\[31mred \(' 10
+check "escaped path: request lines" has '<<< .*new\\nline\\(e|x1b)\[31mred \(.*request=[0-9]'
 check "escaped path: no raw line break" lacks '^line'
 TM send-keys -t t q
 check "escaped path: exits" wait_for "^EXIT=0" 10
