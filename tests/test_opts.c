@@ -1151,7 +1151,7 @@ ParameterizedTestParameters(opts_ioprobe, shortest_prefix)
 		{ "-raw-", "--raw", offsetof(struct opts, raw_percentiles) },
 		{ "-ios", "--io", offsetof(struct opts, iostat) },
 	};
-	return cr_make_param_array(struct pcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct pcase, cases, ARRAY_SIZE(cases));
 }
 
 static bool pcase_set(const struct opts *o, const struct pcase *c)
