@@ -28,6 +28,7 @@ struct report_cfg {
 	bool read_write;         /* -G: mixed */
 	bool json_lines;         /* compact one-object-per-line JSON */
 	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
+	bool raw_target;         /* raw lines end with the target path (esc_field): several targets */
 };
 
 /*
@@ -54,7 +55,10 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct tally *total,
 		    const struct stats *read, const struct stats *write);
 
-/* One raw line of 10 integers (14 with raw_percentiles), ns and bytes, with its newline. */
+/*
+ * One raw line of 10 integers (14 with raw_percentiles), ns and bytes, then
+ * with raw_target the target path as one last field (esc_field), and the newline.
+ */
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);
 
 /* JSON object for one request (no separators around it). */
