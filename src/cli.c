@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include "cli.h"
+#include "cli_int.h"
+#include "cli_multi.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,7 +43,7 @@
 /* A request in flight this long gets a warning on stderr (then at 2x, 4x, ...). */
 #define CLI_HANG_WARN_NS 5000000000ull
 
-static volatile sig_atomic_t cli_stop;
+volatile sig_atomic_t cli_stop;
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */
 static void (*volatile cli_view_emergency)(void);
 
@@ -70,14 +72,12 @@ static void cli_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /*
  * One "ioprobe: ..." line on stderr. Control characters in the text (from a
  * path or a device name) are shown escaped: a message is always one line and
  * never drives the terminal.
  */
-static void cli_msg(const char *fmt, ...)
+void cli_msg(const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
 	va_list ap;
@@ -394,7 +394,7 @@ static void cli_on_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
-static int cli_out_error(int err)
+int cli_out_error(int err)
 {
 	if (err == -EPIPE)
 		return CLI_EXIT_OK;
@@ -472,7 +472,7 @@ static int cli_parse(int argc, char *argv[], struct opts *o)
 	return -1;
 }
 
-static void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
+void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
 {
 	memset(pc, 0, sizeof(*pc));
 	pc->count = o->count;
@@ -495,7 +495,7 @@ static void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
 	pc->account.split = o->read_write;
 }
 
-static void cli_report_cfg(const struct opts *o, const struct target *t, struct report_cfg *rc)
+void cli_report_cfg(const struct opts *o, const struct target *t, struct report_cfg *rc)
 {
 	memset(rc, 0, sizeof(*rc));
 	rc->target.path = o->path;
@@ -774,11 +774,40 @@ static int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msgle
 	return ret;
 }
 
+int cli_engine_start(const struct opts *o, const struct target *t,
+		     const struct engine_ops *ops, struct engine *eng, void **buf)
+{
+	struct engine_params ep = { 0 };
+	int ret;
+
+	/* one buffer per request in flight, each on its own pages */
+	ep.depth = (unsigned)o->depth;
+	ep.buf_stride = o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
+	if (posix_memalign(buf, 4096, ep.buf_stride * o->depth)) {
+		cli_msg("buffer allocation failed");
+		return -ENOMEM;
+	}
+	memset(*buf, 0, ep.buf_stride * o->depth);
+	ep.fd = t->fd;
+	ep.buf = *buf;
+	ep.buf_len = t->size;
+	ep.nowait = o->nowait;
+	ep.hipri = o->hipri;
+	ep.arg = o->engine ? strchr(o->engine, ':') : NULL;
+	if (ep.arg)
+		ep.arg++;
+	ret = engine_start(eng, ops, &ep);
+	if (ret) {
+		cli_msg("failed to start the %s engine: %s", ops->name, strerror(-ret));
+		free(*buf);
+	}
+	return ret;
+}
+
 /* Prepare, probe, report. The target is open; returns the exit code. */
 static int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
 		   const struct view_ops *view, struct devwatch *watch, struct watchdog *wd)
 {
-	struct engine_params ep = { 0 };
 	struct engine eng;
 	struct probe_cfg pc;
 	struct cli_ctx c = { .o = o, .sb = SBUF_INIT, .watch = watch };
@@ -787,30 +816,10 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	struct probe *p;
 	char msg[MSG_MAX] = "";
 	void *buf;
-	int ret, code;
+	int ret = 0, code;
 
-	/* one buffer per request in flight, each on its own pages */
-	ep.depth = (unsigned)o->depth;
-	ep.buf_stride = o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
-	if (posix_memalign(&buf, 4096, ep.buf_stride * o->depth)) {
-		cli_msg("buffer allocation failed");
+	if (cli_engine_start(o, t, ops, &eng, &buf))
 		return CLI_EXIT_PREPARE;
-	}
-	memset(buf, 0, ep.buf_stride * o->depth);
-	ep.fd = t->fd;
-	ep.buf = buf;
-	ep.buf_len = t->size;
-	ep.nowait = o->nowait;
-	ep.hipri = o->hipri;
-	ep.arg = o->engine ? strchr(o->engine, ':') : NULL;
-	if (ep.arg)
-		ep.arg++;
-	ret = engine_start(&eng, ops, &ep);
-	if (ret) {
-		cli_msg("failed to start the %s engine: %s", ops->name, strerror(-ret));
-		free(buf);
-		return CLI_EXIT_PREPARE;
-	}
 	p = malloc(sizeof(*p));
 	if (!p) {
 		cli_msg("out of memory");
@@ -977,6 +986,9 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	if (code >= 0)
 		return code;
 	code = CLI_EXIT_OK;
+	if (o.npaths > 1 && (code = cli_multi_check(&o)) >= 0)
+		return code;
+	code = CLI_EXIT_OK;
 	if (o.fio_job) {
 		cli_signals();
 		return cli_fio_job(&o);
@@ -1020,6 +1032,8 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	}
 
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
+	if (o.npaths > 1)
+		return cli_multi_run(&o, ops);
 	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
 		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
 	ret = target_open(&t, &o, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,

@@ -161,3 +161,47 @@ int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, c
 	free(ds);
 	return ret;
 }
+
+int devwatch_for_paths(struct devwatch *w, const char *const *paths, size_t n,
+		       const char *extra, char *msg, size_t msglen)
+{
+	struct devstack *ds = calloc(1, sizeof(*ds));
+	int ret;
+
+	if (!ds) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	devwatch_reset(w, NULL);
+	for (size_t i = 0; i < n; i++) {
+		ret = devwatch_stack(paths[i], ds);
+		if (ret == -ENOENT)
+			continue;
+		if (ret) {
+			snprintf(msg, msglen, "--iostat: cannot find the device under \"%s\": %s",
+				 paths[i], strerror(-ret));
+			free(ds);
+			return ret;
+		}
+		for (size_t d = 0; d < ds->ndev; d++)
+			devwatch_watch(w, ds->dev[d].name, ds->dev[d].major, ds->dev[d].minor);
+	}
+	free(ds);
+	if (!w->ndev || (extra && *extra)) {
+		struct devwatch *more = malloc(sizeof(*more));
+
+		if (!more) {
+			snprintf(msg, msglen, "out of memory");
+			return -ENOMEM;
+		}
+		ret = devwatch_init(more, NULL, extra, NULL, msg, msglen);
+		if (ret && !(ret == -EINVAL && w->ndev)) {
+			free(more);
+			return ret;
+		}
+		for (size_t d = 0; !ret && d < more->ndev; d++)
+			devwatch_watch(w, more->dev[d].name, more->dev[d].major, more->dev[d].minor);
+		free(more);
+	}
+	return 0;
+}

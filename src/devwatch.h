@@ -18,7 +18,7 @@
 #include "diskstats.h"
 #include "iostat.h"
 
-#define DEVWATCH_MAX 24
+#define DEVWATCH_MAX 64
 
 enum devwatch_state {
 	DEVWATCH_INIT,    /* one sample so far: no interval to show yet */
@@ -88,5 +88,14 @@ int devwatch_stack(const char *path, struct devstack *ds);
  */
 int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, char *msg,
 		      size_t msglen);
+
+/*
+ * devwatch_for_path for several targets: the union of their device stacks,
+ * each device once, in the order the targets come, then extra. A target
+ * with no block device below it adds nothing. Returns 0 or -errno with msg
+ * filled (-EINVAL when no target has a device and extra names none).
+ */
+int devwatch_for_paths(struct devwatch *w, const char *const *paths, size_t n,
+		       const char *extra, char *msg, size_t msglen);
 
 #endif

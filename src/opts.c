@@ -379,6 +379,27 @@ static enum opts_status parse_short(struct opts *o, const char *word, int argc,
 	return OPTS_OK;
 }
 
+/*
+ * Several destinations: at most OPTS_MAX_TARGETS, each named once (the same
+ * file under two names is found later, when the targets are opened).
+ */
+static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *msg,
+					 size_t msglen)
+{
+	if (paths > OPTS_MAX_TARGETS) {
+		msgf(msg, msglen, "too many targets: %u (at most %u)", paths, OPTS_MAX_TARGETS);
+		return OPTS_ERR;
+	}
+	o->npaths = paths;
+	for (unsigned i = 1; i < paths; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(o->paths[i], o->paths[j])) {
+				msgf(msg, msglen, "duplicate target \"%s\"", o->paths[i]);
+				return OPTS_ERR;
+			}
+	return OPTS_OK;
+}
+
 enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *msg, size_t msglen)
 {
 	unsigned paths = 0;
@@ -396,6 +417,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		const char *word = argv[i];
 
 		if (options_done || word[0] != '-' || word[1] == '\0') {
+			if (paths < OPTS_MAX_TARGETS)
+				o->paths[paths] = word;
 			if (!paths++)
 				o->path = word;
 			continue;
@@ -437,11 +460,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		msgf(msg, msglen, "no destination specified");
 		return OPTS_ERR;
 	}
-	if (paths > 1) {
-		msgf(msg, msglen, "more than one destination specified");
-		return OPTS_ERR;
-	}
-	return OPTS_OK;
+	return opts_check_paths(o, paths, msg, msglen);
 }
 
 uint64_t opts_request_size(const struct opts *o)

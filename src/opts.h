@@ -21,6 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Most destinations one run takes (each costs a thread, an engine and fixed memory). */
+#define OPTS_MAX_TARGETS 256
+
 enum opts_action {
 	OPTS_RUN,
 	OPTS_HELP,    /* -h: usage on stdout, exit 0 */
@@ -30,7 +33,9 @@ enum opts_action {
 
 struct opts {
 	enum opts_action action;
-	const char *path;          /* the one destination (points into argv) */
+	const char *path;          /* the (first) destination (points into argv) */
+	const char *paths[OPTS_MAX_TARGETS]; /* every destination, in the order given */
+	unsigned npaths;           /* how many (1 = today's single-target run) */
 
 	uint64_t warmup;           /* -a, default 1 */
 	uint64_t burst;            /* -b, 0 = off */

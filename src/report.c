@@ -168,6 +168,10 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 	if (c->raw_percentiles && c->response)
 		for (size_t i = 0; i < TALLY_PCTS; i++)
 			sbuf_printf(sb, " %" PRIu64, stats_percentile(&t->response, tally_pcts[i]));
+	if (c->raw_target) {
+		sbuf_putc(sb, ' ');
+		esc_field(sb, c->target.path);
+	}
 	sbuf_putc(sb, '\n');
 }
 

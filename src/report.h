@@ -29,6 +29,7 @@ struct report_cfg {
 	bool json_lines;         /* compact one-object-per-line JSON */
 	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
 	bool response;           /* -Q or --response: response-time percentiles too (summary, raw) */
+	bool raw_target;         /* raw lines end with the target path (esc_field): several targets */
 };
 
 /*
@@ -58,7 +59,8 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 
 /*
  * One raw line of 10 integers (14 with raw_percentiles, 18 with response
- * too: the response times' p50 p90 p99 p99.9 last), ns and bytes, with its
+ * too: the response times' p50 p90 p99 p99.9 last), ns and bytes, then
+ * with raw_target the target path as one last field (esc_field), and the
  * newline.
  */
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);

@@ -154,3 +154,15 @@ Test(devwatch, unreadable_file_is_an_error)
 	devwatch_watch(&w, "vda", 254, 0);
 	cr_assert_eq(devwatch_sample(&w, NULL, 0), -ENOENT);
 }
+
+/* Several targets, none on a block device and no names: refused like one such target. */
+Test(devwatch, for_paths_without_devices_is_refused)
+{
+	static struct devwatch w;
+	static const char *const paths[] = { "/proc", "/sys" };
+	char msg[256] = "";
+
+	cr_assert_eq(devwatch_for_paths(&w, paths, 2, NULL, msg, sizeof(msg)), -EINVAL);
+	cr_assert(strstr(msg, "--iostat: "), "%s", msg);
+	cr_assert_eq(w.ndev, 0);
+}

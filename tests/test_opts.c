@@ -124,6 +124,8 @@ Test(opts, path_only_gives_defaults)
 	cr_assert_str_eq(o.path, "dir");
 	opts_defaults(&d);
 	d.path = o.path;
+	d.paths[0] = o.path;
+	d.npaths = 1;
 	cr_assert_eq(memcmp(&o, &d, sizeof(o)), 0, "\"dir\" changed a default");
 }
 
@@ -278,13 +280,14 @@ ParameterizedTestParameters(opts, errors)
 		{ { "-I" }, OPTS_ERR, "no destination specified" },
 		{ { "-time" }, OPTS_ERR, "no destination specified" },
 		{ { "--", "-" }, OPTS_OK, "" },
-		{ { "a", "b" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-", "-" }, OPTS_ERR, "more than one destination specified" },
-		{ { "--", "--", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "--", "-c", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-ca", "3", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-re", "1", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-I", "%T", "dir" }, OPTS_ERR, "more than one destination specified" },
+		/* several destinations are several targets (issue 16); each once */
+		{ { "a", "b" }, OPTS_OK, "" },
+		{ { "-", "-" }, OPTS_ERR, "duplicate target \"-\"" },
+		{ { "a", "b", "a" }, OPTS_ERR, "duplicate target \"a\"" },
+		{ { "--", "--", "dir" }, OPTS_OK, "" },
+		{ { "--", "-c", "dir" }, OPTS_OK, "" },
+		{ { "-ca", "dir", "dir" }, OPTS_ERR, "duplicate target \"dir\"" },
+		{ { "-I", "%T", "dir" }, OPTS_OK, "" },
 		{ { "-c", "5x", "dir" }, OPTS_ERR, "invalid suffix: \"x\"" },
 		{ { "-c", "abc", "dir" }, OPTS_ERR, "invalid suffix: \"abc\"" },
 		{ { "-c", "-q", "dir" }, OPTS_ERR, "invalid suffix: \"-q\"" },
@@ -1253,4 +1256,36 @@ Test(opts_ioprobe, depth_and_response)
 	PARSE_OK(&o, "-re", ".");
 	cr_assert(o.read_write);
 	cr_assert_not(o.response);
+}
+
+/* Several destinations: kept in order, path is the first, at most OPTS_MAX_TARGETS. */
+Test(opts, several_targets)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+	static char names[OPTS_MAX_TARGETS + 1][16];
+	static const char *words[OPTS_MAX_TARGETS + 4];
+
+	cr_assert_eq(PARSE(&o, msg, "-c", "3", "b", "-q", "a", "--", "-x"), OPTS_OK, "%s", msg);
+	cr_assert_eq(o.npaths, 3);
+	cr_assert_str_eq(o.paths[0], "b");
+	cr_assert_str_eq(o.paths[1], "a");
+	cr_assert_str_eq(o.paths[2], "-x");
+	cr_assert_str_eq(o.path, "b");
+	cr_assert_eq(o.count, 3);
+	cr_assert_eq(PARSE(&o, msg, "dir"), OPTS_OK);
+	cr_assert_eq(o.npaths, 1);
+
+	words[0] = "ioprobe";
+	for (int i = 0; i <= OPTS_MAX_TARGETS; i++) {
+		snprintf(names[i], sizeof(names[i]), "t%d", i);
+		words[i + 1] = names[i];
+	}
+	cr_assert_eq(opts_parse(OPTS_MAX_TARGETS + 1, (char *const *)words, &o, msg, sizeof(msg)),
+		     OPTS_OK, "%s", msg);
+	cr_assert_eq(o.npaths, OPTS_MAX_TARGETS);
+	cr_assert_str_eq(o.paths[OPTS_MAX_TARGETS - 1], "t255");
+	cr_assert_eq(opts_parse(OPTS_MAX_TARGETS + 2, (char *const *)words, &o, msg, sizeof(msg)),
+		     OPTS_ERR);
+	cr_assert_str_eq(msg, "too many targets: 257 (at most 256)");
 }

@@ -52,7 +52,7 @@ static void use_tz(const char *tz)
 static struct report_cfg dir_cfg(void)
 {
 	struct report_cfg c = { { "/mnt/data", "ext4", "/dev/sda", FS_SIZE }, NULL, 4096,
-				false, false, false, false, false };
+				false, false, false, false, false, false };
 
 	return c;
 }
@@ -60,7 +60,7 @@ static struct report_cfg dir_cfg(void)
 static struct report_cfg blk_cfg(void)
 {
 	struct report_cfg c = { { "/dev/loop2", "block device", "", 256 * MIB }, NULL, 4096,
-				false, false, false, false, false };
+				false, false, false, false, false, false };
 
 	return c;
 }
@@ -211,7 +211,7 @@ Test(report, request_line_character_device)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct report_cfg c = { { "/dev/zero", "character device", "", 0 }, NULL, 4096,
-				false, false, false, false, false };
+				false, false, false, false, false, false };
 	struct sample s = smp(2, OP_READ, 4096, 4500);
 
 	report_request_line(&sb, &c, &s, NOTICE_NONE, REALTIME);
@@ -372,7 +372,7 @@ Test(report, summary_write_example)
 Test(report, summary_empty_run)
 {
 	struct report_cfg c = { { "/tmp", "ext4", "/dev/vda", 270553174016u }, NULL, 4096,
-				false, false, false, false, false };
+				false, false, false, false, false, false };
 	struct tally t;
 
 	make_tally(&t, NULL, 0, 1, 115420);
@@ -1314,5 +1314,27 @@ Test(report, json_response_keys)
 	/* the histogram's bucket midpoints, within 1 % */
 	cr_assert_not_null(strstr(sbuf_str(&sb), "\"percentiles\": {\n        \"50\": 49919,\n"
 					       "        \"90\": 89599,"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+/* Several targets (raw_target): the path is the last field, one word even with spaces. */
+Test(report, raw_line_target_field)
+{
+	static const uint64_t v[] = { 41049, 40190, 46109, 41534 };
+	struct report_cfg c = dir_cfg();
+	struct sbuf sb = SBUF_INIT;
+	struct tally t;
+
+	make_tally(&t, v, ARRAY_SIZE(v), 5, 254079);
+	c.raw_target = true;
+	c.target.path = "/mnt/my disk\\1\n";
+	report_raw_line(&sb, &c, &t);
+	cr_assert_str_eq(sbuf_str(&sb), "4 168882 23685 97014483 40190 42220 46109 2296 5 254079 "
+					"/mnt/my\\x20disk\\x5c1\\x0a\n");
+	sbuf_reset(&sb);
+	c.raw_percentiles = true;
+	c.target.path = "/dev/sdb";
+	report_raw_line(&sb, &c, &t);
+	cr_assert(strstr(sbuf_str(&sb), " /dev/sdb\n"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
