@@ -572,7 +572,7 @@ static void cli_iv_setup(struct cli_ctx *c, const struct target *t)
 	c->vp.size = t->size;
 	c->vp.write_share = o->read_write ? 0.5 : o->write > 0 ? 1 : 0;
 	c->vp.flush = c->vp.write_share > 0 && !o->cached;
-	c->vp.depth = 1; /* every engine runs one request at a time */
+	c->vp.depth = (unsigned)o->depth; /* requests in flight at most (-Q) */
 	c->iv_prev = c->watch->prev_ns;
 }
 
@@ -650,7 +650,8 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 	struct verdict_probe vp = {
 		.asked = rate, .size = p->target->size,
 		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),
-		.flush = !o->cached, .depth = 1, .period_ns = t->wall, .done = t->requests,
+		.flush = !o->cached, .depth = (unsigned)o->depth, .period_ns = t->wall,
+		.done = t->requests,
 		.skipped = t->skipped, .p50_ns = stats_percentile(&t->valid, 50),
 		.p99_ns = stats_percentile(&t->valid, 99),
 	};
@@ -661,6 +662,9 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 		.size = p->target->size, .asked = rate, .achieved = v->achieved,
 		.expected = v->expected, .dev_rate = v->dev_rate, .p50_ns = vp.p50_ns,
 		.p99_ns = vp.p99_ns, .skipped = t->skipped,
+		/* response time (completion - scheduled start) when -Q or --response asks */
+		.rp50_ns = o->depth_set || o->response ? stats_percentile(&t->response, 50) : 0,
+		.rp99_ns = o->depth_set || o->response ? stats_percentile(&t->response, 99) : 0,
 		.kept_up = v->state == VERDICT_KEEPS_UP ||
 			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
 	};
