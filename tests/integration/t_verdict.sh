@@ -10,6 +10,17 @@ require_loop
 require_fuse
 require_cmd python3
 
+# ---- preparation progress: a \r line on stderr when it is a terminal, nothing otherwise
+if command -v script >/dev/null 2>&1; then
+	mkdir -p "$T_TMP/prep"
+	script -qec "'$IOPROBE' -c 1 -q -S 16m -s 1m '$T_TMP/prep' 2>&1 >/dev/null" /dev/null \
+		</dev/null >"$T_TMP/tty.out" 2>&1
+	check "progress: on a terminal, a \\r line with MiB done and total" \
+		grep -aq $'\rioprobe: preparing the working set: [0-9.]* [KM]iB of 16 MiB (' "$T_TMP/tty.out"
+fi
+probe -c 1 -q -S 16m -s 1m "$T_TMP"
+check "progress: nothing on stderr when it is not a terminal" err_empty
+
 L=$(make_fault_disk "$T_TMP/fd" 256M --latency 7ms -s) || skip "cannot set up the FUSE disk"
 N=$(basename "$L")
 Q=/sys/block/$N/queue
