@@ -62,7 +62,7 @@
 #define VERDICT_KEEP_SHARE 0.99
 /* one request per interval is counting noise: an interval cuts the schedule at any phase */
 #define VERDICT_KEEP_SLACK_REQS 1.0
-/* device saturated: busy (%util) >= 90 % (issue 13; the probe alone above capacity measured 96 %) */
+/* device saturated: busy (%util) >= 90 % (issue 13; the probe alone above capacity: 96 %) */
 #define VERDICT_BUSY_SATURATED 90.0
 /* at its ceiling: device rate within 5 % of the highest rate seen this run (one request in 20) */
 #define VERDICT_CEILING_SHARE 0.95

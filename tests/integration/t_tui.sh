@@ -87,8 +87,7 @@ check "iostat: aqu-sz in-flight" has "aqu-sz +[0-9.]+ +in-flight +[0-9]+"
 check "iostat: awaits" has "r_await +[0-9.]+ +w_await +[0-9.]+"
 check "iostat: busy bar" has "busy \[.*\] +[0-9.]+%"
 check "iostat: saturation hint" has "asked [0-9.]+/s, dev [0-9.]+/s"
-check "iostat: no Little's-law line (an identity on this kernel: it cannot disagree)" \
-	eval 'cap; ! in_pane "L=λW"'
+check "iostat: no L=λW identity, no 'parallel device' hint" lacks "L=λW|parallel device"
 check "iostat: device list" has "stack \(d: next\)"
 check "iostat: top device listed" has "▸ $N "
 check "footer: keys" has "q quit +space freeze +p pause +\+/- interval +r reset +l log/lin +w window +d device +\? help"
