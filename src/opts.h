@@ -69,6 +69,16 @@ struct opts {
 	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
+	const char *listen;        /* --listen [ADDR:]PORT: the metrics endpoint, or NULL */
+	const char *prometheus;    /* --prometheus FILE.prom: node_exporter textfile, or NULL */
+	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */
+	bool influx;               /* --influx: line protocol on stdout every period */
+	bool check;                /* --check WARN,CRIT: a monitoring-plugin run */
+	uint64_t check_warn;       /* p99 above this (ns) is WARNING */
+	uint64_t check_crit;       /* p99 above this (ns) is CRITICAL */
+	bool check_iops;           /* --check-iops WARN,CRIT given */
+	double check_iops_warn;    /* iops below this is WARNING */
+	double check_iops_crit;    /* iops below this is CRITICAL */
 };
 
 /* Size of the message buffer callers should pass to opts_parse(). */
