@@ -148,15 +148,19 @@ static const struct opt_def *opt_by_name(const char *name, size_t len, bool *amb
 static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const char *name,
 			  size_t len)
 {
-	size_t used;
+	size_t used, ioping_hits = 0;
 
 	if (!msglen)
 		return;
+	for (size_t i = 0; i < OPT_COUNT; i++)
+		ioping_hits += opt_table[i].ioping && !strncmp(opt_table[i].name, name, len);
 	/* glibc quotes the whole word after the dashes, "=value" included */
 	msgf(msg, msglen, "option '%s%s' is ambiguous; possibilities:", dashes, name);
 	for (size_t i = 0; i < OPT_COUNT; i++) {
 		if (strncmp(opt_table[i].name, name, len))
 			continue;
+		if (ioping_hits > 1 && !opt_table[i].ioping)
+			continue; /* ambiguous among ioping's own: its message lists only those */
 		used = strlen(msg);
 		if (used + 1 < msglen)
 			msgf(msg + used, msglen - used, " '%s%s'", dashes, opt_table[i].name);
