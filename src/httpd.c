@@ -27,7 +27,7 @@ struct httpd_conn {
 	struct sbuf out;
 	size_t out_pos;
 	uint64_t deadline;        /* monotonic ns: close when reached */
-	uint64_t active;          /* last time bytes moved (eviction order) */
+	uint64_t since;           /* when it began to wait for the current request (eviction) */
 	bool close_after;         /* no further request on this connection */
 };
 
@@ -150,7 +150,6 @@ static void conn_read(struct httpd *h, struct httpd_conn *c, struct sbuf *body, 
 	if (!c->in_len)
 		c->deadline = now + HTTPD_READ_NS; /* the whole head within this */
 	c->in_len += (size_t)n;
-	c->active = now;
 	conn_process(h, c, body, now);
 }
 
@@ -169,7 +168,6 @@ static void conn_write(struct httpd *h, struct httpd_conn *c, struct sbuf *body,
 			return;
 		}
 		c->out_pos += (size_t)n;
-		c->active = now;
 	}
 	atomic_fetch_add(&h->served, 1);
 	sbuf_reset(&c->out);
@@ -181,54 +179,76 @@ static void conn_write(struct httpd *h, struct httpd_conn *c, struct sbuf *body,
 		return;
 	}
 	c->state = CONN_READ;
+	c->since = now;
 	c->deadline = now + (c->in_len ? HTTPD_READ_NS : HTTPD_IDLE_NS);
 	conn_process(h, c, body, now); /* a pipelined request */
 }
 
-/* A free slot, or the least recently active reader closed to make room; NULL when none. */
-static struct httpd_conn *httpd_slot(struct httpd *h)
+/*
+ * The connection to close for a newcomer when every slot is taken: the one
+ * that has waited longest for a complete request, once that is over
+ * HTTPD_EVICT_NS (a real client sends its head at once; a trickler or an idle
+ * keep-alive connection does not). NULL when none qualifies yet.
+ */
+static struct httpd_conn *httpd_victim(struct httpd *h, uint64_t now)
 {
 	struct httpd_conn *victim = NULL;
 
 	for (size_t i = 0; i < HTTPD_MAX_CONN; i++) {
 		struct httpd_conn *c = &h->conn[i];
 
-		if (c->state == CONN_FREE)
-			return c;
-		if (c->state != CONN_WRITE && (!victim || c->active < victim->active))
+		if (c->state == CONN_WRITE || c->state == CONN_FREE ||
+		    (c->state == CONN_READ && c->since + HTTPD_EVICT_NS > now))
+			continue; /* a lingering one has its answer already */
+		if (!victim || c->since < victim->since)
 			victim = c;
 	}
+	return victim;
+}
+
+/* A free slot, or one made by closing a victim; NULL: leave the newcomer in the backlog. */
+static struct httpd_conn *httpd_slot(struct httpd *h, uint64_t now)
+{
+	struct httpd_conn *victim;
+
+	for (size_t i = 0; i < HTTPD_MAX_CONN; i++)
+		if (h->conn[i].state == CONN_FREE)
+			return &h->conn[i];
+	victim = httpd_victim(h, now);
 	if (victim) {
+		if (victim->state != CONN_LINGER)
+			atomic_fetch_add(&h->dropped, 1);
 		conn_close(victim);
-		atomic_fetch_add(&h->dropped, 1);
 	}
 	return victim;
 }
 
 static void httpd_accept(struct httpd *h, uint64_t now)
 {
-	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
-				   "Connection: close\r\n\r\n";
-
 	for (int i = 0; i < HTTPD_MAX_CONN; i++) {
-		int fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct httpd_conn *c;
+		struct httpd_conn *c = httpd_slot(h, now);
+		int fd;
 
+		if (!c)
+			return;
+		fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
-		c = httpd_slot(h);
-		if (!c) {
-			if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL) < 0)
-				atomic_fetch_add(&h->dropped, 1);
-			close(fd);
-			continue;
-		}
 		c->fd = fd;
 		c->state = CONN_READ;
 		c->in_len = 0;
-		c->active = now;
+		c->since = now;
 		c->deadline = now + HTTPD_READ_NS;
 	}
+}
+
+/* Can a newcomer get a slot now? */
+static bool httpd_room(struct httpd *h, uint64_t now)
+{
+	for (size_t i = 0; i < HTTPD_MAX_CONN; i++)
+		if (h->conn[i].state == CONN_FREE)
+			return true;
+	return httpd_victim(h, now) != NULL;
 }
 
 /* poll() timeout until the nearest deadline, at most 1 s. */
@@ -236,9 +256,15 @@ static int httpd_timeout(const struct httpd *h, uint64_t now)
 {
 	uint64_t next = now + 1000000000ull;
 
-	for (size_t i = 0; i < HTTPD_MAX_CONN; i++)
-		if (h->conn[i].state != CONN_FREE && h->conn[i].deadline < next)
-			next = h->conn[i].deadline;
+	for (size_t i = 0; i < HTTPD_MAX_CONN; i++) {
+		const struct httpd_conn *c = &h->conn[i];
+
+		if (c->state != CONN_FREE && c->deadline < next)
+			next = c->deadline;
+		if (c->state != CONN_FREE && c->state != CONN_WRITE &&
+		    c->since + HTTPD_EVICT_NS < next)
+			next = c->since + HTTPD_EVICT_NS; /* a newcomer may then take its place */
+	}
 	return next <= now ? 0 : (int)((next - now + 999999) / 1000000);
 }
 
@@ -249,7 +275,8 @@ static void httpd_serve(struct httpd *h, struct pollfd *pfd, int *slot, struct s
 		uint64_t now = clock_now();
 
 		pfd[0] = (struct pollfd){ .fd = h->wake[0], .events = POLLIN };
-		pfd[1] = (struct pollfd){ .fd = h->fd, .events = POLLIN };
+		/* no room: newcomers wait in the kernel's backlog */
+		pfd[1] = (struct pollfd){ .fd = httpd_room(h, now) ? h->fd : -1, .events = POLLIN };
 		for (int i = 0; i < HTTPD_MAX_CONN; i++) {
 			struct httpd_conn *c = &h->conn[i];
 

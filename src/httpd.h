@@ -2,8 +2,9 @@
  * httpd: the --listen metrics endpoint, an HTTP/1.1 server in a thread of its
  * own around one poll() loop, so no client and no hung probe request can
  * stall another client or the probe. Bounded everywhere: at most
- * HTTPD_MAX_CONN connections (when full, the least recently active reader
- * makes room), HTTP_HEAD_MAX bytes of request head, a request head must
+ * HTTPD_MAX_CONN connections (when full, newcomers wait in the listen
+ * backlog, and one that has waited over HTTPD_EVICT_NS for a complete
+ * request is closed to make room), HTTP_HEAD_MAX bytes of request head, a request head must
  * arrive within HTTPD_READ_NS of its first byte, an idle keep-alive
  * connection closes after HTTPD_IDLE_NS, an answer must leave within
  * HTTPD_WRITE_NS. Bodies come from a render callback run on the server
@@ -25,6 +26,7 @@
 #define HTTPD_IDLE_NS 30000000000ull
 #define HTTPD_WRITE_NS 10000000000ull
 #define HTTPD_LINGER_NS 1000000000ull
+#define HTTPD_EVICT_NS 500000000ull
 
 /* Append the /metrics body to sb: OpenMetrics when openmetrics, else text 0.0.4. */
 typedef int (*httpd_render_fn)(void *ctx, struct sbuf *sb, bool openmetrics);
