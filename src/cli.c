@@ -604,8 +604,8 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		if (!ret)
 			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
 		ticker_stop(&c.iostat);
+		cli_fleet_stop(&c); /* before the watchdog: its page holds the in-flight start */
 		watchdog_stop(wd);
-		cli_fleet_stop(&c);
 		code = cli_conclude(&c, p, ret, msg);
 	}
 	sbuf_free(&c.sb);

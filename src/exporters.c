@@ -127,8 +127,8 @@ static int exporters_httpd_render(void *ctx, struct sbuf *sb, bool openmetrics)
 	return exporters_render(ctx, sb, openmetrics);
 }
 
-/* Write the textfile now; a failure is said once (and again after a success). */
-static void exporters_write_prom(struct exporters *x)
+/* Write the textfile now; a failure is said once (and again after a success). Returns 0 or -errno. */
+static int exporters_write_prom(struct exporters *x)
 {
 	struct sbuf sb = SBUF_INIT;
 	int err = exporters_render(x, &sb, false);
@@ -144,11 +144,33 @@ static void exporters_write_prom(struct exporters *x)
 	} else if (!err) {
 		atomic_store(&x->prom_failed, false);
 	}
+	return err;
 }
 
 static void exporters_prom_tick(void *arg)
 {
-	exporters_write_prom(arg);
+	(void)exporters_write_prom(arg);
+}
+
+/* The first textfile (a failure ends the preparation), then its writer thread. */
+static int exporters_start_prom(struct exporters *x, char *msg, size_t msglen)
+{
+	void (*warn)(const char *text) = x->cfg.warn;
+	int err;
+
+	x->cfg.warn = NULL; /* this failure is said through msg */
+	err = exporters_write_prom(x);
+	x->cfg.warn = warn;
+	atomic_store(&x->prom_failed, false);
+	if (err) {
+		snprintf(msg, msglen, "--prometheus: cannot write %s: %s", x->cfg.prom_file,
+			 strerror(-err));
+		return err;
+	}
+	err = ticker_start(&x->prom, x->cfg.prom_period, exporters_prom_tick, x);
+	if (err)
+		snprintf(msg, msglen, "--prometheus: cannot start its thread: %s", strerror(-err));
+	return err;
 }
 
 /*
@@ -193,13 +215,8 @@ int exporters_start(struct exporters *x, struct probe *p, char *msg, size_t msgl
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (x->listening && (err = httpd_start(&x->httpd, exporters_httpd_render, x)))
 		snprintf(msg, msglen, "--listen: cannot start its thread: %s", strerror(-err));
-	if (!err && x->cfg.prom_file) {
-		exporters_write_prom(x); /* the families exist from the start */
-		err = ticker_start(&x->prom, x->cfg.prom_period, exporters_prom_tick, x);
-		if (err)
-			snprintf(msg, msglen, "--prometheus: cannot start its thread: %s",
-				 strerror(-err));
-	}
+	if (!err && x->cfg.prom_file)
+		err = exporters_start_prom(x, msg, msglen);
 	if (!err && x->cfg.influx) {
 		x->probe_thread = pthread_self();
 		err = -pthread_create(&x->stdin_thread, NULL, exporters_stdin_main, x);
@@ -262,6 +279,8 @@ void exporters_stop(struct exporters *x)
 		pthread_join(x->stdin_thread, NULL);
 	x->stdin_running = false;
 	httpd_stop(&x->httpd);
+	for (size_t i = 0; i < x->n; i++)
+		x->target[i].inflight = NULL; /* the probe has stopped; its ctl may go away */
 	if (x->prom.running) {
 		ticker_stop(&x->prom);
 		exporters_write_prom(x); /* the final counts */

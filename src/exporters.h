@@ -84,7 +84,10 @@ int exporters_period(struct exporters *x, uint64_t now_real);
 /* Render /metrics of every target into sb. Returns 0 or -ENOMEM. */
 int exporters_render(struct exporters *x, struct sbuf *sb, bool openmetrics);
 
-/* Stop the threads, write the textfile a last time, release everything. Idempotent. */
+/*
+ * Stop the threads, write the textfile a last time, release everything. Call
+ * it before the probe's ctl goes away (the watchdog's page). Idempotent.
+ */
 void exporters_stop(struct exporters *x);
 
 #endif
