@@ -34,10 +34,11 @@ enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, cons
 {
 	const struct stats *v = &t->valid;
 	double p99 = (double)stats_percentile(v, 99) / 1e6, avg = stats_mean(v) / 1e6;
+	
 	double iops = check_iops(v);
 	enum check_state st = CHECK_OK;
 
-	if (problem || !v->count) {
+	if (problem || (!v->count && !t->failed)) {
 		sbuf_puts(sb, "IOPROBE UNKNOWN - ");
 		check_text(sb, problem ? problem : "no valid request completed");
 		sbuf_putc(sb, '\n');

@@ -6,7 +6,7 @@
  * and the state as exit code (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).
  * Latency thresholds alert above them, iops thresholds below them (written
  * "W:" in the perfdata ranges); any failed request is CRITICAL; a run without
- * a single valid request, or one that could not run, is UNKNOWN. Pure: no I/O.
+ * a single request, or one that could not run, is UNKNOWN. Pure: no I/O.
  */
 #ifndef IOPROBE_CHECK_H
 #define IOPROBE_CHECK_H

@@ -262,6 +262,15 @@ static void cli_iostat_tick(void *arg)
 /* --check was given: every way out prints one plugin line (cli_main). */
 static bool cli_check_wanted, cli_check_said;
 
+/* Does the command line ask for --check (also when parsing stopped on it or before it)? */
+static bool cli_argv_check(int argc, char *argv[])
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--check", 7) || !strncmp(argv[i], "-check", 6))
+			return true;
+	return false;
+}
+
 static void cli_fleet_warn(const char *text)
 {
 	cli_msg("%s", text);
@@ -631,7 +640,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	if (out_guard_std_fds())
 		return CLI_EXIT_PREPARE;
 	code = cli_parse(argc, argv, &o);
-	cli_check_wanted = o.check && o.action == OPTS_RUN;
+	cli_check_wanted = (o.check || (code >= 0 && cli_argv_check(argc, argv))) &&
+			   o.action == OPTS_RUN;
 	if (code >= 0)
 		return code;
 	if ((code = cli_fleet_setup(&o)) >= 0)

@@ -78,6 +78,16 @@ Test(check, failed_requests_are_critical)
 	cr_assert(strstr(out, "'failed'=1;;0;0"));
 }
 
+Test(check, all_failed_is_critical_not_unknown)
+{
+	struct tally t = tally_of(NULL, 0, 3);
+	char out[512];
+
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(!strncmp(out, "IOPROBE CRITICAL - ", 19), "%s", out);
+	cr_assert(strstr(out, ", 3 failed | "));
+}
+
 Test(check, iops_thresholds_alert_below)
 {
 	struct check_cfg c = { 1000 * MS, 2000 * MS, true, 200, 100 };
