@@ -1,5 +1,5 @@
 /*
- * floor: the bare loop ioprobe is measured against in bench/run.sh. It times
+ * floor: the bare loop ioprobe is measured against in bench/run.py. It times
  * N single 4 KiB requests at random aligned offsets of a (cached) file with
  * nothing else in the loop — no pacing, no statistics, no output — and prints
  * the average latency in ns. Usage: floor sync|io_uring FILE COUNT

@@ -35,7 +35,8 @@ def main():
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
     ap.add_argument("--quick", action="store_true", help="shorter runs (smoke test)")
     a = ap.parse_args()
-    subprocess.run(["meson", "compile", "-C", a.build], check=True, capture_output=True)
+    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe", "floor"], check=True,
+                   capture_output=True)
     probe = os.path.join(a.build, "ioprobe")
     floor = os.path.join(a.build, "bench", "floor")
     ioping = shutil.which("ioping")

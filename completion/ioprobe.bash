@@ -21,6 +21,8 @@ __ioprobe_opts=(
 	'entropy e seed'
 	'uring U none' 'ignore-error E none' 'engine - engine' 'tui X none' 'no-color - none'
 	'ascii - none' 'json-lines - none' 'raw-percentiles - none' 'iostat - devices'
+	'fio-job - window' 'sweep - rates'
+	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops'
 )
@@ -79,7 +81,7 @@ __ioprobe_takes() {
 	# one dash: a single letter that is a short option stays short (getopt_long_only)
 	if [[ $w == --* ]] || ((${#name} > 1)) || ! __ioprobe_short "$name"; then
 		if __ioprobe_long "$name"; then
-			case ${REPLY##* } in none | format | devices) return 1 ;; esac
+			case ${REPLY##* } in none | format | devices | window | rates) return 1 ;; esac
 			return 0
 		fi
 		[[ $w == --* ]] && return 1
@@ -89,7 +91,7 @@ __ioprobe_takes() {
 		__ioprobe_short "${name:i:1}" || return 1
 		case ${REPLY##* } in
 		none) continue ;;
-		format | devices) return 1 ;;
+		format | devices | window | rates) return 1 ;;
 		esac
 		((i == ${#name} - 1)) # else the value is attached (-c5)
 		return
@@ -121,6 +123,8 @@ __ioprobe_values() {
 	print-count) echo "10 100 1k" ;;
 	rate-limit) echo "10 100 1k" ;;
 	time) echo "%T %FT%T%z %s" ;;
+	window) echo "5s 10s 30s 1m" ;;
+	rates) echo "auto 50,100,200,400" ;;
 	engine)
 		if [[ $word == null:* ]]; then
 			echo "null:10us null:100us null:1ms"

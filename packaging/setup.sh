@@ -14,17 +14,18 @@ fi
 # Build: compiler, meson, libraries. Test: criterion, ioping (reference), sysstat (iostat
 # reference), tmux (TUI tests), python3 (JSON parsing), util-linux and mount (losetup, mount),
 # e2fsprogs (mkfs for the mounted-device tests), fuse3 (the fault-injecting test disk), man-db
-# and groff (man page lint), clang (fuzzers), time (benchmark RSS), prometheus,
-# prometheus-node-exporter, python3-prometheus-client and curl (the fleet-output tests),
-# systemd (systemd-analyze verify of the unit). Packaging: dpkg-dev, debhelper, lintian,
-# fakeroot, bash-completion.
-DEB_PKGS="gcc pkg-config meson ninja-build libncurses-dev libaio-dev liburing-dev
+# and groff (man page lint), clang (fuzzers), time (benchmark RSS), locales (localedef and
+# de_DE for the decimal-comma test), prometheus, prometheus-node-exporter,
+# python3-prometheus-client and curl (the fleet-output tests), systemd (systemd-analyze
+# verify of the unit). Packaging: dpkg-dev, debhelper, lintian, fakeroot, bash-completion.
+DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev liburing-dev
 	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
 	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
-	fakeroot bash-completion prometheus prometheus-node-exporter python3-prometheus-client curl
-	systemd"
+	fakeroot bash-completion fio prometheus prometheus-node-exporter python3-prometheus-client
+	curl systemd"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
-	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang"
+	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
+	glibc-locale-source"
 PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing criterion fuse3 ioping sysstat tmux
 	python util-linux e2fsprogs man-db clang"
 

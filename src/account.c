@@ -2,12 +2,57 @@
 
 #include "account.h"
 
+#include <stdint.h>
 #include <string.h>
 
-static void tally_init(struct tally *t)
+const double tally_pcts[TALLY_PCTS] = { 50, 90, 99, 99.9 };
+
+void tally_init(struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	stats_init(&t->valid);
+	stats_init(&t->response);
+}
+
+void tally_add(struct tally *t, const struct sample *s, enum notice n)
+{
+	switch (n) {
+	case NOTICE_EMPTY:
+		return;
+	case NOTICE_ERROR:
+		t->failed++;
+		break;
+	case NOTICE_TOO_FAST:
+		t->too_fast++;
+		break;
+	case NOTICE_TOO_SLOW:
+		t->too_slow++;
+		break;
+	case NOTICE_WARMUP:
+		break;
+	case NOTICE_NONE:
+	case NOTICE_FAST:
+	case NOTICE_SLOW:
+		stats_add(&t->valid, s->time);
+		stats_add(&t->response, s->response);
+		break;
+	}
+	t->requests++;
+}
+
+void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n)
+{
+	stats_add_series(&t->response, hi, step, n);
+}
+
+double tally_iops(const struct tally *t)
+{
+	return t->valid.sum ? (double)t->valid.count * 1e9 / (double)t->valid.sum : 0;
+}
+
+double tally_load_iops(const struct tally *t)
+{
+	return t->wall ? (double)t->requests * 1e9 / (double)t->wall : 0;
 }
 
 void account_init(struct account *a, const struct account_cfg *cfg)
@@ -19,54 +64,52 @@ void account_init(struct account *a, const struct account_cfg *cfg)
 	stats_init(&a->write);
 }
 
-static void tally_count(struct account *a, uint64_t *period_field, uint64_t *total_field)
+/* The notice of one request (ioping 1.3's rules), before it is counted. */
+static enum notice account_classify(const struct account *a, const struct sample *s)
 {
-	a->period.requests++;
-	a->total.requests++;
-	if (period_field) {
-		(*period_field)++;
-		(*total_field)++;
-	}
-}
+	const struct stats *p = &a->period.valid;
+	uint64_t avg, sum;
 
-enum notice account_add(struct account *a, const struct sample *s)
-{
-	struct stats *p = &a->period.valid;
-	uint64_t avg;
-
-	if (s->result < 0) {
-		tally_count(a, &a->period.failed, &a->total.failed);
+	if (s->result < 0)
 		return NOTICE_ERROR;
-	}
 	if (s->result == 0)
 		return NOTICE_EMPTY;
-	if (s->request <= a->cfg.warmup) {
-		tally_count(a, NULL, NULL);
+	if (s->request <= a->cfg.warmup)
 		return NOTICE_WARMUP;
-	}
-	if (s->time < a->cfg.min_time) {
-		tally_count(a, &a->period.too_fast, &a->total.too_fast);
+	if (s->time < a->cfg.min_time)
 		return NOTICE_TOO_FAST;
-	}
-	if (s->time > a->cfg.max_time) {
-		tally_count(a, &a->period.too_slow, &a->total.too_slow);
+	if (s->time > a->cfg.max_time)
 		return NOTICE_TOO_SLOW;
-	}
-	tally_count(a, NULL, NULL);
-	stats_add(p, s->time);
-	stats_add(&a->total.valid, s->time);
-	if (a->cfg.split)
-		stats_add(s->op == OP_WRITE ? &a->write : &a->read, s->time);
-
-	/* ioping 1.3: from the 6th valid request of a period, against 2x its integer mean */
-	if (p->count <= 5)
+	/* ioping 1.3: from the 6th valid request of a period (this one included), against 2x
+	 * the integer mean including it */
+	if (p->count + 1 <= 5)
 		return NOTICE_NONE;
-	avg = p->sum / p->count;
+	sum = p->sum + s->time;
+	if (sum < p->sum)
+		sum = UINT64_MAX; /* stats' sum saturates */
+	avg = sum / (p->count + 1);
 	if (s->time * 2 < avg)
 		return NOTICE_FAST;
 	if (s->time > 2 * avg)
 		return NOTICE_SLOW;
 	return NOTICE_NONE;
+}
+
+enum notice account_add(struct account *a, const struct sample *s)
+{
+	enum notice n = account_classify(a, s);
+
+	tally_add(&a->period, s, n);
+	tally_add(&a->total, s, n);
+	if (a->cfg.split && (n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW))
+		stats_add(s->op == OP_WRITE ? &a->write : &a->read, s->time);
+	return n;
+}
+
+void account_add_skipped(struct account *a, uint64_t hi, uint64_t step, uint64_t n)
+{
+	tally_add_skipped(&a->period, hi, step, n);
+	tally_add_skipped(&a->total, hi, step, n);
 }
 
 void account_period_end(struct account *a, uint64_t wall, uint64_t skipped, struct tally *out)

@@ -2,6 +2,8 @@
  * account: ioping 1.3's bookkeeping of each finished request — warmup,
  * too fast / too slow, the (fast)/(slow) notices, failed requests, and the
  * per-period and whole-run tallies behind the summary and the raw lines.
+ * The tally_* functions are the one place a classified request is counted:
+ * the probe (through account_add) and the view's model both use them.
  * Pure: no clocks, no I/O.
  */
 #ifndef IOPROBE_ACCOUNT_H
@@ -10,36 +12,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sample.h"
 #include "stats.h"
-
-enum op { OP_READ, OP_WRITE };
-
-enum notice {
-	NOTICE_NONE,
-	NOTICE_WARMUP,
-	NOTICE_TOO_FAST,
-	NOTICE_TOO_SLOW,
-	NOTICE_FAST,
-	NOTICE_SLOW,
-	NOTICE_ERROR,   /* failed request: the notice text is the errno name */
-	NOTICE_EMPTY,   /* returned 0 bytes: shown, counted nowhere (as ioping) */
-};
-
-/* One finished request, as the probe loop measured it. */
-struct sample {
-	uint64_t request;  /* 1-based index */
-	enum op op;
-	uint64_t offset;   /* file or device offset, bytes */
-	uint64_t size;     /* requested bytes */
-	int64_t result;    /* bytes returned, or -errno */
-	uint64_t time;     /* latency, ns */
-	uint64_t start;    /* start, ns since the run's first start */
-	uint64_t lateness; /* ns the start came after its due time */
-};
 
 /* What one period, or the whole run, adds up to. */
 struct tally {
-	struct stats valid;  /* latencies of valid requests */
+	struct stats valid;  /* latencies (service times) of valid requests */
+	struct stats response; /* response times of valid requests and of skipped slots */
 	uint64_t requests;   /* every counted request: warmup, too fast/slow, failed included */
 	uint64_t too_fast;
 	uint64_t too_slow;
@@ -63,11 +42,47 @@ struct account {
 	struct stats write;  /* valid writes of the run (when cfg.split) */
 };
 
+/* The percentiles every output shows: p50 p90 p99 p99.9. */
+#define TALLY_PCTS 4
+extern const double tally_pcts[TALLY_PCTS];
+
+/* An empty tally. */
+void tally_init(struct tally *t);
+
+/*
+ * Count one request that got notice n into t, as ioping 1.3 does: every
+ * notice but NOTICE_EMPTY is a request; failed, too fast and too slow have
+ * their counters; only NONE/FAST/SLOW add the latency to t->valid.
+ */
+void tally_add(struct tally *t, const struct sample *s, enum notice n);
+
+/*
+ * Count n skipped schedule slots into t's response times: hi, hi - step, ...
+ * (see account_add_skipped). Nothing else changes.
+ */
+void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n);
+
+/* ioping's "iops": valid requests * 1e9 / their summed time (1 / mean latency); 0 when none. */
+double tally_iops(const struct tally *t);
+
+/* Requests per second of wall time (requests * 1e9 / wall); 0 without wall time. */
+double tally_load_iops(const struct tally *t);
+
 /* Start with empty tallies. */
 void account_init(struct account *a, const struct account_cfg *cfg);
 
 /* Classify one request, add it to the period and the total; returns its notice. */
 enum notice account_add(struct account *a, const struct sample *s);
+
+/*
+ * The expected-interval correction (HdrHistogram's rule): the probe waited on
+ * a request that ended at E while n schedule slots due at D, D + I, ...,
+ * D + (n - 1) * I passed unused. Each enters the response times of the period
+ * and the run with the response it would have had if it had started the
+ * moment the probe was free and completed at once: E - D, E - D - I, ...
+ * hi = E - D, step = I. Service times and counters do not change.
+ */
+void account_add_skipped(struct account *a, uint64_t hi, uint64_t step, uint64_t n);
 
 /*
  * Close the current period: store its wall time and skipped slots, copy it

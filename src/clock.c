@@ -8,6 +8,12 @@
 
 /* Sleeps end this long before the deadline; the rest is spun. */
 #define CLOCK_SPIN_NS 50000ull
+/*
+ * Longest single sleep: a signal caught by another thread (the --iostat
+ * ticker) does not interrupt this one's sleep, so *stop is looked at least
+ * this often.
+ */
+#define CLOCK_SLICE_NS 50000000ull
 
 static uint64_t clock_read(clockid_t id)
 {
@@ -27,20 +33,29 @@ uint64_t clock_realtime(void)
 	return clock_read(CLOCK_REALTIME);
 }
 
+uint64_t clock_boottime(void)
+{
+	return clock_read(CLOCK_BOOTTIME);
+}
+
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
 {
 	uint64_t now = clock_now();
 
-	if (now + CLOCK_SPIN_NS < deadline) {
+	while (now + CLOCK_SPIN_NS < deadline) {
 		uint64_t wake = deadline - CLOCK_SPIN_NS;
-		struct timespec ts = {
-			.tv_sec = (time_t)(wake / 1000000000ull),
-			.tv_nsec = (long)(wake % 1000000000ull),
-		};
+		struct timespec ts;
 
+		if (wake - now > CLOCK_SLICE_NS)
+			wake = now + CLOCK_SLICE_NS;
+		ts.tv_sec = (time_t)(wake / 1000000000ull);
+		ts.tv_nsec = (long)(wake % 1000000000ull);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			if (stop && *stop)
 				return -EINTR;
+		if (stop && *stop)
+			return -EINTR;
+		now = clock_now();
 	}
 	while (clock_now() < deadline)
 		if (stop && *stop)

@@ -1,6 +1,7 @@
 /*
  * clock: the probe's time source. All durations are uint64_t nanoseconds on
- * CLOCK_MONOTONIC (wall-clock time appears only in report timestamps).
+ * CLOCK_MONOTONIC (wall-clock time appears only in report timestamps; the
+ * iostat samplers use CLOCK_BOOTTIME, as sysstat's /proc/uptime does).
  */
 #ifndef IOPROBE_CLOCK_H
 #define IOPROBE_CLOCK_H
@@ -14,12 +15,17 @@ uint64_t clock_now(void);
 /* CLOCK_REALTIME now, in ns since the epoch (report timestamps only). */
 uint64_t clock_realtime(void);
 
+/* CLOCK_BOOTTIME now, in ns (iostat intervals: it counts suspend time, as /proc/uptime). */
+uint64_t clock_boottime(void);
+
 /*
  * Wait until CLOCK_MONOTONIC reaches deadline (ns): an absolute
  * clock_nanosleep() for the bulk, then a short spin for the last stretch so
  * the start is not late by timer slack. Returns 0 at the deadline, or -EINTR
  * as soon as *stop becomes non-zero (a signal handler sets it; the sleep is
- * interrupted because handlers are installed without SA_RESTART).
+ * interrupted because handlers are installed without SA_RESTART, and it is
+ * cut into slices of at most 50 ms, so a signal taken by another thread is
+ * seen within 50 ms too). Any deadline works, UINT64_MAX included.
  */
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
 

@@ -237,6 +237,10 @@ static void read_queue(const char *qdir, struct devstack_dev *d)
 	if (!read_attr(qdir, "queue/rotational", buf, sizeof(buf)) &&
 	    !devstack_parse_u64(buf, &v) && v <= 1)
 		d->rotational = (int)v;
+	d->write_cache = -1;
+	if (!read_attr(qdir, "queue/write_cache", buf, sizeof(buf)))
+		d->write_cache = !strncmp(buf, "write back", 10) ? 1 :
+				 !strncmp(buf, "write through", 13) ? 0 : -1;
 	d->scheduler[0] = '\0';
 	if (!read_attr(qdir, "queue/scheduler", buf, sizeof(buf)))
 		devstack_parse_scheduler(buf, d->scheduler, sizeof(d->scheduler));

@@ -11,36 +11,32 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "readfile.h"
 
-uint64_t devwatch_now(void)
+void devwatch_reset(struct devwatch *w, const char *proc_path)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	memset(w, 0, sizeof(*w));
+	snprintf(w->proc_path, sizeof(w->proc_path), "%s", proc_path ? proc_path : "/proc/diskstats");
 }
 
-static bool devwatch_has(const struct devwatch *w, const char *name)
-{
-	for (size_t i = 0; i < w->ndev; i++)
-		if (!strcmp(w->dev[i].name, name))
-			return true;
-	return false;
-}
-
-static void devwatch_add(struct devwatch *w, const char *name, unsigned major, unsigned minor)
+int devwatch_watch(struct devwatch *w, const char *name, unsigned major, unsigned minor)
 {
 	struct devwatch_dev *d;
 
-	if (w->ndev >= DEVWATCH_MAX || devwatch_has(w, name))
-		return;
-	d = &w->dev[w->ndev++];
+	for (size_t i = 0; i < w->ndev; i++)
+		if (!strcmp(w->dev[i].name, name))
+			return (int)i;
+	if (w->ndev >= DEVWATCH_MAX)
+		return -1;
+	d = &w->dev[w->ndev];
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->major = major;
 	d->minor = minor;
+	d->write_cache = -1;
 	d->state = DEVWATCH_INIT;
+	return (int)w->ndev++;
 }
 
 int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *extra,
@@ -49,10 +45,15 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 	char *text = NULL;
 	int err = 0;
 
-	memset(w, 0, sizeof(*w));
-	snprintf(w->proc_path, sizeof(w->proc_path), "%s", proc_path ? proc_path : "/proc/diskstats");
-	for (size_t i = 0; ds && i < ds->ndev; i++)
-		devwatch_add(w, ds->dev[i].name, ds->dev[i].major, ds->dev[i].minor);
+	devwatch_reset(w, proc_path);
+	for (size_t i = 0; ds && i < ds->ndev; i++) {
+		int k = devwatch_watch(w, ds->dev[i].name, ds->dev[i].major, ds->dev[i].minor);
+
+		if (k >= 0) {
+			w->dev[k].max_sectors_kb = ds->dev[i].max_sectors_kb;
+			w->dev[k].write_cache = ds->dev[i].write_cache;
+		}
+	}
 	if (extra && *extra) {
 		const char *p = extra;
 
@@ -76,7 +77,7 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 				free(text);
 				return -ENOENT;
 			}
-			devwatch_add(w, name, c.major, c.minor);
+			devwatch_watch(w, name, c.major, c.minor);
 		}
 		free(text);
 	}
@@ -99,7 +100,7 @@ int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
 			return err;
 	}
 	if (!now_ns)
-		now_ns = devwatch_now();
+		now_ns = clock_boottime();
 	for (size_t i = 0; i < w->ndev; i++) {
 		struct devwatch_dev *d = &w->dev[i];
 		struct disk_counters cur;
@@ -125,22 +126,31 @@ int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
 	return 0;
 }
 
+int devwatch_stack(const char *path, struct devstack *ds)
+{
+	char *mountinfo, *real;
+	int err = 0, ret;
+
+	mountinfo = readfile_text("/proc/self/mountinfo", &err);
+	real = realpath(path, NULL);
+	ret = devstack_resolve_path("/sys", mountinfo, real ? real : path, devstack_stat_path,
+				    NULL, ds);
+	free(real);
+	free(mountinfo);
+	return ret;
+}
+
 int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, char *msg,
 		      size_t msglen)
 {
 	struct devstack *ds = calloc(1, sizeof(*ds));
-	char *mountinfo, real[PATH_MAX];
-	int err = 0, ret;
+	int ret;
 
 	if (!ds) {
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
 	}
-	mountinfo = readfile_text("/proc/self/mountinfo", &err);
-	if (!realpath(path, real))
-		snprintf(real, sizeof(real), "%s", path);
-	ret = devstack_resolve_path("/sys", mountinfo, real, devstack_stat_path, NULL, ds);
-	free(mountinfo);
+	ret = devwatch_stack(path, ds);
 	if (ret && ret != -ENOENT) {
 		snprintf(msg, msglen, "--iostat: cannot find the device under \"%s\": %s", path,
 			 strerror(-ret));
@@ -150,4 +160,48 @@ int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, c
 	ret = devwatch_init(w, ret ? NULL : ds, extra, NULL, msg, msglen);
 	free(ds);
 	return ret;
+}
+
+int devwatch_for_paths(struct devwatch *w, const char *const *paths, size_t n,
+		       const char *extra, char *msg, size_t msglen)
+{
+	struct devstack *ds = calloc(1, sizeof(*ds));
+	int ret;
+
+	if (!ds) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	devwatch_reset(w, NULL);
+	for (size_t i = 0; i < n; i++) {
+		ret = devwatch_stack(paths[i], ds);
+		if (ret == -ENOENT)
+			continue;
+		if (ret) {
+			snprintf(msg, msglen, "--iostat: cannot find the device under \"%s\": %s",
+				 paths[i], strerror(-ret));
+			free(ds);
+			return ret;
+		}
+		for (size_t d = 0; d < ds->ndev; d++)
+			devwatch_watch(w, ds->dev[d].name, ds->dev[d].major, ds->dev[d].minor);
+	}
+	free(ds);
+	if (!w->ndev || (extra && *extra)) {
+		struct devwatch *more = malloc(sizeof(*more));
+
+		if (!more) {
+			snprintf(msg, msglen, "out of memory");
+			return -ENOMEM;
+		}
+		ret = devwatch_init(more, NULL, extra, NULL, msg, msglen);
+		if (ret && !(ret == -EINVAL && w->ndev)) {
+			free(more);
+			return ret;
+		}
+		for (size_t d = 0; !ret && d < more->ndev; d++)
+			devwatch_watch(w, more->dev[d].name, more->dev[d].major, more->dev[d].minor);
+		free(more);
+	}
+	return 0;
 }

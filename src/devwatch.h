@@ -1,9 +1,11 @@
 /*
- * devwatch: the device rows behind --iostat and the view's iostat panel.
- * Knows which devices to watch (the target's device stack plus any named by
- * the user), reads /proc/diskstats, and turns two samples into sysstat's
- * `iostat -dx` rows. The interval is measured on CLOCK_BOOTTIME, as iostat's
- * /proc/uptime is, in ns.
+ * devwatch: the one diskstats sampler, behind --iostat's rows and the
+ * view's iostat panel (tui_iostat keeps a devwatch and adds what it shows
+ * about each device). Knows which devices to watch (the target's device
+ * stack plus any named by the user, or a list given one by one), reads
+ * /proc/diskstats, and turns two samples into sysstat's `iostat -dx` rows.
+ * The interval is measured on CLOCK_BOOTTIME (clock_boottime()), as
+ * iostat's /proc/uptime is, in ns.
  */
 #ifndef IOPROBE_DEVWATCH_H
 #define IOPROBE_DEVWATCH_H
@@ -16,7 +18,7 @@
 #include "diskstats.h"
 #include "iostat.h"
 
-#define DEVWATCH_MAX 24
+#define DEVWATCH_MAX 64
 
 enum devwatch_state {
 	DEVWATCH_INIT,    /* one sample so far: no interval to show yet */
@@ -28,6 +30,8 @@ enum devwatch_state {
 struct devwatch_dev {
 	char name[DEVSTACK_NAME_LEN];
 	unsigned major, minor;
+	unsigned max_sectors_kb;   /* queue/max_sectors_kb read once at start; 0 = unknown */
+	int write_cache;           /* queue/write_cache at start: 1 write back, 0 write through, -1 unknown */
 	struct disk_counters prev;
 	bool have_prev;
 	enum devwatch_state state;
@@ -41,10 +45,21 @@ struct devwatch {
 	uint64_t prev_ns;          /* CLOCK_BOOTTIME of the previous sample; 0 = none */
 };
 
+/* Start watching nothing; proc_path NULL = /proc/diskstats. */
+void devwatch_reset(struct devwatch *w, const char *proc_path);
+
 /*
- * Watch every device of ds (top first) and then the devices named in extra
- * (comma-separated kernel names such as "sda,nvme0n1", or NULL). Duplicates
- * are dropped. Returns 0, or -ENOENT with msg filled when a named device is
+ * Watch one more device (by its kernel name; major:minor are kept for the
+ * caller). Returns its index in w->dev, the existing index for a name
+ * already watched, or -1 when DEVWATCH_MAX are watched.
+ */
+int devwatch_watch(struct devwatch *w, const char *name, unsigned major, unsigned minor);
+
+/*
+ * Watch every device of ds (top first), with the queue attributes ds read
+ * (max_sectors_kb, write_cache), and then the devices named in extra
+ * (comma-separated kernel names such as "sda,nvme0n1", or NULL; their queue
+ * attributes are unknown). Duplicates are dropped. Returns 0, or -ENOENT with msg filled when a named device is
  * not in proc_path (NULL = /proc/diskstats), -EINVAL when nothing is left to
  * watch (a target with no block device and no names).
  */
@@ -55,19 +70,32 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
  * Take a sample now (text is the content of proc_path, or NULL to read it;
  * now_ns is CLOCK_BOOTTIME, or 0 to read the clock) and update every
  * device's row and state. The first call only sets the baseline (state
- * INIT). Returns 0 or -errno when the file cannot be read.
+ * INIT); a device missing from text is MISSING and starts again with INIT
+ * when it is back. Returns 0 or -errno when the file cannot be read.
  */
 int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns);
 
 /*
- * devwatch_init for the device stack under path (a file, directory or
- * device), resolved through /sys and /proc/self/mountinfo, plus extra.
- * Returns 0 or -errno with msg filled.
+ * The device stack under path (a file, directory or device), resolved
+ * through /sys and /proc/self/mountinfo. Returns 0, -ENOENT when there is
+ * no block device below path (ds->no_blockdev may say why), or -errno.
+ */
+int devwatch_stack(const char *path, struct devstack *ds);
+
+/*
+ * devwatch_init for the device stack under path, plus extra. Returns 0 or
+ * -errno with msg filled.
  */
 int devwatch_for_path(struct devwatch *w, const char *path, const char *extra, char *msg,
 		      size_t msglen);
 
-/* CLOCK_BOOTTIME in ns. */
-uint64_t devwatch_now(void);
+/*
+ * devwatch_for_path for several targets: the union of their device stacks,
+ * each device once, in the order the targets come, then extra. A target
+ * with no block device below it adds nothing. Returns 0 or -errno with msg
+ * filled (-EINVAL when no target has a device and extra names none).
+ */
+int devwatch_for_paths(struct devwatch *w, const char *const *paths, size_t n,
+		       const char *extra, char *msg, size_t msglen);
 
 #endif

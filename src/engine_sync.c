@@ -41,7 +41,6 @@ static void sync_cleanup(void *priv)
 
 const struct engine_ops engine_sync = {
 	.name = "sync",
-	.help = "pread/pwrite (preadv2/pwritev2 for -N and -H)",
 	.init = sync_init,
 	.io = sync_io,
 	.cleanup = sync_cleanup,

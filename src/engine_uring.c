@@ -1,6 +1,8 @@
 /*
  * io_uring engine: a one-entry ring with the buffer and the file registered,
- * each request submitted and waited for in one io_uring_enter() call.
+ * each request submitted and waited for in one io_uring_enter() call. At
+ * depth N (-Q N) a ring of N entries and N registered buffers: submit()
+ * only fills an SQE, reap() submits them and waits in one io_uring_enter().
  * -N maps to RWF_NOWAIT; -H sets up a polled ring (IORING_SETUP_IOPOLL).
  */
 #include "config.h"
@@ -16,17 +18,37 @@
 struct uring_priv {
 	struct io_uring ring;
 	bool fixed_buf;
+	unsigned nbufs;
 };
+
+/* Register the buffers (one per slot); a registered buffer saves page pinning per request. */
+static bool uring_register_bufs(struct uring_priv *u, const struct engine_params *p,
+				unsigned n)
+{
+	struct iovec *iov = calloc(n, sizeof(*iov));
+	bool ok;
+
+	if (!iov)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		iov[i].iov_base = (char *)p->buf + (size_t)i * p->buf_stride;
+		iov[i].iov_len = p->buf_len;
+	}
+	ok = io_uring_register_buffers(&u->ring, iov, n) == 0;
+	free(iov);
+	return ok;
+}
 
 static int uring_init(const struct engine_params *p, void **priv)
 {
 	struct uring_priv *u = calloc(1, sizeof(*u));
 	struct iovec iov = { p->buf, p->buf_len };
+	unsigned depth = p->depth > 1 ? p->depth : 1;
 	int ret;
 
 	if (!u)
 		return -ENOMEM;
-	ret = io_uring_queue_init(1, &u->ring, p->hipri ? IORING_SETUP_IOPOLL : 0);
+	ret = io_uring_queue_init(depth, &u->ring, p->hipri ? IORING_SETUP_IOPOLL : 0);
 	if (ret) {
 		free(u);
 		return ret;
@@ -38,7 +60,10 @@ static int uring_init(const struct engine_params *p, void **priv)
 		return ret;
 	}
 	/* a registered buffer saves page pinning per request; not every buffer qualifies */
-	u->fixed_buf = io_uring_register_buffers(&u->ring, &iov, 1) == 0;
+	if (depth > 1)
+		u->fixed_buf = uring_register_bufs(u, p, depth);
+	else
+		u->fixed_buf = io_uring_register_buffers(&u->ring, &iov, 1) == 0;
 	*priv = u;
 	return 0;
 }
@@ -76,6 +101,59 @@ static ssize_t uring_io(void *priv, const struct engine_params *p, bool write, u
 	return res;
 }
 
+/* Fill one SQE for buffer slot; -EBUSY when the ring is full. */
+static int uring_submit(void *priv, const struct engine_params *p, unsigned slot, bool write,
+			uint64_t offset)
+{
+	struct uring_priv *u = priv;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	void *buf = (char *)p->buf + (size_t)slot * p->buf_stride;
+
+	if (!sqe)
+		return -EBUSY;
+	if (u->fixed_buf && write)
+		io_uring_prep_write_fixed(sqe, 0, buf, (unsigned)p->buf_len, offset, (int)slot);
+	else if (u->fixed_buf)
+		io_uring_prep_read_fixed(sqe, 0, buf, (unsigned)p->buf_len, offset, (int)slot);
+	else if (write)
+		io_uring_prep_write(sqe, 0, buf, (unsigned)p->buf_len, offset);
+	else
+		io_uring_prep_read(sqe, 0, buf, (unsigned)p->buf_len, offset);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	if (p->nowait)
+		sqe->rw_flags = RWF_NOWAIT;
+	io_uring_sqe_set_data64(sqe, slot);
+	return 0;
+}
+
+static int uring_reap(void *priv, const struct engine_params *p, struct engine_done *done,
+		      unsigned max, uint64_t wait_ns)
+{
+	struct uring_priv *u = priv;
+	struct __kernel_timespec ts = { (long long)(wait_ns / 1000000000u),
+					(long long)(wait_ns % 1000000000u) };
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	int ret;
+	(void)p;
+
+	if (wait_ns)
+		ret = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
+	else
+		ret = io_uring_submit(&u->ring);
+	if (ret < 0 && ret != -ETIME)
+		return ret;
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		if (n == max)
+			break;
+		done[n].slot = (unsigned)io_uring_cqe_get_data64(cqe);
+		done[n].result = cqe->res;
+		n++;
+	}
+	io_uring_cq_advance(&u->ring, n);
+	return (int)n;
+}
+
 static void uring_cleanup(void *priv)
 {
 	struct uring_priv *u = priv;
@@ -97,8 +175,9 @@ static void uring_cleanup(void *priv)
 
 const struct engine_ops engine_uring = {
 	.name = "io_uring",
-	.help = "io_uring, registered file and buffer, submit-and-wait in one call (-U)",
 	.init = uring_init,
 	.io = uring_io,
+	.submit = uring_submit,
+	.reap = uring_reap,
 	.cleanup = uring_cleanup,
 };

@@ -78,6 +78,25 @@ int esc_append(struct sbuf *sb, const char *s, size_t len)
 	return ret ? ret : sb->error;
 }
 
+int esc_field(struct sbuf *sb, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0, n;
+	char hex[8];
+
+	while (i < len) {
+		n = esc_utf8_len(u + i, len - i);
+		if (n && u[i] != ' ' && u[i] != '\\') {
+			sbuf_append(sb, s + i, n);
+			i += n;
+			continue;
+		}
+		snprintf(hex, sizeof(hex), "\\x%02x", u[i++]);
+		sbuf_append(sb, hex, 4);
+	}
+	return sb->error;
+}
+
 int esc_puts(struct sbuf *sb, const char *s)
 {
 	return esc_append(sb, s, strlen(s));

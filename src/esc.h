@@ -23,6 +23,15 @@ int esc_append(struct sbuf *sb, const char *s, size_t len);
 /* esc_append() for a NUL-terminated string. */
 int esc_puts(struct sbuf *sb, const char *s);
 
+/*
+ * Append s as one whitespace-free field (the target path at the end of a raw
+ * line, so awk's $NF is the path): every byte esc_append() escapes, and also
+ * space and backslash, becomes \xHH (lower-case hex); nothing else changes.
+ * Decoding: replace each \xHH by byte HH. An empty s gives "\x" nothing, so
+ * callers pass a non-empty one. Returns 0 or -ENOMEM.
+ */
+int esc_field(struct sbuf *sb, const char *s);
+
 /* True when s (len bytes) would print unchanged (nothing to escape). */
 bool esc_is_clean(const char *s, size_t len);
 

@@ -230,7 +230,7 @@ int exporters_start(struct exporters *x, struct probe *p, char *msg, size_t msgl
 
 void exporters_request(struct exporters *x, const struct sample *s, enum notice n)
 {
-	metrics_record(&x->target[0], s, n, clock_realtime(), x->probe->pacer.skipped);
+	metrics_record(&x->target[0], s, n, clock_realtime(), s->skipped);
 	if (x->period) {
 		struct exporters_period *pe = &x->period[s->op == OP_WRITE ? OP_WRITE : OP_READ];
 

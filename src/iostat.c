@@ -191,33 +191,3 @@ int iostat_json_row(struct sbuf *sb, const char *devname, const struct iostat_ro
 		    r->aqu_sz);
 	return sbuf_printf(sb, "\"util\": %.2f}", r->util);
 }
-
-int iostat_saturation(double asked_rate, uint64_t req_size, unsigned max_sectors_kb,
-		      const struct iostat_row *row, bool write, struct iostat_saturation *out)
-{
-	if (!out)
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	if (!row || !req_size)
-		return -EINVAL;
-
-	if (max_sectors_kb) {
-		uint64_t chunk = (uint64_t)max_sectors_kb * 1024;
-
-		out->split = req_size / chunk + (req_size % chunk != 0);
-	} else {
-		out->split = 1;
-	}
-	if (isfinite(asked_rate) && asked_rate > 0)
-		out->expected_tps = asked_rate * (double)out->split;
-	out->observed_tps = write ? row->w_s : row->r_s;
-	if (out->expected_tps > 0)
-		out->tps_ratio = out->observed_tps / out->expected_tps;
-
-	out->expected_aqu = (row->r_s * row->r_await + row->w_s * row->w_await +
-			     row->d_s * row->d_await + row->f_s * row->f_await) / 1000.0;
-	out->observed_aqu = row->aqu_sz;
-	if (out->expected_aqu > 0)
-		out->aqu_ratio = out->observed_aqu / out->expected_aqu;
-	return 0;
-}

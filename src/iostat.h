@@ -1,6 +1,7 @@
 /*
  * iostat: sysstat 12.6's `iostat -dx` columns from two disk_counters samples,
- * the exact `iostat -dx` text and `-o JSON` layouts, and a saturation check.
+ * and the exact `iostat -dx` text and `-o JSON` layouts (the saturation
+ * verdict is verdict.h's).
  * Pure: no I/O, no clocks.
  *
  * Formulas (sysstat 12.6.1 iostat.c / rd_stats.c), with Δx = cur - prev and
@@ -98,27 +99,5 @@ int iostat_format_row(struct sbuf *sb, const char *devname, const struct iostat_
  * device names). Returns 0 or -ENOMEM.
  */
 int iostat_json_row(struct sbuf *sb, const char *devname, const struct iostat_row *row);
-
-struct iostat_saturation {
-	uint64_t split;        /* device requests per probe request: ceil(S / max_sectors_kb KiB) */
-	double expected_tps;   /* asked_rate * split */
-	double observed_tps;   /* row's r/s or w/s */
-	double tps_ratio;      /* observed / expected; 0 when expected is 0 */
-	double expected_aqu;   /* Little's law: sum over r, w, d, f of iops * await / 1000 */
-	double observed_aqu;   /* row's aqu-sz */
-	double aqu_ratio;      /* observed / expected; 0 when expected is 0 */
-};
-
-/*
- * Compare what the probe asked for with what the device did in row.
- * asked_rate is probe requests per second (<= 0 or not finite: unknown,
- * expected_tps and tps_ratio are 0); req_size is the probe's request size
- * in bytes; max_sectors_kb the device's queue/max_sectors_kb (0: unknown,
- * no split); write selects w/s instead of r/s. The Little's-law check uses
- * every request class because field 11 sums them all (kernel 5.7+).
- * Returns 0, or -EINVAL when row or out is NULL or req_size is 0.
- */
-int iostat_saturation(double asked_rate, uint64_t req_size, unsigned max_sectors_kb,
-		      const struct iostat_row *row, bool write, struct iostat_saturation *out);
 
 #endif

@@ -47,3 +47,13 @@ int err_set(char *msg, size_t msglen, int err, const char *fmt, ...)
 	va_end(ap);
 	return err;
 }
+
+const char *errno_name(int neg_errno, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(-neg_errno);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "E%d", -neg_errno);
+	return buf;
+}

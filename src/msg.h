@@ -3,6 +3,7 @@
  * (after "ioprobe: "). Functions that can fail take (char *msg, size_t
  * msglen) and return 0 or a negative errno; err_set() fills msg and returns
  * that errno in one statement: `return err_set(msg, msglen, -EBUSY, ...)`.
+ * errno_name() gives the symbolic name ("EIO") messages and reports show.
  */
 #ifndef IOPROBE_MSG_H
 #define IOPROBE_MSG_H
@@ -27,5 +28,8 @@ int err_set(char *msg, size_t msglen, int err, const char *fmt, ...)
 /* err_set() with a va_list. */
 int err_vset(char *msg, size_t msglen, int err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
+
+/* The errno name for a negative errno ("EIO"); "E<n>" in buf when unknown. */
+const char *errno_name(int neg_errno, char *buf, size_t len);
 
 #endif

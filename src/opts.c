@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "suffix.h"
+#include "common.h"
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 
@@ -18,7 +19,7 @@ struct opt_def {
 	const char *name;  /* long name */
 	char letter;       /* short letter, or 0 */
 	enum arg_kind arg;
-	bool ioping;       /* one of ioping 1.3's options (wins prefix ties) */
+	bool ioping;       /* one of ioping 1.3's options (see opt_min_prefix) */
 };
 
 /* ioping 1.3's long options first, in its order (ambiguity messages list them so). */
@@ -66,6 +67,10 @@ static const struct opt_def opt_table[] = {
 	{ "json-lines", 0, ARG_NONE, false },
 	{ "raw-percentiles", 0, ARG_NONE, false },
 	{ "iostat", 0, ARG_OPTIONAL, false },
+	{ "fio-job", 0, ARG_OPTIONAL, false },
+	{ "sweep", 0, ARG_OPTIONAL, false },
+	{ "depth", 'Q', ARG_REQUIRED, false },
+	{ "response", 0, ARG_NONE, false },
 	{ "listen", 0, ARG_REQUIRED, false },
 	{ "prometheus", 0, ARG_REQUIRED, false },
 	{ "prometheus-period", 0, ARG_REQUIRED, false },
@@ -74,7 +79,7 @@ static const struct opt_def opt_table[] = {
 	{ "check-iops", 0, ARG_REQUIRED, false },
 };
 
-#define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
+#define OPT_COUNT ARRAY_SIZE(opt_table)
 
 /* Limits of ioping 1.3's argument kinds. */
 #define LIMIT_NUMBER ((uint64_t)INT_MAX)
@@ -100,8 +105,10 @@ void opts_defaults(struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->action = OPTS_RUN;
 	o->warmup = 1;
+	o->depth = 1;
 	o->interval = 1000000000ull;
 	o->max_time = UINT64_MAX;
+	o->fio_job_window = OPTS_FIO_JOB_WINDOW;
 	o->prometheus_period = 10000000000ull;
 }
 
@@ -113,14 +120,62 @@ static const struct opt_def *opt_by_letter(char c)
 	return NULL;
 }
 
+/* Length of the common prefix of a and b. */
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/*
+ * The shortest prefix of d's name that names d. ioping 1.3's options take
+ * any unique prefix. An option ioping 1.3 lacks needs a prefix that is no
+ * ioping option's prefix, so it never captures a spelling ioping reads
+ * otherwise; after one dash, one letter more when ioping would read the
+ * first letter as a short option that takes the rest as its argument (-ig is
+ * -i g, -ign is -ignore-error), and never a single letter (-u is an unknown
+ * option, as in ioping 1.3).
+ */
+static size_t opt_min_prefix(const struct opt_def *d, bool two_dashes)
+{
+	const struct opt_def *short_opt = opt_by_letter(d->name[0]);
+	size_t len = 1, full = strlen(d->name);
+
+	if (d->ioping)
+		return 0;
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		size_t n = common_prefix(d->name, opt_table[i].name);
+
+		if (opt_table[i].ioping && n + 1 > len)
+			len = n + 1;
+	}
+	if (!two_dashes) {
+		if (short_opt && short_opt->ioping && short_opt->arg != ARG_NONE)
+			len++;
+		if (len < 2)
+			len = 2;
+	}
+	return len < full ? len : full;
+}
+
+/* Does name (len bytes) name d, exactly or as a long enough prefix? */
+static bool opt_matches(const struct opt_def *d, const char *name, size_t len, bool two_dashes)
+{
+	return !strncmp(d->name, name, len) && len >= opt_min_prefix(d, two_dashes);
+}
+
 /*
  * Look up a long name (len bytes of name). Returns the option, or NULL with
- * *ambiguous set when several match a prefix and none wins.
+ * *ambiguous set when several match a prefix.
  */
-static const struct opt_def *opt_by_name(const char *name, size_t len, bool *ambiguous)
+static const struct opt_def *opt_by_name(const char *name, size_t len, bool two_dashes,
+					 bool *ambiguous)
 {
-	const struct opt_def *hit = NULL, *ioping_hit = NULL;
-	unsigned hits = 0, ioping_hits = 0;
+	const struct opt_def *hit = NULL;
+	unsigned hits = 0;
 
 	*ambiguous = false;
 	for (size_t i = 0; i < OPT_COUNT; i++) {
@@ -130,37 +185,29 @@ static const struct opt_def *opt_by_name(const char *name, size_t len, bool *amb
 			continue;
 		if (strlen(d->name) == len)
 			return d;
+		if (!opt_matches(d, name, len, two_dashes))
+			continue;
 		hit = d;
 		hits++;
-		if (d->ioping) {
-			ioping_hit = d;
-			ioping_hits++;
-		}
 	}
-	if (hits == 1)
-		return hit;
-	if (ioping_hits == 1)
-		return ioping_hit;
 	*ambiguous = hits > 1;
-	return NULL;
+	return hits == 1 ? hit : NULL;
 }
 
 static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const char *name,
 			  size_t len)
 {
-	size_t used, ioping_hits = 0;
+	bool two = dashes[1] == '-';
+
+	size_t used;
 
 	if (!msglen)
 		return;
-	for (size_t i = 0; i < OPT_COUNT; i++)
-		ioping_hits += opt_table[i].ioping && !strncmp(opt_table[i].name, name, len);
 	/* glibc quotes the whole word after the dashes, "=value" included */
 	msgf(msg, msglen, "option '%s%s' is ambiguous; possibilities:", dashes, name);
 	for (size_t i = 0; i < OPT_COUNT; i++) {
-		if (strncmp(opt_table[i].name, name, len))
+		if (!opt_matches(&opt_table[i], name, len, two))
 			continue;
-		if (ioping_hits > 1 && !opt_table[i].ioping)
-			continue; /* ambiguous among ioping's own: its message lists only those */
 		used = strlen(msg);
 		if (used + 1 < msglen)
 			msgf(msg + used, msglen - used, " '%s%s'", dashes, opt_table[i].name);
@@ -251,7 +298,10 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'k': o->keep = true; break;
 	case 'q': o->quiet = true; break;
 	case 'B': o->batch = true; o->quiet = true; break;
-	case 'I': o->time_format = arg ? arg : "%b %d %T"; break; /* -time= : empty */
+	case 'I': /* -time= : empty; a bare -I keeps an earlier format (-I%T -I, -J -I) */
+		if (arg || !o->time_format)
+			o->time_format = arg ? arg : "%b %d %T";
+		break;
 	case 'J': o->json = true; o->time_format = "%FT%T%z"; break;
 	case 'R': o->rapid = true; o->quiet = true; break;
 	case 'L': o->linear = true; break;
@@ -267,7 +317,11 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'X': o->tui = true; break;
 	case 'W': o->write++; break;
 	case 'G': o->read_write = true; o->write++; break;
-	case 's': ret = parse_size(arg, &o->size, msg, msglen); break;
+	case 's':
+		ret = parse_size(arg, &o->size, msg, msglen);
+		if (ret && suffix_size_wraps(arg)) /* ioping 1.3 wraps these to a negative size */
+			msgf(msg, msglen, "request size must be greater than zero");
+		break;
 	case 'S': ret = parse_size(arg, &o->work_size, msg, msglen); break;
 	case 'o': ret = parse_size(arg, &o->work_offset, msg, msglen); break;
 	case 'c': ret = parse_number(arg, &o->count, msg, msglen); break;
@@ -280,14 +334,28 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		o->interval_set = true;
 		break;
 	case 'b': ret = parse_number(arg, &o->burst, msg, msglen); break;
-	case 'l': ret = parse_size(arg, &o->speed_limit, msg, msglen); break;
-	case 'r': ret = suffix_parse_rate(arg, LIMIT_RATE, &o->rate_limit, msg, msglen); break;
+	case 'l':
+		ret = parse_size(arg, &o->speed_limit, msg, msglen);
+		o->limit_set = true;
+		break;
+	case 'r':
+		ret = suffix_parse_rate(arg, LIMIT_RATE, &o->rate_limit, msg, msglen);
+		o->limit_set = true;
+		break;
 	case 'a': ret = parse_number(arg, &o->warmup, msg, msglen); break;
 	case 't': ret = parse_time(arg, &o->min_time, msg, msglen); break;
 	case 'T': ret = parse_time(arg, &o->max_time, msg, msglen); break;
 	case 'p': ret = parse_number(arg, &o->print_count, msg, msglen); break;
 	case 'P': ret = parse_time(arg, &o->print_interval, msg, msglen); break;
 	case 'e': o->seed = strtoull(arg, NULL, 0); break;
+	case 'Q':
+		ret = parse_number(arg, &o->depth, msg, msglen);
+		if (!ret && (o->depth < 1 || o->depth > OPTS_DEPTH_MAX)) {
+			msgf(msg, msglen, "-Q: the queue depth must be 1 to %u", OPTS_DEPTH_MAX);
+			ret = -1;
+		}
+		o->depth_set = true;
+		break;
 	case 0:
 		if (!strcmp(d->name, "engine")) {
 			o->engine = arg;
@@ -303,6 +371,19 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		} else if (!strcmp(d->name, "iostat")) {
 			o->iostat = true;
 			o->iostat_devices = arg && *arg ? arg : NULL;
+		} else if (!strcmp(d->name, "sweep")) {
+			o->sweep = true;
+			o->sweep_rates = arg && *arg ? arg : NULL;
+		} else if (!strcmp(d->name, "fio-job")) {
+			o->fio_job = true;
+			if (arg && *arg)
+				ret = parse_time(arg, &o->fio_job_window, msg, msglen);
+			if (!ret && !o->fio_job_window) {
+				msgf(msg, msglen, "--fio-job needs a window longer than 0");
+				ret = -1;
+			}
+		} else if (!strcmp(d->name, "response")) {
+			o->response = true;
 		} else {
 			ret = opt_apply_fleet(o, d->name, arg, msg, msglen);
 		}
@@ -364,6 +445,27 @@ static enum opts_status parse_short(struct opts *o, const char *word, int argc,
 	return OPTS_OK;
 }
 
+/*
+ * Several destinations: at most OPTS_MAX_TARGETS, each named once (the same
+ * file under two names is found later, when the targets are opened).
+ */
+static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *msg,
+					 size_t msglen)
+{
+	if (paths > OPTS_MAX_TARGETS) {
+		msgf(msg, msglen, "too many targets: %u (at most %u)", paths, OPTS_MAX_TARGETS);
+		return OPTS_ERR;
+	}
+	o->npaths = paths;
+	for (unsigned i = 1; i < paths; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(o->paths[i], o->paths[j])) {
+				msgf(msg, msglen, "duplicate target \"%s\"", o->paths[i]);
+				return OPTS_ERR;
+			}
+	return OPTS_OK;
+}
+
 enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *msg, size_t msglen)
 {
 	unsigned paths = 0;
@@ -381,6 +483,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		const char *word = argv[i];
 
 		if (options_done || word[0] != '-' || word[1] == '\0') {
+			if (paths < OPTS_MAX_TARGETS)
+				o->paths[paths] = word;
 			if (!paths++)
 				o->path = word;
 			continue;
@@ -399,7 +503,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 
 		/* getopt_long_only: a single letter that is a short option stays short */
 		if (two || name[1] != '\0' || !opt_by_letter(name[0]))
-			d = opt_by_name(name, len, &ambiguous);
+			d = opt_by_name(name, len, two, &ambiguous);
 		if (ambiguous) {
 			msg_ambiguous(msg, msglen, dashes, name, len);
 			return OPTS_ERR_USAGE;
@@ -422,11 +526,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		msgf(msg, msglen, "no destination specified");
 		return OPTS_ERR;
 	}
-	if (paths > 1) {
-		msgf(msg, msglen, "more than one destination specified");
-		return OPTS_ERR;
-	}
-	return OPTS_OK;
+	return opts_check_paths(o, paths, msg, msglen);
 }
 
 uint64_t opts_request_size(const struct opts *o)
@@ -442,7 +542,7 @@ uint64_t opts_interval(const struct opts *o)
 
 	if (o->interval_set)
 		interval = o->interval;
-	else if (o->speed_limit || o->rate_limit > 0 || o->rapid)
+	else if (o->limit_set || o->speed_limit || o->rate_limit > 0 || o->rapid)
 		interval = 0;
 	else
 		interval = 1000000000ull;
@@ -468,4 +568,11 @@ uint64_t opts_deadline(const struct opts *o)
 	if (o->deadline_set)
 		return o->deadline;
 	return o->rapid ? 3000000000ull : 0;
+}
+
+double opts_asked_rate(const struct opts *o)
+{
+	uint64_t iv = opts_interval(o);
+
+	return iv ? (double)(o->burst > 1 ? o->burst : 1) * 1e9 / (double)iv : 0;
 }

@@ -1,13 +1,18 @@
 /*
  * opts: the command line, parsed into plain values. Pure: no I/O; nothing is
- * opened or checked against the target here (see target.c and plan_*()).
+ * opened or checked against the target here (target.c does that; the
+ * derived values come from opts_request_size(), opts_interval() and
+ * opts_deadline() below).
  *
  * The syntax is glibc getopt_long_only's, as ioping 1.3 uses it: long options
  * with one or two dashes, unique prefixes, "=value" or the next word as the
  * value, short bundles, GNU permutation (options after the path), "--" ends
- * options. One deliberate rule on top: a prefix that matches exactly one of
- * ioping 1.3's options means that option even when it is also a prefix of an
- * ioprobe-only option (so `-en 1` stays `-entropy 1`, as in ioping).
+ * options. One deliberate rule on top: an option ioping 1.3 lacks (-E, -U and
+ * ioprobe's own) answers only to a prefix that is no prefix of any ioping 1.3
+ * option, after one dash one letter longer when ioping would read the word as
+ * a short option with its argument, and never to one letter. So every
+ * spelling ioping 1.3 reads keeps its meaning: `-en 1` is `-entropy 1`, `-ig`
+ * is `-i g` (an error), `-u` is unknown; `-ign` is `-ignore-error`.
  */
 #ifndef IOPROBE_OPTS_H
 #define IOPROBE_OPTS_H
@@ -15,6 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Most destinations one run takes (each costs a thread, an engine and fixed memory). */
+#define OPTS_MAX_TARGETS 256
 
 enum opts_action {
 	OPTS_RUN,
@@ -25,7 +33,9 @@ enum opts_action {
 
 struct opts {
 	enum opts_action action;
-	const char *path;          /* the one destination (points into argv) */
+	const char *path;          /* the (first) destination (points into argv) */
+	const char *paths[OPTS_MAX_TARGETS]; /* every destination, in the order given */
+	unsigned npaths;           /* how many (1 = today's single-target run) */
 
 	uint64_t warmup;           /* -a, default 1 */
 	uint64_t burst;            /* -b, 0 = off */
@@ -35,6 +45,7 @@ struct opts {
 	bool interval_set;
 	uint64_t speed_limit;      /* -l, bytes per second, 0 = off */
 	double rate_limit;         /* -r, requests per second, 0 = off */
+	bool limit_set;            /* -l or -r given (any value, 0 too: no pacing, as ioping) */
 	uint64_t size;             /* -s, bytes, 0 = default */
 	uint64_t work_size;        /* -S, bytes, 0 = default */
 	uint64_t work_offset;      /* -o, bytes */
@@ -69,6 +80,13 @@ struct opts {
 	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
+	bool sweep;                /* --sweep[=RATE,...|auto]: step the asked rate */
+	const char *sweep_rates;   /* its list, or NULL for auto */
+	bool fio_job;              /* --fio-job[=TIME]: watch the devices, print a fio job */
+	uint64_t fio_job_window;   /* its window, ns */
+	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */
+	bool depth_set;            /* -Q given (the summary then shows response times) */
+	bool response;             /* --response: response-time percentiles in the summary */
 	const char *listen;        /* --listen [ADDR:]PORT: the metrics endpoint, or NULL */
 	const char *prometheus;    /* --prometheus FILE.prom: node_exporter textfile, or NULL */
 	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */
@@ -80,6 +98,16 @@ struct opts {
 	double check_iops_warn;    /* iops below this is WARNING */
 	double check_iops_crit;    /* iops below this is CRITICAL */
 };
+
+/* --sweep's default step length (-w sets it). */
+#define OPTS_SWEEP_STEP 5000000000ull
+
+/* --fio-job's default window. */
+#define OPTS_FIO_JOB_WINDOW 10000000000ull
+
+
+/* Largest -Q. */
+#define OPTS_DEPTH_MAX 4096u
 
 /* Size of the message buffer callers should pass to opts_parse(). */
 #define OPTS_MSG_MAX 2048
@@ -107,10 +135,17 @@ uint64_t opts_request_size(const struct opts *o);
 
 /*
  * Time between request starts in ns, as ioping 1.3: start from -i if given,
- * else 0 when -l, -r or -R is given, else 1 s; then take the largest of that,
- * size*1e9/speed and 1e9/rate.
+ * else 0 when -l, -r (whatever their value, 0 included) or -R is given, else
+ * 1 s; then take the largest of that, size*1e9/speed and 1e9/rate
+ * (saturating at UINT64_MAX: -r 1e-11 never starts a second request).
  */
 uint64_t opts_interval(const struct opts *o);
+
+/*
+ * The rate the run asks for, requests per second: -b N requests (1 without
+ * -b) every opts_interval(); 0 when unpaced (interval 0: -R, or -i 0).
+ */
+double opts_asked_rate(const struct opts *o);
 
 /* Deadline in ns after which no request starts (-w, or 3 s for -R); 0 = none. */
 uint64_t opts_deadline(const struct opts *o);

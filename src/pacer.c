@@ -9,12 +9,15 @@ void pacer_init(struct pacer *p, uint64_t first, uint64_t interval, uint64_t bur
 	p->due = first;
 	p->in_burst = 0;
 	p->skipped = 0;
+	p->last_skipped = 0;
+	p->skip_first = 0;
 }
 
 bool pacer_next(struct pacer *p, uint64_t end)
 {
 	bool burst_done = false;
 
+	p->last_skipped = 0;
 	if (p->burst) {
 		if (++p->in_burst < p->burst)
 			return false; /* the rest of the burst is due at once */
@@ -31,7 +34,9 @@ bool pacer_next(struct pacer *p, uint64_t end)
 		if (!p->interval) {
 			p->due = end;
 		} else if (lag > window) {
-			p->skipped += lag / p->interval;
+			p->last_skipped = lag / p->interval;
+			p->skip_first = p->due;
+			p->skipped += p->last_skipped;
 			p->due = end;
 		}
 		/* else: stay anchored; the next requests start at once until caught up */

@@ -6,7 +6,7 @@
  * first + k * interval (with -b N, N requests are due together, then the
  * next burst one interval later). A request that ends after the next due
  * time is followed at once; when the schedule is behind by no more than
- * PACER_CATCHUP (2 intervals, at least 1 ms) it stays anchored, so short
+ * max(2 intervals, PACER_CATCHUP_MIN = 1 ms) it stays anchored, so short
  * stalls do not lower the rate. A longer stall restarts the schedule from the
  * request's end (ioping's rule: no long catch-up bursts), and every slot that
  * passed unused is counted in `skipped`, so coordinated omission is visible
@@ -27,6 +27,8 @@ struct pacer {
 	uint64_t due;      /* when the next request is due */
 	uint64_t in_burst; /* requests issued in the current burst */
 	uint64_t skipped;  /* slots that passed unused */
+	uint64_t last_skipped; /* slots the last pacer_next() skipped (0: it kept the schedule) */
+	uint64_t skip_first;   /* due time of the first of them */
 };
 
 /* Start a schedule whose first request is due at first (ns). */
@@ -35,7 +37,10 @@ void pacer_init(struct pacer *p, uint64_t first, uint64_t interval, uint64_t bur
 /*
  * Account for one request that ended at end (ns) and compute when the next
  * one is due (returned, also in p->due). Returns true when that request
- * closed a burst (ioping prints a blank line then).
+ * closed a burst (ioping prints a blank line then). When the schedule
+ * restarts, the last_skipped slots due at skip_first, skip_first + interval,
+ * ... are the ones that passed: each would have had the response time
+ * end - its due time (account_add_skipped(end - skip_first, interval, n)).
  */
 bool pacer_next(struct pacer *p, uint64_t end);
 

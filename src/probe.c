@@ -6,11 +6,12 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
-#include "report.h"
+#include "msg.h"
 
 void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
 		struct engine *e, void *buf)
@@ -57,14 +58,28 @@ static void probe_warn(const struct probe_sink *sink, const char *fmt, ...)
 	sink->warn(sink->ctx, text);
 }
 
-/* The fatal text for a failed request, as ioping HEAD prints it. */
-static int probe_fail(int err, const char *what, char *msg, size_t msglen)
+/*
+ * Add what a failed request's errno most likely means here: no polled I/O
+ * for -H; for -D on a target whose alignment the kernel does not state
+ * (target_dio_align() found none), the kernel's refusal of this size/offset.
+ */
+static void probe_fail_hint(const struct probe *p, const struct sample *s, char *msg,
+			    size_t msglen)
 {
-	char ebuf[32];
+	size_t used = strlen(msg);
+	int fl;
 
-	snprintf(msg, msglen, "%s: %s: %s", what, report_errno_name(err, ebuf, sizeof(ebuf)),
-		 strerror(-err));
-	return err;
+	if (s->result == -EOPNOTSUPP && p->engine->params.hipri) {
+		snprintf(msg + used, msglen - used,
+			 " (the device does not support polled I/O: drop -H)");
+	} else if (s->result == -EINVAL && !p->target->align &&
+		   (fl = fcntl(p->target->fd, F_GETFL)) >= 0 && (fl & O_DIRECT)) {
+		snprintf(msg + used, msglen - used,
+			 " (-D: the kernel refused %llu bytes at offset %llu; this target does "
+			 "not state its direct-I/O alignment, try a -s and -o that are "
+			 "multiples of 4096)",
+			 (unsigned long long)s->size, (unsigned long long)s->offset);
+	}
 }
 
 /*
@@ -101,16 +116,298 @@ static void probe_obey(struct probe *p, const volatile sig_atomic_t *stop, unsig
 	}
 }
 
-/* Close the current period and hand it to the sink. */
+/* a + b, saturating at UINT64_MAX (an interval of -r 1e-11 is UINT64_MAX). */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * Does the request that ended make a period end? -p: the period's valid
+ * count reached N; -P: the next start is at or after the period's deadline.
+ */
+static bool probe_period_due(const struct probe *p, uint64_t period_due)
+{
+	const struct probe_cfg *c = &p->cfg;
+
+	return (c->print_count && p->acct.period.valid.count >= c->print_count) ||
+	       (c->print_interval && p->pacer.due >= period_due);
+}
+
+/*
+ * Close the current period at now and hand it to the sink. Whichever
+ * condition closed it, the -P deadline restarts at now + T (ioping 1.3), so a
+ * period is never due more than once and no empty periods follow a slow
+ * request or a long interval.
+ */
 static int probe_period(struct probe *p, const struct probe_sink *sink, uint64_t now,
-			uint64_t *period_start, uint64_t *skipped_mark)
+			uint64_t *period_start, uint64_t *period_due, uint64_t *skipped_mark)
 {
 	struct tally t;
 
 	account_period_end(&p->acct, now - *period_start, p->pacer.skipped - *skipped_mark, &t);
 	*period_start = now;
+	*period_due = sat_add(now, p->cfg.print_interval);
 	*skipped_mark = p->pacer.skipped;
 	return sink->period ? sink->period(sink->ctx, &t) : 0;
+}
+
+/* Longest single wait of the depth loop: a stop or a controller request is seen this soon. */
+#define PROBE_DEPTH_SLICE 50000000ull
+
+/* One request slot of the depth loop. */
+struct probe_slot {
+	struct sample s;
+	uint64_t due;  /* scheduled start */
+	uint64_t t0;   /* actual start */
+	bool busy;
+};
+
+/* State of one run at depth > 1. */
+struct probe_depth {
+	struct probe *p;
+	const struct probe_sink *sink;
+	struct probe_slot *slots;
+	struct engine_done *done;
+	uint64_t period_start, period_due, skipped_mark;
+	unsigned reset_seen;
+	bool issuing;  /* false once the count, the deadline, a stop or a failure ended starts */
+	int ret;       /* first fatal error or sink return */
+};
+
+/* The fatal text for a failed request (as ioping HEAD prints it), with its hint. */
+static int probe_depth_fail(struct probe *p, const struct sample *s, char *msg, size_t msglen)
+{
+	char ebuf[32];
+	int ret = err_set(msg, msglen, (int)s->result, "request failed: %s: %s",
+			  errno_name((int)s->result, ebuf, sizeof(ebuf)),
+			  strerror((int)-s->result));
+
+	probe_fail_hint(p, s, msg, msglen);
+	return ret;
+}
+
+/* Prepare and submit the next request at now. Returns 0 or a fatal -errno. */
+static int probe_depth_start(struct probe_depth *d, uint64_t now, char *msg, size_t msglen)
+{
+	struct probe *p = d->p;
+	const struct probe_cfg *c = &p->cfg;
+	const struct target *t = p->target;
+	bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
+	struct probe_slot *sl = d->slots;
+	unsigned i = 0;
+	int err;
+
+	while (sl[i].busy)
+		i++;
+	sl += i;
+	memset(&sl->s, 0, sizeof(sl->s));
+	sl->s.request = ++p->requests;
+	sl->s.op = write ? OP_WRITE : OP_READ;
+	sl->s.offset = probe_offset(p);
+	sl->s.size = t->size;
+	if (!c->cached && (err = posix_fadvise(t->fd, (off_t)sl->s.offset, (off_t)t->size,
+					       POSIX_FADV_DONTNEED))) {
+		snprintf(msg, msglen, "fadvise(DONTNEED) failed, please retry with option -C");
+		return -err;
+	}
+	if (write)
+		rng_fill(&p->rng, engine_buf(p->engine, i), t->size);
+	sl->due = openloop_start(&p->ol, now);
+	sl->t0 = clock_now();
+	sl->busy = true;
+	err = engine_submit(p->engine, i, write, sl->s.offset);
+	if (err) { /* completes at once, failed */
+		sl->s.result = err;
+		sl->s.time = 0;
+	}
+	return 0;
+}
+
+/* The controller's requests (the view): pause, interval, reset. */
+static void probe_depth_obey(struct probe_depth *d, uint64_t now)
+{
+	struct probe *p = d->p;
+	struct probe_ctl *ctl = p->ctl;
+	uint64_t iv = atomic_load_explicit(&ctl->interval, memory_order_relaxed);
+	unsigned reset = atomic_load_explicit(&ctl->reset, memory_order_relaxed);
+
+	if (atomic_load_explicit(&ctl->pause, memory_order_relaxed)) {
+		openloop_rebase(&p->ol, UINT64_MAX, p->ol.interval); /* nothing due while paused */
+		return;
+	}
+	if (p->ol.anchor == UINT64_MAX || (iv && iv != p->ol.interval))
+		openloop_rebase(&p->ol, now, iv ? iv : p->ol.interval);
+	if (reset != d->reset_seen) {
+		d->reset_seen = reset;
+		account_init(&p->acct, &p->cfg.account);
+		d->period_start = now;
+	}
+}
+
+/* Start every request that may start now. Returns 0 or a fatal -errno. */
+static int probe_depth_issue(struct probe_depth *d, const volatile sig_atomic_t *stop, char *msg,
+			     size_t msglen)
+{
+	struct probe *p = d->p;
+	const struct probe_cfg *c = &p->cfg;
+	uint64_t now = clock_now();
+	int ret;
+
+	if (p->ctl)
+		probe_depth_obey(d, now);
+	while (d->issuing) {
+		/* -w: no start at or after first + deadline, neither due nor late */
+		if (*stop || (c->count && p->requests >= c->count) ||
+		    (c->deadline && (now >= sat_add(p->first_start, c->deadline) ||
+				     (c->interval && openloop_due(&p->ol) >=
+						     sat_add(p->first_start, c->deadline))))) {
+			d->issuing = false;
+			break;
+		}
+		if (openloop_wait(&p->ol, now))
+			break;
+		if ((ret = probe_depth_start(d, now, msg, msglen)))
+			return ret;
+		now = clock_now();
+	}
+	return 0;
+}
+
+/* The oldest start in flight for the hang watchdog (0 = idle). */
+static void probe_depth_inflight(struct probe_depth *d)
+{
+	uint64_t oldest = 0;
+
+	for (unsigned i = 0; i < d->p->cfg.depth; i++)
+		if (d->slots[i].busy && (!oldest || d->slots[i].t0 < oldest))
+			oldest = d->slots[i].t0;
+	atomic_store_explicit(&d->p->ctl->inflight, oldest, memory_order_relaxed);
+}
+
+/* One request completed at t1 with result: account it, tell the sink, close periods. */
+static int probe_depth_complete(struct probe_depth *d, struct probe_slot *sl, int64_t result,
+				uint64_t t1, char *msg, size_t msglen)
+{
+	struct probe *p = d->p;
+	const struct probe_cfg *c = &p->cfg;
+	struct sample *s = &sl->s;
+	bool burst_done;
+	enum notice n;
+	int ret;
+
+	sl->busy = false;
+	burst_done = openloop_complete(&p->ol);
+	if (d->ret) /* draining after a failure: not reported */
+		return 0;
+	s->result = s->result < 0 ? s->result : result;
+	if (s->op == OP_WRITE && !c->cached && s->result > 0 && fdatasync(p->target->fd)) {
+		s->result = -errno;
+		t1 = clock_now();
+		if (!c->ignore_error) {
+			snprintf(msg, msglen, "fdatasync failed, please retry with option -C: %s",
+				 strerror(errno));
+			return (int)s->result;
+		}
+	}
+	s->time = t1 - sl->t0;
+	s->start = sl->t0 - p->first_start;
+	s->lateness = sl->t0 > sl->due ? sl->t0 - sl->due : 0;
+	s->response = t1 - (sl->due < sl->t0 ? sl->due : sl->t0);
+	if (s->result < 0 && !c->ignore_error && !(c->nowait && s->result == -EAGAIN))
+		return probe_depth_fail(p, s, msg, msglen);
+	if (s->result >= 0 && (uint64_t)s->result < s->size)
+		probe_warn(d->sink, "request returned less than expected: %lld",
+			   (long long)s->result);
+	n = c->nowait && s->result == -EAGAIN ? NOTICE_ERROR : account_add(&p->acct, s);
+	if (d->sink->request && (ret = d->sink->request(d->sink->ctx, s, n)))
+		return ret;
+	if (burst_done && d->sink->burst_end && (ret = d->sink->burst_end(d->sink->ctx)))
+		return ret;
+	if ((c->print_count && p->acct.period.valid.count >= c->print_count) ||
+	    (c->print_interval && t1 >= d->period_due))
+		return probe_period(p, d->sink, t1, &d->period_start, &d->period_due,
+				    &d->skipped_mark);
+	return 0;
+}
+
+/*
+ * Wait for completions (at most until the next start is due, in slices) and
+ * handle them. Returns 0 or a fatal -errno / sink return.
+ */
+static int probe_depth_reap(struct probe_depth *d, char *msg, size_t msglen)
+{
+	struct probe *p = d->p;
+	uint64_t now = clock_now(), wait = PROBE_DEPTH_SLICE, w;
+	struct probe_slot *sl;
+	uint64_t t1;
+	int n, ret;
+
+	for (unsigned i = 0; i < p->cfg.depth; i++) /* failed submits complete at once */
+		if (d->slots[i].busy && d->slots[i].s.result < 0 &&
+		    (ret = probe_depth_complete(d, &d->slots[i], 0, now, msg, msglen)))
+			return ret;
+	if (!p->ol.inflight)
+		return 0;
+	if (d->issuing && (w = openloop_wait(&p->ol, now)) != UINT64_MAX)
+		wait = w <= now ? 0 : w - now < wait ? w - now : wait;
+	n = engine_reap(p->engine, d->done, p->cfg.depth, wait);
+	if (n == -EINTR || n == -ETIME)
+		return 0;
+	if (n < 0)
+		return err_set(msg, msglen, n, "waiting for completions failed: %s", strerror(-n));
+	t1 = clock_now();
+	for (int i = 0; i < n; i++) {
+		sl = &d->slots[d->done[i].slot];
+		if ((ret = probe_depth_complete(d, sl, d->done[i].result, t1, msg, msglen)))
+			return ret;
+	}
+	if (p->ctl)
+		probe_depth_inflight(d);
+	return 0;
+}
+
+/* The run at depth > 1: start on the open-loop schedule, reap, until done; then drain. */
+static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
+			   const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+{
+	const struct probe_cfg *c = &p->cfg;
+	struct probe_depth d = { .p = p, .sink = sink, .issuing = true };
+	int ret;
+
+	d.slots = calloc(c->depth, sizeof(*d.slots));
+	d.done = calloc(c->depth, sizeof(*d.done));
+	if (!d.slots || !d.done) {
+		free(d.slots);
+		free(d.done);
+		return err_set(msg, msglen, -ENOMEM, "out of memory");
+	}
+	d.reset_seen = p->ctl ? atomic_load(&p->ctl->reset) : 0;
+	p->first_start = d.period_start = clock_now();
+	d.period_due = sat_add(p->first_start, c->print_interval);
+	openloop_init(&p->ol, p->first_start, c->interval, c->burst, c->depth);
+	while (d.issuing || p->ol.inflight) {
+		if (!d.ret && (ret = probe_depth_issue(&d, stop, msg, msglen)))
+			d.ret = ret;
+		if (d.ret)
+			d.issuing = false;
+		if (!p->ol.inflight && d.issuing) { /* idle until the next start, in slices */
+			uint64_t now = clock_now(), due = openloop_due(&p->ol);
+
+			clock_wait_until(due > now && due - now > PROBE_DEPTH_SLICE ?
+					 now + PROBE_DEPTH_SLICE : due, stop);
+			continue;
+		}
+		if ((ret = probe_depth_reap(&d, msg, msglen)) && !d.ret)
+			d.ret = ret;
+	}
+	if (p->ctl)
+		atomic_store_explicit(&p->ctl->inflight, 0, memory_order_relaxed);
+	p->acct.total.wall = clock_now() - p->first_start;
+	p->acct.total.skipped = 0;
+	free(d.slots);
+	free(d.done);
+	return d.ret;
 }
 
 int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
@@ -126,6 +423,8 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 	    posix_fadvise(t->fd, (off_t)t->work_offset, (off_t)t->work_size, POSIX_FADV_RANDOM))
 		probe_warn(sink, "fadvise(RANDOM) failed, operations might perform unneeded "
 			   "readahead");
+	if (c->depth > 1)
+		return probe_run_depth(p, sink, stop, msg, msglen);
 
 	while (!*stop) {
 		struct sample s = { 0 };
@@ -134,6 +433,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		enum notice n;
 		int sync_err = 0;
 		uint64_t skipped;
+		bool last, burst_done;
 
 		s.request = ++p->requests;
 		s.op = write ? OP_WRITE : OP_READ;
@@ -156,8 +456,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			p->first_start = due = clock_now();
 			pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
 			period_start = p->first_start;
-			if (c->print_interval)
-				period_due = p->first_start + c->print_interval;
+			period_due = sat_add(p->first_start, c->print_interval);
 		}
 		if (p->ctl) {
 			probe_obey(p, stop, &reset_seen, &period_start);
@@ -180,6 +479,8 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		s.time = t1 - t0;
 		s.start = t0 - p->first_start;
 		s.lateness = t0 > due ? t0 - due : 0;
+		s.skipped = p->pacer.skipped;
+		s.response = t1 - (due < t0 ? due : t0);
 		if (s.result == -EINTR && *stop)
 			break;
 		if (sync_err && !c->ignore_error) {
@@ -191,10 +492,13 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		if (sync_err)
 			s.result = sync_err;
 		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
-			ret = probe_fail((int)s.result, "request failed", msg, msglen);
-			if (s.result == -EOPNOTSUPP && p->engine->params.hipri)
-				snprintf(msg + strlen(msg), msglen - strlen(msg),
-					 " (the device does not support polled I/O: drop -H)");
+			char ebuf[32];
+
+			/* the fatal text as ioping HEAD prints it */
+			ret = err_set(msg, msglen, (int)s.result, "request failed: %s: %s",
+				      errno_name((int)s.result, ebuf, sizeof(ebuf)),
+				      strerror((int)-s.result));
+			probe_fail_hint(p, &s, msg, msglen);
 			break;
 		}
 		if (s.result >= 0 && (uint64_t)s.result < t->size)
@@ -207,24 +511,22 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			n = account_add(&p->acct, &s);
 		if (sink->request && (ret = sink->request(sink->ctx, &s, n)))
 			break;
-		if (c->print_count && p->acct.period.valid.count >= c->print_count &&
-		    (ret = probe_period(p, sink, t1, &period_start, &skipped_mark)))
-			break;
+		last = c->count && p->requests >= c->count;
 		skipped = p->pacer.skipped;
-		if (pacer_next(&p->pacer, t1) && sink->burst_end &&
-		    (ret = sink->burst_end(sink->ctx)))
-			break;
-		if (c->print_interval && p->pacer.due >= period_due) {
-			if ((ret = probe_period(p, sink, clock_now(), &period_start,
-						&skipped_mark)))
-				break;
-			while (period_due <= p->pacer.due)
-				period_due += c->print_interval;
-		}
-		if (c->count && p->requests >= c->count) {
+		burst_done = pacer_next(&p->pacer, t1);
+		if (last)
 			p->pacer.skipped = skipped; /* no slot after the last request is missed */
+		else if (p->pacer.last_skipped && n != NOTICE_WARMUP)
+			account_add_skipped(&p->acct, t1 - p->pacer.skip_first, p->pacer.interval,
+					    p->pacer.last_skipped);
+		/* ioping prints the burst's blank line before the period's line */
+		if (burst_done && sink->burst_end && (ret = sink->burst_end(sink->ctx)))
 			break;
-		}
+		if (probe_period_due(p, period_due) &&
+		    (ret = probe_period(p, sink, t1, &period_start, &period_due, &skipped_mark)))
+			break;
+		if (last)
+			break;
 		if (c->deadline && p->pacer.due >= p->first_start + c->deadline)
 			break;
 	}

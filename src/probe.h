@@ -15,6 +15,7 @@
 
 #include "account.h"
 #include "engine.h"
+#include "openloop.h"
 #include "pacer.h"
 #include "rng.h"
 #include "target.h"
@@ -33,6 +34,7 @@ struct probe_cfg {
 	bool read_write;         /* odd requests write, even ones read */
 	bool ignore_error;       /* count failed requests and go on */
 	bool nowait;             /* EAGAIN is an expected failure */
+	unsigned depth;          /* -Q: requests in flight at most; 0 or 1 = one at a time */
 	struct account_cfg account;
 };
 
@@ -65,6 +67,7 @@ struct probe {
 	void *buf;               /* the engine's buffer */
 	struct rng rng;
 	struct pacer pacer;
+	struct openloop ol;      /* the schedule at depth > 1 */
 	struct account acct;     /* acct.total is the run's result */
 	uint64_t first_start;    /* monotonic ns of the first start */
 	uint64_t requests;       /* requests issued */
@@ -76,7 +79,10 @@ void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
 		struct engine *e, void *buf);
 
 /*
- * Run until the count, the deadline or *stop. Returns 0 (also when stopped),
+ * Run until the count, the deadline or *stop. At depth > 1 (an engine with
+ * submit/reap, buffers engine_buf(e, 0..depth-1)) requests start on the
+ * open-loop schedule (openloop.h) and are handed to the sink in completion
+ * order; at the end every request in flight is waited for. Returns 0 (also when stopped),
  * a sink's negative return, or -errno for a fatal request error with msg
  * filled (the CLI exits 3). acct.total holds the tallies either way.
  */

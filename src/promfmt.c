@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "msg.h"
 
 /* Length of the valid UTF-8 sequence at s (len bytes left), 0 when s[0] starts none. */
 static size_t promfmt_utf8_len(const unsigned char *s, size_t len)
@@ -184,7 +184,7 @@ static void write_errors(struct sbuf *sb, const struct metrics_snap *snap, size_
 			for (size_t e = 0; e < METRICS_ERRNOS && o->err_no[e]; e++) {
 				series_op(sb, fam_errors.name, "_total", &snap[i], op);
 				sbuf_printf(sb, ",errno=\"%s\"} %" PRIu64 "\n",
-					    report_errno_name(-o->err_no[e], ebuf, sizeof(ebuf)),
+					    errno_name(-o->err_no[e], ebuf, sizeof(ebuf)),
 					    o->errors[e]);
 			}
 			if (o->errors_other) {

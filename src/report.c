@@ -12,10 +12,11 @@
 #include "esc.h"
 #include "fmt.h"
 #include "json.h"
+#include "msg.h"
+#include "common.h"
+#include "verdict.h"
 
 /* Percentiles on the summary line and in raw lines (JSON adds 99.99). */
-static const double summary_pcts[] = { 50, 90, 99, 99.9 };
-#define SUMMARY_PCTS (sizeof(summary_pcts) / sizeof(summary_pcts[0]))
 
 static void put_value(struct sbuf *sb, uint64_t v, enum fmt_kind kind)
 {
@@ -47,16 +48,6 @@ static void put_localtime(struct sbuf *sb, const char *format, uint64_t realtime
 	sbuf_append(sb, buf, n);
 }
 
-const char *report_errno_name(int neg_errno, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(-neg_errno);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "E%d", -neg_errno);
-	return buf;
-}
-
 void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime)
 {
@@ -75,30 +66,19 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	sbuf_printf(sb, "): request=%" PRIu64 " time=", s->request);
 	put_value(sb, s->time, FMT_TIME);
 	if (n == NOTICE_ERROR)
-		text = report_errno_name((int)s->result, ebuf, sizeof(ebuf));
+		text = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	if (text)
 		sbuf_printf(sb, " (%s)", text);
 	sbuf_putc(sb, '\n');
 }
 
-/* valid*1e9/sum, as ioping computes "iops" (1/avg latency). */
-static double tally_iops(const struct tally *t)
-{
-	return t->valid.sum ? (double)t->valid.count * 1e9 / (double)t->valid.sum : 0;
-}
-
-static double tally_load_iops(const struct tally *t)
-{
-	return t->wall ? (double)t->requests * 1e9 / (double)t->wall : 0;
-}
-
 static void put_percentiles(struct sbuf *sb, const char *prefix, const struct stats *s)
 {
 	sbuf_printf(sb, "%sp50/p90/p99/p99.9 = ", prefix);
-	for (size_t i = 0; i < SUMMARY_PCTS; i++) {
+	for (size_t i = 0; i < TALLY_PCTS; i++) {
 		if (i)
 			sbuf_puts(sb, " / ");
-		put_value(sb, stats_percentile(s, summary_pcts[i]), FMT_TIME);
+		put_value(sb, stats_percentile(s, tally_pcts[i]), FMT_TIME);
 	}
 	sbuf_putc(sb, '\n');
 }
@@ -170,6 +150,8 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 		put_percentiles(sb, "read ", read);
 		put_percentiles(sb, "write ", write);
 	}
+	if (c->response)
+		put_percentiles(sb, "response ", &t->response);
 }
 
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t)
@@ -181,8 +163,15 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 		    " %" PRIu64, v->count, v->sum, iops, iops * (double)c->size, stats_min(v),
 		    stats_mean(v), v->max, stats_mdev(v), t->requests, t->wall);
 	if (c->raw_percentiles)
-		for (size_t i = 0; i < SUMMARY_PCTS; i++)
-			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, summary_pcts[i]));
+		for (size_t i = 0; i < TALLY_PCTS; i++)
+			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, tally_pcts[i]));
+	if (c->raw_percentiles && c->response)
+		for (size_t i = 0; i < TALLY_PCTS; i++)
+			sbuf_printf(sb, " %" PRIu64, stats_percentile(&t->response, tally_pcts[i]));
+	if (c->raw_target) {
+		sbuf_putc(sb, ' ');
+		esc_field(sb, c->target.path);
+	}
 	sbuf_putc(sb, '\n');
 }
 
@@ -248,6 +237,33 @@ static void jw_raw(struct jw *w, const char *key, const char *fmt, double v)
 	sbuf_printf(w->sb, fmt, v);
 }
 
+/*
+ * "target": {path, fstype, device, device_size}. A device has no fstype or
+ * device of its own; ioping 1.3 writes the two words of "block device" /
+ * "character device" into them ("fstype": "block", "device": "device"), and
+ * so does this.
+ */
+static void json_target(struct jw *w, const struct report_target *t)
+{
+	static const char word[] = " device";
+	const char *fstype = t->fstype, *device = t->device ? t->device : "";
+	size_t len = strlen(fstype);
+	struct sbuf kind = SBUF_INIT;
+
+	if (!*device && len > strlen(word) && !strcmp(fstype + len - strlen(word), word)) {
+		sbuf_append(&kind, fstype, len - strlen(word));
+		fstype = sbuf_str(&kind);
+		device = word + 1;
+	}
+	jw_open(w, "target");
+	jw_str(w, "path", t->path);
+	jw_str(w, "fstype", fstype);
+	jw_str(w, "device", device);
+	jw_u64(w, "device_size", t->device_size);
+	jw_close(w);
+	sbuf_free(&kind);
+}
+
 static void json_head(struct jw *w, const struct report_cfg *c, const char *type,
 		      uint64_t realtime)
 {
@@ -268,12 +284,7 @@ static void json_head(struct jw *w, const struct report_cfg *c, const char *type
 		jw_str(w, "localtime", sbuf_str(&lt));
 		sbuf_free(&lt);
 	}
-	jw_open(w, "target");
-	jw_str(w, "path", c->target.path);
-	jw_str(w, "fstype", c->target.fstype);
-	jw_str(w, "device", c->target.device ? c->target.device : "");
-	jw_u64(w, "device_size", c->target.device_size);
-	jw_close(w);
+	json_target(w, &c->target);
 }
 
 void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
@@ -284,7 +295,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	const char *notice = account_notice_text(n);
 
 	if (n == NOTICE_ERROR)
-		notice = report_errno_name((int)s->result, ebuf, sizeof(ebuf));
+		notice = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	json_head(&w, c, "request", realtime);
 	jw_open(&w, "io");
 	jw_u64(&w, "request", s->request);
@@ -297,6 +308,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	jw_str(&w, "notice", notice ? notice : "");
 	jw_u64(&w, "start", s->start);
 	jw_u64(&w, "lateness", s->lateness);
+	jw_u64(&w, "response", s->response);
 	jw_close(&w);
 	jw_close(&w);
 }
@@ -339,10 +351,21 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_u64(&w, "max", v->max);
 	jw_raw(&w, "mdev", "%.0f", stats_mdev(v));
 	jw_open(&w, "percentiles");
-	for (size_t i = 0; i < sizeof(json_pcts) / sizeof(json_pcts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
 	json_histogram(&w, v);
+	/* completion - scheduled start, skipped slots included (see the man page) */
+	jw_open(&w, "response");
+	jw_u64(&w, "count", t->response.count);
+	jw_u64(&w, "min", stats_min(&t->response));
+	jw_raw(&w, "avg", "%.0f", stats_mean(&t->response));
+	jw_u64(&w, "max", t->response.max);
+	jw_open(&w, "percentiles");
+	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
+		jw_u64(&w, json_pct_keys[i], stats_percentile(&t->response, json_pcts[i]));
+	jw_close(&w);
+	jw_close(&w);
 	jw_close(&w);
 	jw_open(&w, "load");
 	jw_u64(&w, "count", t->requests);
@@ -356,8 +379,34 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	jw_close(&w);
 }
 
+/* The "probe" and "verdict" objects of an iostat interval. */
+static void json_verdict(struct jw *w, const struct verdict *v)
+{
+	struct sbuf text = SBUF_INIT;
+
+	jw_open(w, "probe");
+	jw_raw(w, "asked", "%.2f", v->asked);
+	jw_raw(w, "achieved", "%.2f", v->achieved);
+	jw_u64(w, "requests", v->done);
+	jw_u64(w, "skipped", v->skipped);
+	jw_u64(w, "p50", v->p50_ns);
+	jw_u64(w, "p99", v->p99_ns);
+	jw_close(w);
+	jw_open(w, "verdict");
+	jw_str(w, "state", verdict_state_text(v->state));
+	jw_str(w, "reason", verdict_reason_text(v->reason));
+	jw_str(w, "device", v->dev);
+	jw_raw(w, "device_rate", "%.2f", v->dev_rate);
+	jw_raw(w, "expected", "%.2f", v->expected);
+	jw_raw(w, "own", "%.2f", v->own);
+	verdict_format(&text, v);
+	jw_str(w, "text", sbuf_str(&text));
+	sbuf_free(&text);
+	jw_close(w);
+}
+
 void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
-			uint64_t realtime)
+			const struct verdict *v, uint64_t realtime)
 {
 	struct jw jw = { sb, c->json_lines, 0, true };
 	bool first = true;
@@ -378,6 +427,8 @@ void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struc
 		first = false;
 	}
 	sbuf_putc(sb, ']');
+	if (v)
+		json_verdict(&jw, v);
 	jw_close(&jw);
 	jw_close(&jw);
 }

@@ -28,6 +28,8 @@ struct report_cfg {
 	bool read_write;         /* -G: mixed */
 	bool json_lines;         /* compact one-object-per-line JSON */
 	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
+	bool response;           /* -Q or --response: response-time percentiles too (summary, raw) */
+	bool raw_target;         /* raw lines end with the target path (esc_field): several targets */
 };
 
 /*
@@ -49,12 +51,18 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
  * The human summary: blank line, "--- <path> (<desc>) ioprobe statistics ---",
  * the valid line, the load line, min/avg/max/mdev and the percentile line;
  * with -G also "read p50/..." and "write p50/..." lines (read/write may be
- * NULL when not split). The path is shown escaped as in request lines.
+ * NULL when not split); with c->response last "response p50/...", the
+ * response times. The path is shown escaped as in request lines.
  */
 void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct tally *total,
 		    const struct stats *read, const struct stats *write);
 
-/* One raw line of 10 integers (14 with raw_percentiles), ns and bytes, with its newline. */
+/*
+ * One raw line of 10 integers (14 with raw_percentiles, 18 with response
+ * too: the response times' p50 p90 p99 p99.9 last), ns and bytes, then
+ * with raw_target the target path as one last field (esc_field), and the
+ * newline.
+ */
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);
 
 /* JSON object for one request (no separators around it). */
@@ -66,16 +74,19 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 		      uint64_t realtime, bool total);
 
 struct devwatch;
+struct verdict;
 
 /*
  * JSON object for one --iostat interval: the usual head (timestamp,
  * localtime, target) and "iostat": {"interval": ns, "disk": [...]}, one
- * sysstat `iostat -o JSON` device object per device with a row.
+ * sysstat `iostat -o JSON` device object per device with a row; with v
+ * (NULL: left out) also "probe": {"asked", "achieved" (requests/s; asked 0
+ * = unpaced), "requests", "skipped", "p50", "p99" (ns)} and "verdict":
+ * {"state", "reason" ("" unless one), "device", "device_rate", "expected",
+ * "own", "text" (verdict_format's line)}.
  */
 void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
-			uint64_t realtime);
+			const struct verdict *v, uint64_t realtime);
 
-/* The errno name for a negative errno ("EIO"); "E<n>" when unknown. */
-const char *report_errno_name(int neg_errno, char *buf, size_t len);
 
 #endif

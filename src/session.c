@@ -133,3 +133,54 @@ void session_stop(struct session *s)
 	ring_free(&s->ring);
 	s->started = false;
 }
+
+int session_wake_fd(const struct session *s)
+{
+	return s->wake_fd;
+}
+
+uint64_t session_first_start(const struct session *s)
+{
+	/* safe: the ring's release/acquire orders first_start before the first sample */
+	return s->probe->first_start;
+}
+
+void session_pause(struct session *s, bool paused)
+{
+	atomic_store(&s->ctl.pause, paused);
+}
+
+void session_set_interval(struct session *s, uint64_t ns)
+{
+	atomic_store(&s->ctl.interval, ns);
+}
+
+void session_reset_stats(struct session *s)
+{
+	atomic_fetch_add(&s->ctl.reset, 1);
+}
+
+uint64_t session_inflight_since(const struct session *s)
+{
+	return atomic_load_explicit(&s->ctl.inflight, memory_order_relaxed);
+}
+
+uint64_t session_dropped(const struct session *s)
+{
+	return atomic_load_explicit(&s->ring.dropped, memory_order_relaxed);
+}
+
+int session_result(const struct session *s, const char **msg)
+{
+	if (msg)
+		*msg = s->msg;
+	return s->result;
+}
+
+void session_interrupt(struct session *s, int sig)
+{
+	s->stop = 1;
+	atomic_store(&s->ctl.pause, false);
+	if (s->started)
+		pthread_kill(s->thread, sig);
+}

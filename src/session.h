@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "account.h"
+#include "msg.h"
 #include "probe.h"
 #include "ring.h"
 
@@ -45,7 +46,7 @@ struct session {
 	_Atomic int state;            /* enum session_state */
 	_Atomic uint64_t last_wake;   /* monotonic ns of the last eventfd write */
 	int result;                   /* probe_run()'s return, valid once state != RUNNING */
-	char msg[512];                /* its message when it failed */
+	char msg[MSG_MAX];            /* its message when it failed */
 };
 
 /*
@@ -62,6 +63,40 @@ void session_ack(struct session *s);
 
 /* Current state (enum session_state). */
 int session_state(struct session *s);
+
+/* ---- accessors: what a consumer may read and steer (it never touches the fields) ---- */
+
+/* The eventfd to poll for records (readable when records or the end arrived). */
+int session_wake_fd(const struct session *s);
+
+/* Monotonic ns of the probe's first start; valid once a SESSION_SAMPLE was taken. */
+uint64_t session_first_start(const struct session *s);
+
+/* Pause (true) or resume probing; no new request starts while paused. */
+void session_pause(struct session *s, bool paused);
+
+/* Switch the probe to interval ns between starts (non-zero). */
+void session_set_interval(struct session *s, uint64_t ns);
+
+/* Restart the probe's statistics before its next request. */
+void session_reset_stats(struct session *s);
+
+/* Monotonic ns the request in flight started, 0 when none is in flight. */
+uint64_t session_inflight_since(const struct session *s);
+
+/* Records lost because the consumer was too slow. */
+uint64_t session_dropped(const struct session *s);
+
+/* probe_run()'s result (0 or -errno) and its message ("" when none); valid once not RUNNING. */
+int session_result(const struct session *s, const char **msg);
+
+/*
+ * Ask the probe to stop without waiting: unpause it and interrupt its sleep
+ * with signal sig (whose handler the caller installed without SA_RESTART).
+ * Call again while session_state() is SESSION_RUNNING: a request in flight
+ * cannot be interrupted.
+ */
+void session_interrupt(struct session *s, int sig);
 
 /* Ask the probe to stop, wait for its thread, free the session's resources. */
 void session_stop(struct session *s);

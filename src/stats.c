@@ -132,6 +132,56 @@ void stats_merge(struct stats *dst, const struct stats *src)
 		dst->hist[i] = sat_add(dst->hist[i], src->hist[i]);
 }
 
+__extension__ typedef unsigned __int128 stats_u128;
+
+/* Below this many samples a series is added one by one. */
+#define STATS_SERIES_LOOP 64
+
+/* Fill h (an empty stats) with the series lo, lo + step, ..., lo + (n - 1) * step. */
+static void stats_series_fill(struct stats *h, uint64_t lo, uint64_t step, uint64_t n)
+{
+	uint64_t hi = lo + (n - 1) * step;
+	stats_u128 sum = (stats_u128)lo * n + (stats_u128)step * ((stats_u128)n * (n - 1) / 2);
+	double dn = (double)n, ds = (double)step;
+
+	h->count = n;
+	h->sum = sum > UINT64_MAX ? UINT64_MAX : (uint64_t)sum;
+	h->min = lo;
+	h->max = hi;
+	h->mean = (double)lo + ds * (dn - 1) / 2;
+	h->m2 = ds * ds * (dn - 1) * dn * (dn + 1) / 12; /* n * variance of a uniform grid */
+	if (!step) {
+		h->hist[stats_bucket_index(lo)] = n;
+		return;
+	}
+	for (size_t i = stats_bucket_index(lo); i <= stats_bucket_index(hi); i++) {
+		uint64_t a = stats_bucket_low(i) > lo ? stats_bucket_low(i) : lo;
+		uint64_t b = stats_bucket_high(i) < hi ? stats_bucket_high(i) : hi;
+		uint64_t first = (a - lo + step - 1) / step, last = (b - lo) / step;
+
+		if (first <= last)
+			h->hist[i] = last - first + 1;
+	}
+}
+
+void stats_add_series(struct stats *s, uint64_t hi, uint64_t step, uint64_t n)
+{
+	static _Thread_local struct stats h; /* 30 KiB: not on the stack */
+
+	if (!n)
+		return;
+	if (step && n - 1 > hi / step)
+		n = hi / step + 1;
+	if (n < STATS_SERIES_LOOP) {
+		for (uint64_t j = 0; j < n; j++)
+			stats_add(s, hi - j * step);
+		return;
+	}
+	stats_init(&h);
+	stats_series_fill(&h, hi - (n - 1) * step, step, n);
+	stats_merge(s, &h);
+}
+
 /* Mean in ns; 0 when empty. */
 double stats_mean(const struct stats *s)
 {

@@ -38,6 +38,14 @@ void stats_init(struct stats *s);
 /* Add one sample (ns). */
 void stats_add(struct stats *s, uint64_t ns);
 
+/*
+ * Add the n samples hi, hi - step, ..., hi - (n - 1) * step at once (the
+ * response times of skipped schedule slots). n is cut so that no sample is
+ * below 0. Exact: the same histogram, count, sum, min and max as n calls to
+ * stats_add(); mean and m2 in closed form. O(buckets) at most.
+ */
+void stats_add_series(struct stats *s, uint64_t hi, uint64_t step, uint64_t n);
+
 /* Add every sample of src into dst (Chan et al. parallel merge for mean/m2). */
 void stats_merge(struct stats *dst, const struct stats *src);
 

@@ -3,6 +3,7 @@
 #include "suffix.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -201,4 +202,13 @@ int suffix_parse_rate(const char *arg, double max, double *rate, char *msg, size
 	*rate = v + 0.0;
 	suffix_clear_msg(msg, msglen);
 	return 0;
+}
+
+bool suffix_size_wraps(const char *arg)
+{
+	double v;
+
+	if (suffix_parse_double(arg, suffix_size_units, &v, NULL, 0))
+		return false;
+	return isnan(v) || v == 0x1p63;
 }

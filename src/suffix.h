@@ -20,6 +20,7 @@
 #ifndef IOPROBE_SUFFIX_H
 #define IOPROBE_SUFFIX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,13 @@ int suffix_parse_number(const char *arg, uint64_t max, uint64_t *n, char *msg, s
 
 /* Parse a rate (decimal suffixes, fractional result kept); above max is -ERANGE. */
 int suffix_parse_rate(const char *arg, double max, double *rate, char *msg, size_t msglen);
+
+/*
+ * Is arg a size that ioping 1.3 accepts and then wraps to a negative value
+ * (NaN, or exactly 2^63 such as 8eb or 9223372036854775807)? suffix_parse_size
+ * rejects those with -ERANGE; for -s ioping says "request size must be
+ * greater than zero" instead, and opts uses this to say the same.
+ */
+bool suffix_size_wraps(const char *arg);
 
 #endif

@@ -50,28 +50,38 @@ static void target_describe_fs(struct target *t, dev_t dev, int fd)
 		t->device_size = (uint64_t)vfs.f_frsize * vfs.f_blocks;
 }
 
-/* The logical block size O_DIRECT needs for fd (0 when unknown). */
+/*
+ * The offset and size alignment O_DIRECT needs on t->fd, as the kernel
+ * states it: statx STATX_DIOALIGN (Linux 6.1+, for block devices and the
+ * filesystems that report it), else the logical block size of a block device
+ * (BLKSSZGET), else 0: unknown (tmpfs, most character devices, network and
+ * FUSE filesystems), and then the first request shows what the kernel takes.
+ */
 static unsigned target_dio_align(const struct target *t)
 {
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align)
+		return stx.stx_dio_offset_align;
+#endif
 	if (t->kind == TARGET_BLOCK) {
 		int lbs = 0;
 
 		if (!ioctl(t->fd, BLKSSZGET, &lbs) && lbs > 0)
 			return (unsigned)lbs;
-		return 512;
 	}
-#ifdef STATX_DIOALIGN
-	struct statx stx;
-
-	/* 0 with the mask set: the filesystem has no O_DIRECT; fcntl() will say so */
-	if (!statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
-	    (stx.stx_mask & STATX_DIOALIGN))
-		return stx.stx_dio_offset_align;
-#endif
-	return 512; /* no statx answer: the common logical block size */
+	return 0;
 }
 
-/* Check request size, offset and working set against the O_DIRECT alignment. */
+/*
+ * Refuse, before any I/O, only what the kernel would refuse: a request size
+ * or working-set offset that is not a multiple of the direct-I/O alignment.
+ * Every offset is the working-set offset plus a multiple of the request size,
+ * so the working-set size needs no alignment (its unaligned tail is never
+ * used).
+ */
 static int target_check_align(struct target *t, const char *path, char *msg, size_t msglen)
 {
 	unsigned a = target_dio_align(t);
@@ -87,10 +97,6 @@ static int target_check_align(struct target *t, const char *path, char *msg, siz
 		return err_set(msg, msglen, -EDOM,
 			     "-D: working set offset %llu is not a multiple of %u, the direct-I/O "
 			     "block size of \"%s\"", (unsigned long long)t->work_offset, a, path);
-	if (t->work_size % a)
-		return err_set(msg, msglen, -EDOM,
-			     "-D: working set size %llu is not a multiple of %u, the direct-I/O "
-			     "block size of \"%s\"", (unsigned long long)t->work_size, a, path);
 	return 0;
 }
 
@@ -108,8 +114,9 @@ static int target_set_direct(struct target *t, const struct opts *o, char *msg, 
 		return 0;
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl < 0 || fcntl(t->fd, F_SETFL, fl | O_DIRECT) < 0)
-		return err_set(msg, msglen, -EINVAL,
-			       "fcntl(O_DIRECT) failed, please retry without option -D");
+		return err_set(msg, msglen, -errno,
+			       "fcntl(O_DIRECT) failed, please retry without option -D: %s",
+			       strerror(errno));
 	return 0;
 }
 
@@ -138,7 +145,7 @@ static int target_pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 
 /* Fill [offset, offset + work_size) of the temp file with random data, then fsync. */
 static int target_fill(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
-		       char *msg, size_t msglen)
+		       const struct target_progress *pg, char *msg, size_t msglen)
 {
 	uint64_t end = t->work_offset + t->work_size;
 	struct stat st;
@@ -162,6 +169,8 @@ static int target_fill(struct target *t, const struct opts *o, const volatile si
 
 		rng_fill(&rng, buf, len);
 		err = target_pwrite_all(t->fd, buf, len, off);
+		if (pg && pg->fn && !err)
+			pg->fn(pg->arg, off + len - t->work_offset, t->work_size);
 	}
 	free(buf);
 	if (err)
@@ -170,6 +179,28 @@ sync:
 	if (fsync(t->fd))
 		return err_set(msg, msglen, -errno, "fsync failed: %s", strerror(errno));
 	return 0;
+}
+
+/*
+ * Fill the temp file through the page cache even with -D: the fill is not
+ * measured, and its last chunk may be shorter than a request (an unaligned
+ * -S), which O_DIRECT would refuse. O_DIRECT is set again afterwards.
+ */
+static int target_fill_buffered(struct target *t, const struct opts *o,
+				const volatile sig_atomic_t *stop, const struct target_progress *pg,
+				char *msg, size_t msglen)
+{
+	int fl = fcntl(t->fd, F_GETFL), ret;
+	bool direct = fl >= 0 && (fl & O_DIRECT);
+
+	if (direct && fcntl(t->fd, F_SETFL, fl & ~O_DIRECT) < 0)
+		return err_set(msg, msglen, -errno, "fcntl failed: %s", strerror(errno));
+	ret = target_fill(t, o, stop, pg, msg, msglen);
+	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
+		ret = err_set(msg, msglen, -errno,
+			      "fcntl(O_DIRECT) failed, please retry without option -D: %s",
+			      strerror(errno));
+	return ret;
 }
 
 /*
@@ -274,7 +305,8 @@ static int target_open_once(struct target *t, const struct opts *o, struct stat 
 
 /* A directory: check sizes, create and fill the temporary file inside it. */
 static int target_open_dir(struct target *t, const struct opts *o, const struct stat *st,
-			   const volatile sig_atomic_t *stop, char *msg, size_t msglen)
+			   const volatile sig_atomic_t *stop, const struct target_progress *pg,
+			   char *msg, size_t msglen)
 {
 	struct tempfile tf;
 	int dirfd = t->fd, ret;
@@ -291,12 +323,11 @@ static int target_open_dir(struct target *t, const struct opts *o, const struct 
 		return ret;
 	}
 	t->fd = tf.fd;
-	if (o->direct)
+	ret = target_set_direct(t, o, msg, msglen);
+	if (!ret && o->direct)
 		ret = target_check_align(t, o->path, msg, msglen);
 	if (!ret)
-		ret = target_set_direct(t, o, msg, msglen);
-	if (!ret)
-		ret = target_fill(t, o, stop, msg, msglen);
+		ret = target_fill_buffered(t, o, stop, pg, msg, msglen);
 	if (ret)
 		tempfile_discard(dirfd, &tf);
 	close(dirfd);
@@ -332,13 +363,13 @@ static int target_open_node(struct target *t, const struct opts *o, const struct
 			return ret;
 		break;
 	}
-	if (o->direct && (ret = target_check_align(t, o->path, msg, msglen)))
+	if ((ret = target_set_direct(t, o, msg, msglen)))
 		return ret;
-	return target_set_direct(t, o, msg, msglen);
+	return o->direct ? target_check_align(t, o->path, msg, msglen) : 0;
 }
 
 int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
-		char *msg, size_t msglen)
+		const struct target_progress *progress, char *msg, size_t msglen)
 {
 	struct stat st;
 	int ret;
@@ -350,8 +381,9 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 	t->writable = o->write > 0;
 	ret = target_open_once(t, o, &st, msg, msglen);
 	if (!ret)
-		ret = t->kind == TARGET_DIR ? target_open_dir(t, o, &st, stop, msg, msglen) :
-					      target_open_node(t, o, &st, msg, msglen);
+		ret = t->kind == TARGET_DIR ?
+			      target_open_dir(t, o, &st, stop, progress, msg, msglen) :
+			      target_open_node(t, o, &st, msg, msglen);
 	if (ret)
 		target_close(t);
 	return ret;

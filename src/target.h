@@ -37,13 +37,23 @@ struct target {
 };
 
 /*
+ * Progress of a long preparation: fn(arg, done, total) in bytes, after each
+ * chunk of the working set written (done == total at the end).
+ */
+struct target_progress {
+	void (*fn)(void *arg, uint64_t done, uint64_t total);
+	void *arg;
+};
+
+/*
  * Resolve the working set, open the target and (for a directory) create and
  * fill the temporary file. o must have passed opts_parse(). A non-zero *stop
  * (a signal during a long fill) ends the preparation with -EINTR. On failure
- * nothing is left behind (no temp file, fd closed).
+ * nothing is left behind (no temp file, fd closed). progress (NULL = none)
+ * hears how the fill goes.
  */
 int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
-		char *msg, size_t msglen);
+		const struct target_progress *progress, char *msg, size_t msglen);
 
 /* Close the target (idempotent). */
 void target_close(struct target *t);

@@ -2,82 +2,115 @@
 
 #include "usage.h"
 
-/* One literal is easiest to keep in step with the man page; C99's 4095-byte minimum is moot. */
-#pragma GCC diagnostic ignored "-Woverlength-strings"
+#include <stdbool.h>
+#include <stdio.h>
 
+#include "engine.h"
+
+/* --help, with %s for the engine names (no other conversion in it). */
+#define USAGE_FORMAT \
+	" Usage: ioprobe [options...] directory|file|device\n" \
+	"        ioprobe -h | -v\n" \
+	"\n" \
+	" options:\n" \
+	"      -A, -async                 use asynchronous I/O (libaio engine)\n" \
+	"      -U, -uring                 use io_uring (io_uring engine)\n" \
+	"          -engine <name>         I/O engine: %s\n"
+
+/* The rest of --help (no conversion in it; a literal of its own: C99 caps one at 4095). */
+#define USAGE_BODY \
+	"      -C, -cached                use cached I/O (no cache flush/drop)\n" \
+	"      -D, -direct                use direct I/O (O_DIRECT)\n" \
+	"      -G, -read-write            read-write ping-pong mode\n" \
+	"      -L, -linear                use sequential operations\n" \
+	"      -N, -nowait                use nowait I/O (RWF_NOWAIT)\n" \
+	"      -H, -hipri                 use high priority I/O (RWF_HIPRI)\n" \
+	"      -W, -write                 use write I/O (please read manpage)\n" \
+	"      -Y, -sync                  use sync I/O (O_SYNC)\n" \
+	"      -y, -dsync                 use data sync I/O (O_DSYNC)\n" \
+	"      -R, -rapid                 test with rapid I/O during 3s (-q -i 0 -w 3)\n" \
+	"      -k, -keep                  keep and reuse temporary file (ioprobe.tmp)\n" \
+	"      -E, -ignore-error          count failed requests and go on (exit 3 at the end)\n" \
+	"      -X, -tui                   full-screen live view (latency graph, statistics)\n" \
+	"          -no-color              no colours in the full-screen view (also NO_COLOR)\n" \
+	"          -ascii                 no braille or box drawing in the full-screen view\n" \
+	"\n" \
+	" parameters:\n" \
+	"      -a, -warmup <count>        ignore <count> first requests (1)\n" \
+	"      -b, -burst <count>         make <count> requests without delay (0)\n" \
+	"      -c, -count <count>         stop after <count> requests\n" \
+	"      -e, -entropy <seed>        seed for random number generator (0)\n" \
+	"      -i, -interval <time>       interval between requests (1s)\n" \
+	"      -s, -size <size>           request size (4k)\n" \
+	"      -S, -work-size <size>      working set size (1m)\n" \
+	"      -o, -work-offset <size>    working set offset (0)\n" \
+	"      -w, -work-time <time>      stop after <time> passed\n" \
+	"      -l, -speed-limit <size>    limit speed with <size> per second\n" \
+	"      -r, -rate-limit <count>    limit rate with <count> per second\n" \
+	"      -Q, -depth <count>         up to <count> requests in flight, started on schedule\n" \
+	"                                 (libaio, io_uring, null; 1)\n" \
+	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
+	"      -T, -max-time <time>       maximum valid request time\n" \
+	"\n" \
+	" output:\n" \
+	"      -B, -batch                 print final statistics in raw format\n" \
+	"      -I, -time [format]         print current time for every request\n" \
+	"      -J, -json                  print output in JSON format\n" \
+	"          -json-lines            one compact JSON object per line (request, period, total)\n" \
+	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n" \
+	"          -response              response times (from the scheduled start) in the\n" \
+	"                                 summary; raw lines gain their 4 percentiles (15-18)\n" \
+	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \
+	"                                 (or every -P period), plus the named devices\n" \
+	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
+	"                                 then bisecting), each step -w long (5s); print\n" \
+	"                                 the saturation table and the knee\n" \
+	"          -fio-job[=time]        no requests: watch the target's device (or the\n" \
+	"                                 -iostat devices) for <time> (10s), print a fio job\n" \
+	"                                 that imitates their load\n" \
+	"      -p, -print-count <count>   print statistics for every <count> requests\n" \
+	"      -P, -print-interval <time> print statistics for every <time>\n" \
+	"      -q, -quiet                 suppress human-readable output\n"
+
+/* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
+#define USAGE_FLEET \
+	"\n" \
+	" fleet outputs:\n" \
+	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics) on\n" \
+	"                                 addr (127.0.0.1) port\n" \
+	"          -prometheus <file.prom> write the metrics for node_exporter's textfile\n" \
+	"                                 collector every -prometheus-period and at exit\n" \
+	"          -prometheus-period <time> between textfile writes (10s)\n" \
+	"          -influx                InfluxDB line protocol on stdout every -P period\n" \
+	"                                 (10s) for Telegraf; ends at stdin's EOF\n" \
+	"          -check <warn,crit>     monitoring plugin: p99 above warn/crit is WARNING/\n" \
+	"                                 CRITICAL, failed requests CRITICAL; exit 0-3\n" \
+	"          -check-iops <warn,crit> also WARNING/CRITICAL when iops is below\n" \
+	"\n" \
+	"      -h, -help                  display this message and exit\n" \
+	"      -v, -version               display version and exit\n" \
+	"\n" \
+	" <time> takes ns us ms s m h (default s); <size> k m g t pb eb, sector, page\n" \
+	" (binary, default bytes); <count> da k M G T P E (decimal). All but -e accept\n" \
+	" fractions and ratios (0.5, 1/3); -e takes an integer (0x.. and 0.. too).\n" \
+	" Exit codes: 0 ok, 1 usage, 2 preparation, 3 request failed or output error,\n" \
+	" 4 second interrupt.\n" \
+	"\n"
+
+/* The text with the engine list from the registry (built once; a few KiB). */
 const char *usage_text(void)
 {
-	return
-	" Usage: ioprobe [options...] directory|file|device\n"
-	"        ioprobe -h | -v\n"
-	"\n"
-	" options:\n"
-	"      -A, -async                 use asynchronous I/O (libaio engine)\n"
-	"      -U, -uring                 use io_uring (io_uring engine)\n"
-	"          -engine <name>         I/O engine: sync, libaio, io_uring or null[:time]\n"
-	"      -C, -cached                use cached I/O (no cache flush/drop)\n"
-	"      -D, -direct                use direct I/O (O_DIRECT)\n"
-	"      -G, -read-write            read-write ping-pong mode\n"
-	"      -L, -linear                use sequential operations\n"
-	"      -N, -nowait                use nowait I/O (RWF_NOWAIT)\n"
-	"      -H, -hipri                 use high priority I/O (RWF_HIPRI)\n"
-	"      -W, -write                 use write I/O (please read manpage)\n"
-	"      -Y, -sync                  use sync I/O (O_SYNC)\n"
-	"      -y, -dsync                 use data sync I/O (O_DSYNC)\n"
-	"      -R, -rapid                 test with rapid I/O during 3s (-q -i 0 -w 3)\n"
-	"      -k, -keep                  keep and reuse temporary file (ioprobe.tmp)\n"
-	"      -E, -ignore-error          count failed requests and go on (exit 3 at the end)\n"
-	"      -X, -tui                   full-screen live view (latency graph, statistics)\n"
-	"          -no-color              no colours in the full-screen view (also NO_COLOR)\n"
-	"          -ascii                 no braille or box drawing in the full-screen view\n"
-	"\n"
-	" parameters:\n"
-	"      -a, -warmup <count>        ignore <count> first requests (1)\n"
-	"      -b, -burst <count>         make <count> requests without delay (0)\n"
-	"      -c, -count <count>         stop after <count> requests\n"
-	"      -e, -entropy <seed>        seed for random number generator (0)\n"
-	"      -i, -interval <time>       interval between requests (1s)\n"
-	"      -s, -size <size>           request size (4k)\n"
-	"      -S, -work-size <size>      working set size (1m)\n"
-	"      -o, -work-offset <size>    working set offset (0)\n"
-	"      -w, -work-time <time>      stop after <time> passed\n"
-	"      -l, -speed-limit <size>    limit speed with <size> per second\n"
-	"      -r, -rate-limit <count>    limit rate with <count> per second\n"
-	"      -t, -min-time <time>       minimal valid request time (0us)\n"
-	"      -T, -max-time <time>       maximum valid request time\n"
-	"\n"
-	" output:\n"
-	"      -B, -batch                 print final statistics in raw format\n"
-	"      -I, -time [format]         print current time for every request\n"
-	"      -J, -json                  print output in JSON format\n"
-	"          -json-lines            one compact JSON object per line (request, period, total)\n"
-	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n"
-	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n"
-	"                                 (or every -P period), plus the named devices\n"
-	"      -p, -print-count <count>   print statistics for every <count> requests\n"
-	"      -P, -print-interval <time> print statistics for every <time>\n"
-	"      -q, -quiet                 suppress human-readable output\n"
-	"\n"
-	" fleet outputs:\n"
-	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics) on\n"
-	"                                 addr (127.0.0.1) port\n"
-	"          -prometheus <file.prom> write the metrics for node_exporter's textfile\n"
-	"                                 collector every -prometheus-period and at exit\n"
-	"          -prometheus-period <time> between textfile writes (10s)\n"
-	"          -influx                InfluxDB line protocol on stdout every -P period\n"
-	"                                 (10s) for Telegraf; ends at stdin's EOF\n"
-	"          -check <warn,crit>     monitoring plugin: p99 above warn/crit is WARNING/\n"
-	"                                 CRITICAL, failed requests CRITICAL; exit 0-3\n"
-	"          -check-iops <warn,crit> also WARNING/CRITICAL when iops is below\n"
-	"      -h, -help                  display this message and exit\n"
-	"      -v, -version               display version and exit\n"
-	"\n"
-	" <time> takes ns us ms s m h (default s); <size> k m g t pb eb, sector, page\n"
-	" (binary, default bytes); <count> da k M G T P E (decimal). All but -e accept\n"
-	" fractions and ratios (0.5, 1/3); -e takes an integer (0x.. and 0.. too).\n"
-	" Exit codes: 0 ok, 1 usage, 2 preparation, 3 request failed or output error,\n"
-	" 4 second interrupt.\n"
-	"\n";
+	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + sizeof(USAGE_FLEET) + 128];
+	char names[128];
+	int n;
+
+	if (text[0])
+		return text;
+	engine_names(names, sizeof(names), " or ", true);
+	n = snprintf(text, sizeof(text), USAGE_FORMAT, names);
+	if (n > 0 && (size_t)n < sizeof(text))
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s%s", USAGE_BODY, USAGE_FLEET);
+	return text;
 }
 
 const char *usage_version(void)

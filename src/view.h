@@ -10,24 +10,45 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "opts.h"
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "probe.h"
 #include "report.h"
 #include "sbuf.h"
 
+/* What the view needs to know of the command line (the CLI fills it from struct opts). */
+struct view_cfg {
+	const char *path;              /* the target as given */
+	bool ascii, no_color;          /* --ascii, --no-color */
+	bool write, read_write;        /* the mode: writes, -G ping-pong */
+	bool direct, cached, sync, dsync;
+	uint64_t burst;                /* -b, 0 = off */
+	uint64_t print_count;          /* -p, 0 = off */
+	uint64_t print_interval;       /* -P ns, 0 = off */
+	double rate_limit;             /* -r, requests/s the interval came from, 0 = none */
+	uint64_t speed_limit;          /* -l, bytes/s the interval came from, 0 = none */
+	uint64_t work_size;            /* -S as the target resolved it, bytes */
+};
+
 struct view_params {
 	struct probe *probe;           /* initialised (probe_init), not yet running */
 	const struct report_cfg *rc;   /* target description, sizes, formats */
-	const struct opts *opts;       /* the parsed command line (mode, -D/-C, ...) */
+	const struct view_cfg *cfg;    /* mode, pacing, display options */
 	const char *engine;            /* engine name */
-	const struct target *target;   /* the open target (kind, device, sizes) */
-	struct sbuf *deferred_stderr;  /* complete "ioprobe: ..." lines to print after the screen */
+	struct sbuf *deferred_stderr;  /* gets what reached stderr while the screen was up */
 	volatile sig_atomic_t *stop;   /* set by the CLI's SIGINT/TERM/HUP handler */
+	/* Print one message ("ioprobe: " is added); only once the screen is given back. */
+	void (*message)(const char *text);
 };
 
 struct view_ops {
 	const char *name;
-	/* Can the view run here? 0, or -errno with msg filled (e.g. not a terminal: exit 1). */
+	/*
+	 * Can the view run here? Called before any preparation. 0, or -errno
+	 * with msg filled: -ENOTTY for the terminal (not one, unknown TERM: the
+	 * CLI exits 1), another -errno when the view cannot work (exit 2).
+	 */
 	int (*check)(char *msg, size_t msglen);
 	/*
 	 * Run the probe and show it until the user quits or *stop is set; restore
@@ -35,6 +56,11 @@ struct view_ops {
 	 * probe->acct.total is complete either way.
 	 */
 	int (*run)(const struct view_params *vp, char *msg, size_t msglen);
+	/*
+	 * Async-signal-safe: give the terminal back at once. The CLI calls it
+	 * from its signal handler before _exit() while run() is active.
+	 */
+	void (*emergency)(void);
 };
 
 #endif

@@ -2,6 +2,8 @@
 
 #include "watchdog.h"
 
+#include "probe.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

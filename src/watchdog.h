@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "probe.h"
+struct probe_ctl; /* probe.h: the probe publishes its request in flight there */
 
 struct watchdog {
 	struct probe_ctl *ctl; /* on a shared page: give it to the probe (p->ctl) */

@@ -1,6 +1,6 @@
 /*
- * Tests for src/account.c: ioping 1.3's add_statistics() rules as described in
- * docs/ioping-compat.md sections 3.3 and 3.6 (warmup, too fast / too slow,
+ * Tests for src/account.c: ioping 1.3's add_statistics() rules (ioping 1.3's
+ * ioping.c, checked against Debian's ioping 1.3: warmup, too fast / too slow,
  * the (fast)/(slow) notices against 2x the integer period mean), plus the
  * failed / empty requests and the read/write split ioprobe adds.
  */
@@ -14,7 +14,7 @@
 
 #include "account.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define US UINT64_C(1000)
 
 static const struct account_cfg default_cfg = { 1, 0, UINT64_MAX, false };
@@ -168,7 +168,7 @@ ParameterizedTestParameters(account, time_limits)
 		{ 1001, NOTICE_TOO_SLOW },
 		{ UINT64_MAX, NOTICE_TOO_SLOW },
 	};
-	return cr_make_param_array(struct limcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct limcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct limcase *c, account, time_limits)
@@ -199,7 +199,7 @@ Test(account, too_fast_and_slow_counted_apart)
 
 	account_init(&a, &cfg);
 	cr_assert_eq(add(&a, 1, 500), NOTICE_WARMUP);
-	for (size_t i = 0; i < ARRAY_LEN(times); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(times); i++)
 		add(&a, i + 2, times[i]);
 	cr_assert_eq(a.total.requests, 8);
 	cr_assert_eq(a.total.too_fast, 2);
@@ -284,7 +284,7 @@ ParameterizedTestParameters(account, sixth_request)
 		{ 0, 0, NOTICE_NONE },      /* avg 0: 0 < 0 and 0 > 0 are both false */
 		{ 0, 1, NOTICE_SLOW },      /* avg 0 */
 	};
-	return cr_make_param_array(struct fs6case, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct fs6case, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct fs6case *c, account, sixth_request)
@@ -546,4 +546,47 @@ Test(account, notice_texts)
 	cr_assert_null(account_notice_text(NOTICE_NONE));
 	cr_assert_null(account_notice_text(NOTICE_ERROR));
 	cr_assert_null(account_notice_text(NOTICE_EMPTY));
+}
+
+/* ---- the exported tally (what the view's model counts with) ------------- */
+
+Test(account, tally_add_counts_as_account_add)
+{
+	static const struct { int64_t result; uint64_t time; } reqs[] = {
+		{ 4096, 100 }, { 4096, 5 }, { -5, 10 }, { 0, 10 }, { 4096, 900 },
+		{ 4096, 100 }, { 4096, 110 }, { 4096, 90 }, { 4096, 100 }, { 4096, 1000 },
+	};
+	struct account_cfg cfg = { 1, 10, 800, false };
+	struct account a;
+	struct tally t;
+
+	account_init(&a, &cfg);
+	tally_init(&t);
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		struct sample s = { .request = i + 1, .size = 4096, .result = reqs[i].result,
+				    .time = reqs[i].time };
+
+		tally_add(&t, &s, account_add(&a, &s));
+	}
+	cr_assert_eq(t.requests, a.total.requests);
+	cr_assert_eq(t.requests, 9); /* the empty one is counted nowhere */
+	cr_assert_eq(t.failed, 1);
+	cr_assert_eq(t.too_fast, 1);
+	cr_assert_eq(t.too_slow, 2);
+	cr_assert_eq(t.valid.count, a.total.valid.count);
+	cr_assert_eq(t.valid.sum, a.total.valid.sum);
+	cr_assert_float_eq(tally_iops(&t), (double)t.valid.count * 1e9 / (double)t.valid.sum,
+			   1e-9);
+}
+
+Test(account, tally_rates_without_data_are_zero)
+{
+	struct tally t;
+
+	tally_init(&t);
+	cr_assert_eq(tally_iops(&t), 0);
+	cr_assert_eq(tally_load_iops(&t), 0);
+	t.requests = 10;
+	t.wall = 2000000000ull;
+	cr_assert_float_eq(tally_load_iops(&t), 5.0, 1e-12);
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "devstack.h"
 #include "sbuf.h"
 
@@ -65,7 +66,7 @@ static int fake_stat(void *arg, const char *path, struct devstack_stat *st)
 	return -ENOENT;
 }
 
-#define FAKES(tab) { tab, sizeof(tab) / sizeof(tab[0]), 0 }
+#define FAKES(tab) { tab, ARRAY_SIZE(tab), 0 }
 
 /* The btrfs fixture's mountinfo text. */
 static const char *mountinfo(void)
@@ -124,6 +125,7 @@ Test(devstack, sata_partition_walks_to_its_disk)
 	cr_assert_eq(p->rotational, 1);
 	cr_assert_str_eq(p->scheduler, "bfq");
 	cr_assert_eq(p->max_sectors_kb, 1280);
+	cr_assert_eq(p->write_cache, 0, "the whole disk's write_cache");
 	cr_assert_eq(p->nr_requests, 64);
 	cr_assert_eq(p->depth, 0);
 	cr_assert_eq(p->parent, -1);
@@ -229,8 +231,10 @@ Test(devstack, loop_on_a_file_on_a_partition)
 	cr_assert_eq(ds->dev[0].kind, DEVSTACK_LOOP);
 	cr_assert_str_eq(ds->dev[0].backing_file, "/var/img/disk.img");
 	cr_assert_eq(ds->dev[0].size_bytes, UINT64_C(2097152) * 512);
+	cr_assert_eq(ds->dev[0].write_cache, 1, "queue/write_cache \"write back\"");
 	cr_assert_str_eq(ds->dev[1].name, "sda1");
 	cr_assert_str_eq(ds->dev[2].name, "sda");
+	cr_assert_eq(ds->dev[2].write_cache, 0, "queue/write_cache \"write through\"");
 	cr_assert_eq(ds->nleaves, 1);
 	cr_assert_eq(ds->leaf[0], 2);
 	cr_assert_not(ds->incomplete);

@@ -8,6 +8,8 @@
 
 #include "diskstats.h"
 
+#include "fixture_diskstats.h"
+
 /* Real lines: a 6.18 kernel (20 columns) and the doc's worked example. */
 #define L20_VDA " 254       0 vda 130715 9986 6548419 47933 50391 10888 173927488 563912 0 55484 " \
 		"622494 8327 70 173361640 10510 3612 138"
@@ -21,19 +23,8 @@
 /* Before 2.6.25, partitions: 7 columns (iostats.rst's example). */
 #define L7_HDA1 "   3    1 hda1 35486 38030 38030 38030"
 
-/* The /proc/diskstats iostat read on the development VM. */
-static const char PROC_TEXT[] =
-	"   7       0 loop0 1701 0 2117418 1371 708 276 55972 85 0 680 1524 6 0 393222 6 93 61\n"
-	"   7       1 loop1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       2 loop2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       3 loop3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       4 loop4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       5 loop5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       6 loop6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       7 loop7 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	" 254       0 vda 130715 9986 6548419 47933 50391 10888 173927488 563912 0 55484 622494 "
-	"8327 70 173361640 10510 3612 138\n"
-	" 253       0 zram0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+/* The /proc/diskstats iostat read on the development VM (the shared fixture's first sample). */
+#define PROC_TEXT P_DISKSTATS[0]
 
 static void expect_fields(const struct disk_counters *c, const uint64_t *want, unsigned n)
 {

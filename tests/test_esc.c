@@ -67,3 +67,16 @@ Test(esc, puts_stops_at_nul)
 	cr_assert_str_eq(sbuf_str(&sb), "x\\ny");
 	sbuf_free(&sb);
 }
+
+/* esc_field: one whitespace-free field; space and backslash escaped too, UTF-8 kept. */
+Test(esc, field)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	cr_assert_eq(esc_field(&sb, "/dev/sda"), 0);
+	cr_assert_str_eq(sbuf_str(&sb), "/dev/sda");
+	sbuf_reset(&sb);
+	esc_field(&sb, "a b\tc\\d\xc3\xa9\xff\x7f");
+	cr_assert_str_eq(sbuf_str(&sb), "a\\x20b\\x09c\\x5cd\xc3\xa9\\xff\\x7f");
+	sbuf_free(&sb);
+}

@@ -7,7 +7,7 @@
  * each latency both as a raw ns figure and as "time=<fmt>". A scratch harness
  * compared fmt_value() with ioping on 419 request sizes, about 1100 latencies
  * and 60 summaries (count, sum, bytes, iops, speed) with no difference. Rows
- * marked "doc" are quoted in docs/ioping-compat.md section 3; the rest
+ * marked "doc" are quoted from runs of Debian's ioping 1.3; the rest
  * (minutes, hours, PiB, T, UINT64_MAX) apply the same rule to values a
  * short run cannot produce.
  */
@@ -21,7 +21,7 @@
 
 #include "fmt.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define SEC UINT64_C(1000000000)
 
 /* Strings inline: criterion may run parameters in a relocated process. */
@@ -128,7 +128,7 @@ ParameterizedTestParameters(fmt, value)
 		{ UINT64_MAX, FMT_INT, "18446744.1 T" },
 	};
 
-	return cr_make_param_array(struct fcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct fcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct fcase *c, fmt, value)
@@ -167,7 +167,7 @@ ParameterizedTestParameters(fmt, trunc)
 		{ INFINITY, UINT64_MAX },
 	};
 
-	return cr_make_param_array(struct tcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct tcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct tcase *c, fmt, trunc)
@@ -184,7 +184,7 @@ static void check_fits(uint64_t v)
 	static const enum fmt_kind kinds[] = { FMT_TIME, FMT_SIZE, FMT_INT };
 	char buf[FMT_BUFSZ + 8];
 
-	for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		for (uint64_t x = v - 1; x != v + 2; x++) {
 			memset(buf, 'Z', sizeof(buf));
 			fmt_value(buf, FMT_BUFSZ, x, kinds[k]);

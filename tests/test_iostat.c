@@ -10,6 +10,8 @@
 #include "iostat.h"
 #include "sbuf.h"
 
+#include "fixture_diskstats.h"
+
 #define NS_PER_CS UINT64_C(10000000)
 
 /*
@@ -20,40 +22,6 @@
  * The first report of each run is "since boot": zero baseline, interval =
  * uptime.
  */
-/* iostat -dx -p ALL 1 3: /proc/uptime (centiseconds) and /proc/diskstats per sample */
-static const uint64_t P_UPTIME_CS[3] = { 110247, 110347, 110447 };
-static const char *const P_DISKSTATS[3] = {
-	"   7       0 loop0 1701 0 2117418 1371 708 276 55972 85 0 680 1524 6 0 393222 6 93 61\n"
-	"   7       1 loop1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       2 loop2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       3 loop3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       4 loop4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       5 loop5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       6 loop6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       7 loop7 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	" 254       0 vda 130715 9986 6548419 47933 50391 10888 173927488 563912 0 55484 622494 8327 70 173361640 10510 3612 138\n"
-	" 253       0 zram0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-	"   7       0 loop0 1701 0 2117418 1371 708 276 55972 85 0 680 1524 6 0 393222 6 93 61\n"
-	"   7       1 loop1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       2 loop2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       3 loop3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       4 loop4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       5 loop5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       6 loop6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       7 loop7 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	" 254       0 vda 130715 9986 6548419 47933 50392 10888 173927496 563912 0 55484 622494 8329 70 173361656 10511 3612 138\n"
-	" 253       0 zram0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-	"   7       0 loop0 1701 0 2117418 1371 708 276 55972 85 0 680 1524 6 0 393222 6 93 61\n"
-	"   7       1 loop1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       2 loop2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       3 loop3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       4 loop4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       5 loop5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       6 loop6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	"   7       7 loop7 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
-	" 254       0 vda 131315 9986 6625219 47992 50753 10988 174236808 564157 0 55644 622798 8329 70 173361656 10511 3613 138\n"
-	" 253       0 zram0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-};
 /* iostat -dx 1 3 (reads /sys/block/<dev>/stat): uptime and the stat files per sample */
 static const uint64_t S_UPTIME_CS[3] = { 110449, 110549, 110649 };
 static const char *const S_VDA_STAT[3] = {
@@ -149,7 +117,10 @@ static const char *const J_JSON[6] = {
 	"{\"disk_device\": \"vda\", \"r/s\": 600.00, \"w/s\": 321.00, \"d/s\": 2.00, \"f/s\": 1.00, \"rkB/s\": 38400.00, \"wkB/s\": 153824.00, \"dkB/s\": 153600.00, \"rrqm/s\": 0.00, \"wrqm/s\": 32.00, \"drqm/s\": 0.00, \"rrqm\": 0.00, \"wrqm\": 9.07, \"drqm\": 0.00, \"r_await\": 0.13, \"w_await\": 0.69, \"d_await\": 16.50, \"f_await\": 0.00, \"rareq-sz\": 64.00, \"wareq-sz\": 479.20, \"dareq-sz\": 76800.00, \"aqu-sz\": 0.33, \"util\": 22.40}",
 };
 
-/* The worked example of docs/iostat-and-tui.md 2.7 (sda, itv = 100 cs). */
+/*
+ * A worked example: two /proc/diskstats lines of sda one second apart (itv =
+ * 100 cs), whose iostat -dx row sysstat 12.6 prints as the DOC_* values below.
+ */
 #define DOC_PREV "254 0 sda 207719 8031 13925634 17324 12877 7247 2578304 8419 0 13364 26053 4054 51 672048 264 1466 44"
 #define DOC_CUR  "254 0 sda 207722 8031 13925882 17325 13090 7247 2987976 8477 0 13428 26112 4056 51 672064 264 1470 45"
 
@@ -603,70 +574,6 @@ Test(iostat, merge_percentages)
 	expect2(r.rrqm_s, "10.00", "rrqm/s");
 	expect2(r.dareq_sz, "4.00", "dareq-sz");
 	expect2(r.d_await, "0.50", "d_await");
-}
-
-Test(iostat, saturation_split_by_max_sectors_kb)
-{
-	struct iostat_row r;
-	struct iostat_saturation s;
-
-	memset(&r, 0, sizeof(r));
-	r.r_s = 80;
-	r.w_s = 7;
-	cr_assert_eq(iostat_saturation(10, 1 << 20, 128, &r, false, &s), 0);
-	cr_assert_eq(s.split, 8);                 /* 1 MiB / 128 KiB */
-	cr_assert_float_eq(s.expected_tps, 80.0, 1e-9);
-	cr_assert_float_eq(s.observed_tps, 80.0, 1e-9);
-	cr_assert_float_eq(s.tps_ratio, 1.0, 1e-9);
-
-	cr_assert_eq(iostat_saturation(10, 4096, 128, &r, true, &s), 0);
-	cr_assert_eq(s.split, 1);
-	cr_assert_float_eq(s.observed_tps, 7.0, 1e-9);
-	cr_assert_float_eq(s.tps_ratio, 0.7, 1e-9);
-
-	cr_assert_eq(iostat_saturation(1, (1 << 20) + 1, 1024, &r, false, &s), 0);
-	cr_assert_eq(s.split, 2);                 /* one byte over: ceil */
-	cr_assert_eq(iostat_saturation(1, 1 << 20, 1024, &r, false, &s), 0);
-	cr_assert_eq(s.split, 1);
-	cr_assert_eq(iostat_saturation(1, 1 << 20, 0, &r, false, &s), 0);
-	cr_assert_eq(s.split, 1);                 /* unknown limit: no split */
-	cr_assert_eq(iostat_saturation(3, 512, 4096, &r, false, &s), 0);
-	cr_assert_eq(s.split, 1);
-	cr_assert_float_eq(s.expected_tps, 3.0, 1e-9);
-}
-
-Test(iostat, saturation_unknown_rate_and_bad_arguments)
-{
-	struct iostat_row r;
-	struct iostat_saturation s;
-
-	memset(&r, 0, sizeof(r));
-	r.r_s = 5;
-	cr_assert_eq(iostat_saturation(0, 4096, 128, &r, false, &s), 0);
-	cr_assert_eq(s.expected_tps, 0);
-	cr_assert_eq(s.tps_ratio, 0);
-	cr_assert_float_eq(s.observed_tps, 5.0, 1e-9);
-	cr_assert_eq(iostat_saturation(NAN, 4096, 128, &r, false, &s), 0);
-	cr_assert_eq(s.expected_tps, 0);
-	cr_assert_eq(iostat_saturation(1, 0, 128, &r, false, &s), -EINVAL);
-	cr_assert_eq(iostat_saturation(1, 4096, 128, NULL, false, &s), -EINVAL);
-	cr_assert_eq(iostat_saturation(1, 4096, 128, &r, false, NULL), -EINVAL);
-}
-
-Test(iostat, littles_law_on_the_doc_example)
-{
-	struct iostat_row r;
-	struct iostat_saturation s;
-
-	doc_row(&r);
-	/* the doc's dd: 200 x 1 MiB writes in one second, max_sectors_kb 4096 */
-	cr_assert_eq(iostat_saturation(200, 1 << 20, 4096, &r, true, &s), 0);
-	cr_assert_eq(s.split, 1);
-	cr_assert_float_eq(s.tps_ratio, 213.0 / 200.0, 1e-9);
-	/* (1 + 58 + 0 + 1) ms of request time in 1 s vs field 11's 59 ms */
-	cr_assert_float_eq(s.expected_aqu, 0.060, 1e-9);
-	cr_assert_float_eq(s.observed_aqu, 0.059, 1e-9);
-	cr_assert_float_eq(s.aqu_ratio, 0.059 / 0.060, 1e-9);
 }
 
 Test(iostat, reset_row_formats_as_zeros)

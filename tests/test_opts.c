@@ -19,7 +19,7 @@
 
 #include "opts.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
 #define GIB (MIB * KIB)
@@ -124,6 +124,8 @@ Test(opts, path_only_gives_defaults)
 	cr_assert_str_eq(o.path, "dir");
 	opts_defaults(&d);
 	d.path = o.path;
+	d.paths[0] = o.path;
+	d.npaths = 1;
 	cr_assert_eq(memcmp(&o, &d, sizeof(o)), 0, "\"dir\" changed a default");
 }
 
@@ -203,7 +205,7 @@ ParameterizedTestParameters(opts, count_spellings)
 		{ { "-count=", "dir" }, 0 },          /* empty value: 0 (ioping runs forever) */
 		{ { "-c", "0x10", "dir" }, 16 },
 	};
-	return cr_make_param_array(struct fcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct fcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct fcase *c, opts, count_spellings)
@@ -278,13 +280,14 @@ ParameterizedTestParameters(opts, errors)
 		{ { "-I" }, OPTS_ERR, "no destination specified" },
 		{ { "-time" }, OPTS_ERR, "no destination specified" },
 		{ { "--", "-" }, OPTS_OK, "" },
-		{ { "a", "b" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-", "-" }, OPTS_ERR, "more than one destination specified" },
-		{ { "--", "--", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "--", "-c", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-ca", "3", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-re", "1", "dir" }, OPTS_ERR, "more than one destination specified" },
-		{ { "-I", "%T", "dir" }, OPTS_ERR, "more than one destination specified" },
+		/* several destinations are several targets (issue 16); each once */
+		{ { "a", "b" }, OPTS_OK, "" },
+		{ { "-", "-" }, OPTS_ERR, "duplicate target \"-\"" },
+		{ { "a", "b", "a" }, OPTS_ERR, "duplicate target \"a\"" },
+		{ { "--", "--", "dir" }, OPTS_OK, "" },
+		{ { "--", "-c", "dir" }, OPTS_OK, "" },
+		{ { "-ca", "dir", "dir" }, OPTS_ERR, "duplicate target \"dir\"" },
+		{ { "-I", "%T", "dir" }, OPTS_OK, "" },
 		{ { "-c", "5x", "dir" }, OPTS_ERR, "invalid suffix: \"x\"" },
 		{ { "-c", "abc", "dir" }, OPTS_ERR, "invalid suffix: \"abc\"" },
 		{ { "-c", "-q", "dir" }, OPTS_ERR, "invalid suffix: \"-q\"" },
@@ -296,12 +299,34 @@ ParameterizedTestParameters(opts, errors)
 		{ { "-c", "3g", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 3g" },
 		{ { "-r", "2e9", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 2e9" },
 		{ { "-c", "1/0", "dir" }, OPTS_ERR, "division by zero in parsing argument: 1/0" },
+		/* ioping 1.3 wraps these sizes to a negative one and says so */
+		{ { "-s", "9223372036854775807", "dir" }, OPTS_ERR,
+		  "request size must be greater than zero" },
+		{ { "-s", "8eb", "dir" }, OPTS_ERR, "request size must be greater than zero" },
+		{ { "-s", "nan", "dir" }, OPTS_ERR, "request size must be greater than zero" },
+		{ { "-size=8192pb", "dir" }, OPTS_ERR, "request size must be greater than zero" },
+		{ { "-s", "9eb", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 9eb" },
+		{ { "-S", "8eb", "dir" }, OPTS_ERR, "integer overflow at parsing argument: 8eb" },
+		/* prefixes of ioprobe-only options that ioping reads as a short option */
+		{ { "-ig", "dir" }, OPTS_ERR, "invalid suffix: \"g\"" },
+		{ { "-asc", "dir" }, OPTS_ERR, "invalid suffix: \"sc\"" },
+		{ { "-tu", "dir" }, OPTS_ERR, "invalid suffix: \"u\"" },
+		{ { "-io", "1", "dir" }, OPTS_ERR, "invalid suffix: \"o\"" },
+		{ { "-raw", "dir" }, OPTS_ERR, "invalid suffix: \"aw\"" },
+		{ { "-u", "dir" }, OPTS_ERR_USAGE, "unrecognized option '-u'" },
+		{ { "-json-", "dir" }, OPTS_OK, "" },
+		{ { "-no-", "dir" }, OPTS_OK, "" },
+		{ { "-ra", "dir" }, OPTS_ERR_USAGE,
+		  "option '-ra' is ambiguous; possibilities: '-rapid' '-rate-limit'" },
+		{ { "--ra", "dir" }, OPTS_ERR_USAGE,
+		  "option '--ra' is ambiguous; possibilities: '--rapid' '--rate-limit'" },
+		{ { "-js", "dir" }, OPTS_OK, "" },
 		{ { "-t", "1/0", "dir" }, OPTS_ERR, "division by zero in parsing argument: 1/0" },
 		{ { "-c", "abc" }, OPTS_ERR, "invalid suffix: \"abc\"" },
 		{ { "-c", "abc", "-x" }, OPTS_ERR, "invalid suffix: \"abc\"" },
 		{ { "-x", "-c", "abc" }, OPTS_ERR_USAGE, "unrecognized option '-x'" },
 	};
-	return cr_make_param_array(struct ecase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ecase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ecase *c, opts, errors)
@@ -424,13 +449,19 @@ Test(opts, en_is_entropy)
 	cr_assert_null(o.engine);
 }
 
-Test(opts, eng_is_engine)
+/* ioping reads -eng as -e ng (seed 0): -engine needs -engi after one dash. */
+Test(opts, eng_is_entropy_engi_is_engine)
 {
 	struct opts o;
 
-	PARSE_OK(&o, "-eng", "sync", "dir");
+	PARSE_OK(&o, "-eng", "dir");
+	cr_assert_null(o.engine);
+	cr_assert_eq(o.seed, 0);
+	PARSE_OK(&o, "-engi", "sync", "dir");
 	cr_assert_str_eq(o.engine, "sync");
 	cr_assert_eq(o.seed, 0);
+	PARSE_OK(&o, "--eng=sync", "dir");
+	cr_assert_str_eq(o.engine, "sync");
 	PARSE_OK(&o, "--engine=null", "dir");
 	cr_assert_str_eq(o.engine, "null");
 	PARSE_OK(&o, "dir", "-engine", "io_uring");
@@ -561,7 +592,24 @@ Test(opts, json_then_time_overrides)
 	cr_assert(o.json);
 	cr_assert_str_eq(o.time_format, "%T");
 	PARSE_OK(&o, "-J", "-I", "dir");
-	cr_assert_str_eq(o.time_format, "%b %d %T");
+	cr_assert_str_eq(o.time_format, "%FT%T%z", "-J -I keeps the ISO localtime (ioping)");
+}
+
+/* A bare -I keeps a format given earlier (ioping 1.3: -I%T -I prints 23:36:59). */
+Test(opts, bare_time_keeps_earlier_format)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-I%T", "-I", "dir");
+	cr_assert_str_eq(o.time_format, "%T");
+	PARSE_OK(&o, "-I%H", "-time", "dir");
+	cr_assert_str_eq(o.time_format, "%H");
+	PARSE_OK(&o, "-I", "-I%H", "dir");
+	cr_assert_str_eq(o.time_format, "%H");
+	PARSE_OK(&o, "--json-lines", "-I", "dir");
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
+	PARSE_OK(&o, "-I", "-J", "dir");
+	cr_assert_str_eq(o.time_format, "%FT%T%z");
 }
 
 /* ioping -I%T -J: the later -J sets its format back. */
@@ -597,7 +645,7 @@ ParameterizedTestParameters(opts, write_counter)
 		{ { "-read-write", "-W", "dir" }, 2, true },
 		{ { "-qWWWk", "dir" }, 3, false },
 	};
-	return cr_make_param_array(struct wcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct wcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct wcase *c, opts, write_counter)
@@ -649,10 +697,11 @@ ParameterizedTestParameters(opts, flags)
 		{ "-dsync", FIELD(dsync), NO_ALSO },
 		{ "-E", FIELD(ignore_error), NO_ALSO },
 		{ "-ignore-error", FIELD(ignore_error), NO_ALSO },
+		{ "-ign", FIELD(ignore_error), NO_ALSO },
 		{ "--ig", FIELD(ignore_error), NO_ALSO },
 		{ "-J", FIELD(json), NO_ALSO },
 	};
-	return cr_make_param_array(struct flagcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct flagcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct flagcase *c, opts, flags)
@@ -670,7 +719,7 @@ ParameterizedTest(struct flagcase *c, opts, flags)
 
 	cr_assert_eq(st, OPTS_OK, "%s: status %d, message \"%s\"", c->word, st, msg);
 	opts_defaults(&d);
-	for (size_t i = 0; i < ARRAY_LEN(bools); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bools); i++) {
 		bool want = bools[i] == c->field || bools[i] == c->also;
 		bool have = *(bool *)(got + bools[i]);
 
@@ -749,7 +798,7 @@ ParameterizedTestParameters(opts, values)
 		{ { "-print-i=100ms", "dir" }, FIELD(print_interval), 100 * MSEC },
 		{ { "-e", "42", "dir" }, FIELD(seed), 42 },
 	};
-	return cr_make_param_array(struct vcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct vcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct vcase *c, opts, values)
@@ -814,7 +863,7 @@ ParameterizedTestParameters(opts, entropy)
 		{ " 7", 7 },
 		{ "12.9", 12 },
 	};
-	return cr_make_param_array(struct seedcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct seedcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct seedcase *c, opts, entropy)
@@ -864,7 +913,7 @@ ParameterizedTestParameters(opts, request_size)
 		{ { "-s", "0", "dir" }, 4 * KIB },
 		{ { "-s", "1", "dir" }, 1 },
 	};
-	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ncase *c, opts, request_size)
@@ -899,7 +948,7 @@ ParameterizedTestParameters(opts, interval)
 		{ { "-R", "-l", "400k", "-r", "20", "-i", "70ms", "dir" }, 70 * MSEC },
 		{ { "-R", "-r", "1000", "dir" }, MSEC },
 	};
-	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ncase *c, opts, interval)
@@ -919,7 +968,7 @@ ParameterizedTestParameters(opts, deadline)
 		{ { "-R", "-w", "0", "dir" }, 0 },   /* an explicit -w 0 means no deadline */
 		{ { "-B", "dir" }, 0 },
 	};
-	return cr_make_param_array(struct ncase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ncase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ncase *c, opts, deadline)
@@ -946,6 +995,23 @@ Test(opts, derived_values_from_plain_struct)
 	o.deadline_set = true;
 	o.deadline = 7;
 	cr_assert_eq(opts_deadline(&o), 7);
+}
+
+/* The asked rate of the saturation method: SPEED / SIZE, -r, 1/-i, x -b; 0 unpaced. */
+Test(opts, asked_rate)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-s", "256k", "-l", "50m", "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 200.0, 1e-9);
+	PARSE_OK(&o, "-r", "70", "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 70.0, 1e-4, "the interval is whole ns");
+	PARSE_OK(&o, "-i", "10ms", "-b", "4", "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 400.0, 1e-9);
+	PARSE_OK(&o, "dir");
+	cr_assert_float_eq(opts_asked_rate(&o), 1.0, 1e-9, "ioping's default: one a second");
+	PARSE_OK(&o, "-R", "dir");
+	cr_assert_eq(opts_asked_rate(&o), 0, "-R is unpaced");
 }
 
 /* ---- miscellany ----------------------------------------------------------- */
@@ -1082,6 +1148,73 @@ Test(opts_ioprobe, empty_name_is_ambiguous)
 		  "%s", msg);
 }
 
+/*
+ * The shortest spelling of each ioprobe-only option: one letter fewer is not
+ * that option (it is what ioping 1.3 makes of it, an error or another
+ * option). "-" and "--" differ only where ioping would read a short option.
+ */
+struct pcase {
+	char one[24];  /* shortest after one dash */
+	char two[24];  /* shortest after two dashes */
+	size_t field;  /* offsetof the bool it sets, or SIZE_MAX for engine */
+};
+
+ParameterizedTestParameters(opts_ioprobe, shortest_prefix)
+{
+	static struct pcase cases[] = {
+		{ "-ur", "--u", SIZE_MAX },
+		{ "-ign", "--ig", offsetof(struct opts, ignore_error) },
+		{ "-tui", "--tu", offsetof(struct opts, tui) },
+		{ "-no-", "--no-", offsetof(struct opts, no_color) },
+		{ "-asci", "--asc", offsetof(struct opts, ascii) },
+		{ "-json-", "--json-", offsetof(struct opts, json_lines) },
+		{ "-raw-", "--raw", offsetof(struct opts, raw_percentiles) },
+		{ "-ios", "--io", offsetof(struct opts, iostat) },
+	};
+	return cr_make_param_array(struct pcase, cases, ARRAY_SIZE(cases));
+}
+
+static bool pcase_set(const struct opts *o, const struct pcase *c)
+{
+	if (c->field == SIZE_MAX)
+		return o->engine && !strcmp(o->engine, "io_uring");
+	return *(const bool *)((const char *)o + c->field);
+}
+
+ParameterizedTest(struct pcase *c, opts_ioprobe, shortest_prefix)
+{
+	const char *spell[] = { c->one, c->two };
+	char msg[OPTS_MSG_MAX], shorter[24];
+	struct opts o;
+
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(PARSE(&o, msg, spell[i], "dir"), OPTS_OK, "%s: %s", spell[i], msg);
+		cr_assert(pcase_set(&o, c), "%s", spell[i]);
+		snprintf(shorter, sizeof(shorter), "%.*s", (int)strlen(spell[i]) - 1, spell[i]);
+		if (!strcmp(shorter, "-") || !strcmp(shorter, "--"))
+			continue;
+		PARSE(&o, msg, shorter, "dir");
+		cr_assert_not(pcase_set(&o, c), "%s must not be the option", shorter);
+	}
+}
+
+/* -r and -l mean "no pacing" whatever their value (ioping: -r 0 runs flat out). */
+Test(opts, zero_rate_or_speed_means_no_pacing)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-r", "0", "dir");
+	cr_assert_eq(opts_interval(&o), 0);
+	PARSE_OK(&o, "-l", "0", "dir");
+	cr_assert_eq(opts_interval(&o), 0);
+	PARSE_OK(&o, "-rate-limit=0", "-c", "3", "dir");
+	cr_assert_eq(opts_interval(&o), 0);
+	PARSE_OK(&o, "-r", "0", "-i", "2", "dir");
+	cr_assert_eq(opts_interval(&o), 2 * SEC, "-i wins");
+	PARSE_OK(&o, "-i", "2", "-l", "0", "dir");
+	cr_assert_eq(opts_interval(&o), 2 * SEC, "-i wins in any order");
+}
+
 /* A tiny -r (found by fuzz_opts): the interval saturates instead of an undefined cast. */
 Test(opts_ioprobe, tiny_rate_saturates_interval)
 {
@@ -1089,4 +1222,70 @@ Test(opts_ioprobe, tiny_rate_saturates_interval)
 
 	PARSE_OK(&o, "-r", "1e-11", ".");
 	cr_assert_eq(opts_interval(&o), UINT64_MAX);
+}
+
+Test(opts_ioprobe, depth_and_response)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	PARSE_OK(&o, ".");
+	cr_assert_eq(o.depth, 1, "default depth 1");
+	cr_assert_not(o.depth_set);
+	cr_assert_not(o.response);
+	PARSE_OK(&o, "-Q", "8", ".");
+	cr_assert_eq(o.depth, 8);
+	cr_assert(o.depth_set);
+	PARSE_OK(&o, "-Q32", ".");
+	cr_assert_eq(o.depth, 32);
+	PARSE_OK(&o, "--depth=4", ".");
+	cr_assert_eq(o.depth, 4);
+	PARSE_OK(&o, "-depth", "2", ".");
+	cr_assert_eq(o.depth, 2);
+	PARSE_OK(&o, "-Q", "1", ".");
+	cr_assert(o.depth_set, "-Q 1 is given: response times shown");
+	PARSE_OK(&o, "--response", ".");
+	cr_assert(o.response);
+	PARSE_OK(&o, "-resp", ".");
+	cr_assert(o.response);
+	cr_assert_eq(PARSE(&o, msg, "-Q", "0", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-Q: the queue depth must be 1 to 4096");
+	cr_assert_eq(PARSE(&o, msg, "-Q", "4097", "."), OPTS_ERR);
+	cr_assert_eq(PARSE(&o, msg, "-Q", "x", "."), OPTS_ERR);
+	/* -re stays ioping's -read-write: --response needs a prefix ioping does not read */
+	PARSE_OK(&o, "-re", ".");
+	cr_assert(o.read_write);
+	cr_assert_not(o.response);
+}
+
+/* Several destinations: kept in order, path is the first, at most OPTS_MAX_TARGETS. */
+Test(opts, several_targets)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+	static char names[OPTS_MAX_TARGETS + 1][16];
+	static const char *words[OPTS_MAX_TARGETS + 4];
+
+	cr_assert_eq(PARSE(&o, msg, "-c", "3", "b", "-q", "a", "--", "-x"), OPTS_OK, "%s", msg);
+	cr_assert_eq(o.npaths, 3);
+	cr_assert_str_eq(o.paths[0], "b");
+	cr_assert_str_eq(o.paths[1], "a");
+	cr_assert_str_eq(o.paths[2], "-x");
+	cr_assert_str_eq(o.path, "b");
+	cr_assert_eq(o.count, 3);
+	cr_assert_eq(PARSE(&o, msg, "dir"), OPTS_OK);
+	cr_assert_eq(o.npaths, 1);
+
+	words[0] = "ioprobe";
+	for (int i = 0; i <= OPTS_MAX_TARGETS; i++) {
+		snprintf(names[i], sizeof(names[i]), "t%d", i);
+		words[i + 1] = names[i];
+	}
+	cr_assert_eq(opts_parse(OPTS_MAX_TARGETS + 1, (char *const *)words, &o, msg, sizeof(msg)),
+		     OPTS_OK, "%s", msg);
+	cr_assert_eq(o.npaths, OPTS_MAX_TARGETS);
+	cr_assert_str_eq(o.paths[OPTS_MAX_TARGETS - 1], "t255");
+	cr_assert_eq(opts_parse(OPTS_MAX_TARGETS + 2, (char *const *)words, &o, msg, sizeof(msg)),
+		     OPTS_ERR);
+	cr_assert_str_eq(msg, "too many targets: 257 (at most 256)");
 }

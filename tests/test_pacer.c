@@ -14,7 +14,7 @@
 
 #include "pacer.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 #define US UINT64_C(1000)
 #define MS UINT64_C(1000000)
 #define SEC UINT64_C(1000000000)
@@ -112,7 +112,7 @@ ParameterizedTestParameters(pacer, slow_request)
 		{ 3, 2 * MS, 666666 },
 		{ 1, MS + 1, MS + 1 },
 	};
-	return cr_make_param_array(struct slowcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct slowcase, cases, ARRAY_SIZE(cases));
 }
 
 /* The schedule restarts from the slow request's end; the slots that passed are counted. */
@@ -148,7 +148,7 @@ ParameterizedTestParameters(pacer, catch_up)
 		{ SEC, 2 * SEC, 0 },
 		{ 1, 1000, 0 },
 	};
-	return cr_make_param_array(struct slowcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct slowcase, cases, ARRAY_SIZE(cases));
 }
 
 /*
@@ -279,7 +279,7 @@ Test(pacer, long_run_does_not_drift)
 {
 	static const uint64_t intervals[] = { MS, 333333333, 1, 999999937 };
 
-	for (size_t i = 0; i < ARRAY_LEN(intervals); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(intervals); i++) {
 		struct pacer p;
 		const uint64_t first = 123456789;
 		const uint64_t n = 1000000;
@@ -316,4 +316,19 @@ Test(pacer, huge_interval_saturates)
 	pacer_next(&p, 5 * SEC + 1);
 	cr_assert_eq(p.due, UINT64_MAX);
 	cr_assert_eq(p.skipped, 0);
+}
+
+/* A restart reports the slots it skipped and the first one's due time; the next call clears it. */
+Test(pacer, last_skipped_slots)
+{
+	struct pacer p;
+
+	pacer_init(&p, 0, MS, 0);
+	pacer_next(&p, 1 * MS + 3500 * US); /* due 1 ms, ends 4.5 ms: slots 1, 2, 3 ms */
+	cr_assert_eq(p.last_skipped, 3);
+	cr_assert_eq(p.skip_first, 1 * MS);
+	pacer_next(&p, 5 * MS);
+	cr_assert_eq(p.last_skipped, 0, "on time: nothing skipped by this call");
+	pacer_next(&p, 5500 * US + 2 * MS); /* within the catch-up window */
+	cr_assert_eq(p.last_skipped, 0);
 }

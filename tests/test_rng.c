@@ -17,7 +17,7 @@
 
 #include "rng.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 
 struct kacase {
 	uint64_t seed;
@@ -34,7 +34,7 @@ ParameterizedTestParameters(rng, known_answers)
 		{ UINT64_MAX, { 0xa06b0c7eb293b576u, 0x23848e3bb15b1d17u, 0x3dd2f88534777c69u,
 				0x80e6e4503beca65cu } },
 	};
-	return cr_make_param_array(struct kacase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct kacase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct kacase *c, rng, known_answers)
@@ -171,7 +171,7 @@ ParameterizedTestParameters(rng, below_in_range)
 		{ 2 }, { 3 }, { 7 }, { 10 }, { 256 }, { 1000003 }, { UINT64_C(1) << 32 },
 		{ (UINT64_C(1) << 63) + 1 }, { UINT64_MAX - 1 }, { UINT64_MAX },
 	};
-	return cr_make_param_array(struct bcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct bcase, cases, ARRAY_SIZE(cases));
 }
 
 /* Values stay below n and reach its top half. */
@@ -211,7 +211,7 @@ Test(rng, below_is_uniform)
 {
 	static const uint64_t ns[] = { 2, 3, 10, 37, 100 };
 
-	for (size_t k = 0; k < ARRAY_LEN(ns); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(ns); k++) {
 		uint64_t counts[100] = { 0 }, draws = 2000 * ns[k];
 		struct rng r;
 		double chi;
@@ -268,7 +268,7 @@ ParameterizedTestParameters(rng, fill_lengths)
 	static struct fillcase cases[] = {
 		{ 0 }, { 1 }, { 3 }, { 7 }, { 8 }, { 9 }, { 13 }, { 15 }, { 16 }, { 63 }, { 4097 },
 	};
-	return cr_make_param_array(struct fillcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct fillcase, cases, ARRAY_SIZE(cases));
 }
 
 /*

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "stats.h"
+
 
 /* relative error allowed on percentiles by the header contract */
 #define MAX_REL_ERR 0.01
@@ -706,4 +708,36 @@ Test(stats, percentile_bimodal)
 		v[i] = rng_next(&st) % 10 == 0 ? 8500000 : 100000;
 	check_percentiles(v, n);
 	free(v);
+}
+
+/* A series added at once is exactly the same as its samples added one by one. */
+Test(stats, add_series_exact)
+{
+	static const uint64_t cases[][3] = {
+		/* hi, step, n */
+		{ 999000000, 1000000, 999 }, { 1000, 1, 1000 }, { 5000000000ull, 3, 100000 },
+		{ 77, 7, 12 }, { 1ull << 40, 1ull << 20, 1ull << 20 }, { 123456789, 1, 64 },
+		{ 10, 0, 100 }, { 100, 7, 1000 /* cut at 15 samples: none below 0 */ },
+	};
+	static struct stats got, want;
+
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		uint64_t hi = cases[c][0], step = cases[c][1], n = cases[c][2];
+
+		stats_init(&got);
+		stats_init(&want);
+		stats_add(&got, 42);
+		stats_add(&want, 42);
+		stats_add_series(&got, hi, step, n);
+		for (uint64_t j = 0; j < n && (!step || j <= hi / step); j++)
+			stats_add(&want, hi - j * step);
+		cr_assert_eq(got.count, want.count, "case %zu: count", c);
+		cr_assert_eq(got.sum, want.sum, "case %zu: sum", c);
+		cr_assert_eq(got.min, want.min, "case %zu: min", c);
+		cr_assert_eq(got.max, want.max, "case %zu: max", c);
+		cr_assert(!memcmp(got.hist, want.hist, sizeof(got.hist)), "case %zu: histogram", c);
+		cr_assert(fabs(got.mean - want.mean) <= 1e-9 * (want.mean + 1), "case %zu: mean", c);
+		cr_assert(fabs(got.m2 - want.m2) <= 1e-6 * (want.m2 + 1), "case %zu: m2 %g %g", c,
+			  got.m2, want.m2);
+	}
 }

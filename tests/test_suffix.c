@@ -32,7 +32,7 @@
 
 #include "suffix.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "common.h"
 
 /* ioping 1.3's limit per option kind. */
 #define LIMIT_NUMBER ((uint64_t)INT_MAX)  /* -c -a -b -p */
@@ -228,7 +228,7 @@ ParameterizedTestParameters(suffix, number)
 		BAD_RANGE("nan/1"),	/* DIFF: as above */
 	};
 
-	return cr_make_param_array(struct ucase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ucase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ucase *c, suffix, number)
@@ -336,7 +336,7 @@ ParameterizedTestParameters(suffix, size)
 		BAD_RANGE("nan"),		/* DIFF: ioping accepts, then fails later */
 	};
 
-	return cr_make_param_array(struct ucase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ucase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ucase *c, suffix, size)
@@ -404,7 +404,7 @@ ParameterizedTestParameters(suffix, time)
 		BAD_RANGE("nan"),		    /* DIFF: ioping accepts */
 	};
 
-	return cr_make_param_array(struct ucase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct ucase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct ucase *c, suffix, time)
@@ -447,7 +447,7 @@ ParameterizedTestParameters(suffix, rate)
 		RBAD_RANGE("nan"),	/* DIFF: ioping accepts */
 	};
 
-	return cr_make_param_array(struct rcase, cases, ARRAY_LEN(cases));
+	return cr_make_param_array(struct rcase, cases, ARRAY_SIZE(cases));
 }
 
 ParameterizedTest(struct rcase *c, suffix, rate)
@@ -525,4 +525,25 @@ Test(suffix, message_buffer_handling)
 	cr_assert_eq(suffix_parse_size("-4k", LIMIT_SIZE, &v, msg, sizeof(msg)), -ERANGE);
 	cr_assert_str_eq(msg, "integer overflow at parsing argument: -4k");
 	cr_assert_eq(v, 5, "value kept on error");
+}
+
+/*
+ * The sizes ioping 1.3 lets through its range check and wraps to a negative
+ * value (so -s says "request size must be greater than zero" there).
+ */
+Test(suffix, size_wraps)
+{
+	cr_assert(suffix_size_wraps("8eb"));
+	cr_assert(suffix_size_wraps("9223372036854775807"));
+	cr_assert(suffix_size_wraps("9223372036854775808"));
+	cr_assert(suffix_size_wraps("8192pb"));
+	cr_assert(suffix_size_wraps("nan"));
+	cr_assert(suffix_size_wraps("-nan"));
+	cr_assert(suffix_size_wraps("16/2eb"));
+	cr_assert_not(suffix_size_wraps("7eb"));
+	cr_assert_not(suffix_size_wraps("9eb"));
+	cr_assert_not(suffix_size_wraps("4k"));
+	cr_assert_not(suffix_size_wraps("-8eb"));
+	cr_assert_not(suffix_size_wraps("8ebx"), "an invalid suffix is not a wrap");
+	cr_assert_not(suffix_size_wraps("1/0"));
 }

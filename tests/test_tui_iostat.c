@@ -175,7 +175,7 @@ Test(tui_iostat, old_sample_turns_stale)
 	text(t, sizeof(t), 100, 10, true);
 	tui_iostat_update(&io, t, 100 * SEC, 0);
 	text(t, sizeof(t), 101, 10, false);
-	tui_iostat_update(&io, t, 100 * SEC + TUI_IO_STALE_NS + 1, 0);
+	tui_iostat_update(&io, t, 100 * SEC + 5 * SEC + 1, 0);
 	cr_assert_eq(io.dev[1].state, TUI_IO_STALE);
 	cr_assert_eq(io.dev[0].state, TUI_IO_OK);
 }

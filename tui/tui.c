@@ -21,15 +21,17 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "out.h"
+#include "esc.h"
 #include "session.h"
 #include "tui_draw.h"
 #include "tui_fmt.h"
 #include "tui_iostat.h"
+#include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_model.h"
 #include "tui_term.h"
 #include "tui_text.h"
+#include "warnlog.h"
 
 #define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
 #define TUI_TICK_NS 1000000000ull      /* clock, periods and iostat refresh */
@@ -43,6 +45,7 @@
 
 struct tui {
 	const struct view_params *vp;
+	struct warnlog warns;    /* kept for after the screen, each text once */
 	struct session s;
 	struct tui_model live, frozen;
 	struct tui_iostat io, io_frozen;
@@ -70,19 +73,31 @@ struct tui {
 	enum tui_state_cls state_cls;
 };
 
+static void *tui_noop(void *arg)
+{
+	return arg;
+}
+
+/* Before any preparation: a terminal the view can drive, and a thread for the probe. */
 static int tui_check(char *msg, size_t msglen)
 {
-	const char *term = getenv("TERM");
+	pthread_t th;
+	int ret;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(msg, msglen, "--tui needs a terminal on standard input and output");
 		return -ENOTTY;
 	}
-	if (!term || !*term || !strcmp(term, "dumb")) {
-		snprintf(msg, msglen, "--tui needs a terminal with cursor addressing (TERM=%s)",
-			 term ? term : "");
-		return -ENOTTY;
+	ret = tui_term_check(msg, msglen);
+	if (ret)
+		return ret;
+	ret = pthread_create(&th, NULL, tui_noop, NULL);
+	if (ret) {
+		snprintf(msg, msglen, "--tui cannot start a thread for the probe: %s",
+			 strerror(ret));
+		return -ret;
 	}
+	pthread_join(th, NULL);
 	return 0;
 }
 
@@ -106,18 +121,19 @@ static void tui_note(struct tui *t, const char *text)
 static void tui_describe(struct tui *t)
 {
 	const struct view_params *vp = t->vp;
-	const struct opts *o = vp->opts;
+	const struct view_cfg *o = vp->cfg;
 	struct sbuf sb = SBUF_INIT;
 	struct tui_mode m = { 0 };
 	char a[TUI_FMT_LEN];
 
-	sbuf_printf(&sb, "%s (", vp->rc->target.path);
+	esc_puts(&sb, vp->rc->target.path);
+	sbuf_puts(&sb, " (");
 	report_target_desc(&sb, &vp->rc->target);
 	sbuf_putc(&sb, ')');
 	snprintf(t->target, sizeof(t->target), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 
-	m.write = o->write > 0 && !o->read_write;
+	m.write = o->write;
 	m.read_write = o->read_write;
 	m.direct = o->direct;
 	m.cached = o->cached;
@@ -152,7 +168,7 @@ static void tui_ascii_arrows(char *s)
 /* The pace text of the header: the interval, or the limit it came from. */
 static void tui_pace(struct tui *t)
 {
-	const struct opts *o = t->vp->opts;
+	const struct view_cfg *o = t->vp->cfg;
 	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], burst[48] = "";
 
 	if (o->burst > 1)
@@ -202,10 +218,9 @@ static uint64_t tui_drain(struct tui *t)
 		switch (rec.kind) {
 		case SESSION_SAMPLE:
 			if (!t->have_base) {
-				/* safe: the ring's release/acquire orders first_start before it */
 				uint64_t now = clock_now();
 
-				t->base = t->s.probe->first_start;
+				t->base = session_first_start(&t->s);
 				t->have_base = true;
 				t->realtime_base = clock_realtime() -
 						   (now > t->base ? now - t->base : 0);
@@ -220,7 +235,7 @@ static uint64_t tui_drain(struct tui *t)
 			break;
 		case SESSION_WARNING:
 			tui_model_warning(&t->live, rec.text);
-			sbuf_printf(t->vp->deferred_stderr, "ioprobe: %s\n", rec.text);
+			warnlog_add(&t->warns, rec.text);
 			break;
 		}
 		t->dirty = true;
@@ -240,7 +255,7 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 		iv = 1; /* probe_ctl cannot express 0; 1 ns is flooding */
 	t->interval = iv;
 	t->interval_changed = true;
-	atomic_store(&t->s.ctl.interval, iv);
+	session_set_interval(&t->s, iv);
 	tui_model_set_interval(&t->live, iv);
 	tui_pace(t);
 	snprintf(note, sizeof(note), "interval %s", tui_fmt_span(a, sizeof(a), iv, t->ascii));
@@ -250,8 +265,9 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 static void tui_key(struct tui *t, int ch)
 {
 	uint64_t now = tui_run_ns(t, clock_now());
+	enum tui_action act = tui_key_action(ch == KEY_F(1) ? '?' : ch);
 
-	if (ch == 'q' || ch == 'Q' || ch == 3) {
+	if (act == TUI_ACT_QUIT) {
 		t->quit = true;
 		return;
 	}
@@ -260,60 +276,56 @@ static void tui_key(struct tui *t, int ch)
 		return;
 	}
 	t->dirty = true;
-	if (t->help && ch != 12) {
+	if (t->help && act != TUI_ACT_REDRAW) {
 		t->help = false;
 		return;
 	}
-	switch (ch) {
-	case 12: /* Ctrl-L */
+	switch (act) {
+	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
-	case ' ':
+	case TUI_ACT_FREEZE:
 		t->frozen_on = !t->frozen_on;
 		if (t->frozen_on) {
 			t->frozen = t->live;
 			t->io_frozen = t->io;
-			t->io_frozen.text = NULL;
 			t->frozen_now = now;
 		}
 		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
 		break;
-	case 'p':
+	case TUI_ACT_PAUSE:
 		t->paused = !t->paused;
-		atomic_store(&t->s.ctl.pause, t->paused);
+		session_pause(&t->s, t->paused);
 		tui_model_pause(&t->live, t->paused, now);
 		tui_note(t, t->paused ? "probing paused" : "probing resumed");
 		break;
-	case '+':
-	case '=':
+	case TUI_ACT_FASTER:
 		tui_set_interval(t, t->interval / 2);
 		break;
-	case '-':
-	case '_':
+	case TUI_ACT_SLOWER:
 		tui_set_interval(t, t->interval ? t->interval * 2 : 1000);
 		break;
-	case 'r':
+	case TUI_ACT_RESET:
 		tui_drain(t); /* what finished before the key counts before the reset */
-		atomic_fetch_add(&t->s.ctl.reset, 1);
+		session_reset_stats(&t->s);
 		tui_model_reset(&t->live, tui_run_ns(t, clock_now()));
 		tui_note(t, "statistics reset");
 		break;
-	case 'l':
+	case TUI_ACT_SCALE:
 		t->log = !t->log;
 		break;
-	case 'w':
+	case TUI_ACT_WINDOW:
 		t->win = (enum tui_window)((t->win + 1) % TUI_WINDOWS);
 		break;
-	case 'd':
+	case TUI_ACT_DEVICE:
 		tui_iostat_next(&t->io);
 		tui_iostat_next(&t->io_frozen);
 		break;
-	case '?':
-	case 'h':
-	case KEY_F(1):
+	case TUI_ACT_HELP:
 		t->help = true;
 		break;
-	default:
+	case TUI_ACT_QUIT:
+	case TUI_ACT_NONE:
 		break;
 	}
 }
@@ -322,7 +334,7 @@ static void tui_key(struct tui *t, int ch)
 
 static uint64_t tui_inflight(struct tui *t, uint64_t mono)
 {
-	uint64_t since = atomic_load_explicit(&t->s.ctl.inflight, memory_order_relaxed);
+	uint64_t since = session_inflight_since(&t->s);
 
 	if (!since || mono <= since || mono - since < TUI_INFLIGHT_NS)
 		return 0;
@@ -334,10 +346,12 @@ static void tui_state(struct tui *t, uint64_t inflight)
 	int st = session_state(&t->s);
 	const struct tally *tot = &t->live.total;
 	char a[TUI_FMT_LEN];
+	const char *why;
 
 	t->state_cls = TUI_STATE_OK;
 	if (st == SESSION_FAILED) {
-		snprintf(t->state, sizeof(t->state), "failed: %s", t->s.msg);
+		session_result(&t->s, &why);
+		snprintf(t->state, sizeof(t->state), "failed: %s", why);
 		t->state_cls = TUI_STATE_BAD;
 	} else if (inflight) {
 		snprintf(t->state, sizeof(t->state), "request in flight for %s",
@@ -371,7 +385,7 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.mode = t->mode;
 	f.pace = t->pace;
 	f.size = t->vp->rc->size;
-	f.work_size = t->vp->target->work_size;
+	f.work_size = t->vp->cfg->work_size;
 	f.elapsed = mono - t->t0;
 	f.state = t->state;
 	f.state_cls = t->state_cls;
@@ -390,7 +404,7 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.help = t->help;
 	f.write = t->vp->rc->write;
 	f.inflight = inflight;
-	f.dropped = atomic_load_explicit(&t->s.ring.dropped, memory_order_relaxed);
+	f.dropped = session_dropped(&t->s);
 	f.note = mono < t->note_until ? t->note : NULL;
 	f.cols = t->cols;
 	f.cells = t->cells;
@@ -437,7 +451,7 @@ static void tui_tick(struct tui *t, uint64_t mono)
 	while (t->next_tick <= mono)
 		t->next_tick += TUI_TICK_NS;
 	t->dirty = true;
-	bt = tui_iostat_now();
+	bt = clock_boottime();
 	if (bt >= t->io_next) {
 		tui_iostat_sample(&t->io, t->live.samples);
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
@@ -463,6 +477,7 @@ static int tui_start(struct tui *t)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGWINCH);
 	sigaddset(&block, SIGTSTP);
+	tui_term_sigset(&block); /* they reach the UI thread, which restores the terminal */
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	ret = session_start(&t->s, t->vp->probe);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -472,26 +487,21 @@ static int tui_start(struct tui *t)
 /*
  * Stop the probe: ask, interrupt its sleep, wait for its thread. A request
  * stuck in the kernel cannot be interrupted; the screen is already given
- * back then, so say what we wait for.
+ * back then, so say what we wait for — only when a request really is in
+ * flight (a probe thread busy elsewhere is not waiting for one).
  */
 static void tui_finish(struct tui *t)
 {
-	uint64_t start = clock_now();
 	bool told = false;
 
-	t->s.stop = 1;
-	atomic_store(&t->s.ctl.pause, false);
 	while (session_state(&t->s) == SESSION_RUNNING) {
-		struct pollfd p = { t->s.wake_fd, POLLIN, 0 };
+		struct pollfd p = { session_wake_fd(&t->s), POLLIN, 0 };
 
-		pthread_kill(t->s.thread, TUI_WAKE_SIG);
+		session_interrupt(&t->s, TUI_WAKE_SIG);
 		poll(&p, 1, 20);
 		session_ack(&t->s);
-		if (!told && clock_now() - start > TUI_INFLIGHT_NS) {
-			static const char text[] = "ioprobe: waiting for the request in flight "
-						   "to finish\n";
-
-			out_write(STDERR_FILENO, text, sizeof(text) - 1);
+		if (!told && tui_inflight(t, clock_now())) {
+			t->vp->message("waiting for the request in flight to finish");
 			told = true;
 		}
 	}
@@ -502,7 +512,7 @@ static void tui_finish(struct tui *t)
 static void tui_loop(struct tui *t)
 {
 	while (!t->quit && !*t->vp->stop) {
-		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { t->s.wake_fd, POLLIN, 0 } };
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { session_wake_fd(&t->s), POLLIN, 0 } };
 		uint64_t mono = clock_now();
 		int ch, r = poll(pfd, 2, tui_timeout(t, mono));
 
@@ -524,20 +534,34 @@ static void tui_loop(struct tui *t)
 	}
 }
 
-static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
+/* Hand the kept warnings to the CLI, each text once with its count. */
+static void tui_report_warnings(struct tui *t)
 {
-	struct tui_term_opts to = { vp->opts->ascii, vp->opts->no_color };
-	struct sigaction wake, old_wake;
+	char line[WARNLOG_LINE_LEN];
+
+	for (size_t i = 0; i < warnlog_lines(&t->warns); i++) {
+		warnlog_line(&t->warns, i, t->ascii, line, sizeof(line));
+		t->vp->message(line);
+	}
+}
+
+static void tui_free(struct tui *t)
+{
+	free(t->cells);
+	free(t);
+}
+
+/* The view's state before the screen opens; NULL when out of memory. */
+static struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to)
+{
 	struct tui *t = calloc(1, sizeof(*t));
 	struct tui_model_cfg mc = { 0 };
-	int ret;
 
-	if (!t) {
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!t)
+		return NULL;
 	t->vp = vp;
-	t->ascii = tui_term_want_ascii(&to);
+	warnlog_init(&t->warns);
+	t->ascii = tui_term_want_ascii(to);
 	t->log = true;
 	t->interval = vp->probe->cfg.interval;
 	tui_describe(t);
@@ -547,16 +571,29 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
 			0 : 1000000000ull;
 	tui_model_init(&t->live, &mc);
-	tui_iostat_open(&t->io, vp->opts->path);
+	tui_iostat_open(&t->io, vp->cfg->path);
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
 	tui_iostat_sample(&t->io, 0);
-	t->io_next = tui_iostat_now() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	return t;
+}
 
+static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
+{
+	struct tui_term_opts to = { vp->cfg->ascii, vp->cfg->no_color };
+	struct sigaction wake, old_wake;
+	struct tui *t = tui_new(vp, &to);
+	const char *why;
+	int ret;
+
+	if (!t) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
 	ret = tui_term_open(&to, vp->stop, msg, msglen);
 	if (ret) {
-		tui_iostat_close(&t->io);
-		free(t);
+		tui_free(t);
 		return ret;
 	}
 	t->color = tui_term_color();
@@ -573,9 +610,7 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 		tui_term_close(vp->deferred_stderr);
 		sigaction(TUI_WAKE_SIG, &old_wake, NULL);
 		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
-		tui_iostat_close(&t->io);
-		free(t->cells);
-		free(t);
+		tui_free(t);
 		return ret;
 	}
 	tui_relayout(t);
@@ -585,14 +620,11 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 	tui_term_close(vp->deferred_stderr);
 	tui_finish(t);
 	sigaction(TUI_WAKE_SIG, &old_wake, NULL);
-	ret = 0;
-	if (t->s.result) {
-		ret = t->s.result;
-		snprintf(msg, msglen, "%s", t->s.msg);
-	}
-	tui_iostat_close(&t->io);
-	free(t->cells);
-	free(t);
+	tui_report_warnings(t);
+	ret = session_result(&t->s, &why);
+	if (ret)
+		snprintf(msg, msglen, "%s", why);
+	tui_free(t);
 	return ret;
 }
 
@@ -600,4 +632,5 @@ const struct view_ops tui_view = {
 	.name = "tui",
 	.check = tui_check,
 	.run = tui_run,
+	.emergency = tui_term_emergency,
 };

@@ -10,7 +10,9 @@
 #include "fmt.h"
 #include "sbuf.h"
 #include "tui_fmt.h"
+#include "tui_keys.h"
 #include "tui_text.h"
+#include "common.h"
 
 /* ---- header and footer ------------------------------------------------------------------ */
 
@@ -57,13 +59,10 @@ static void tui_draw_header(const struct tui_frame *f, const struct tui_rect *r)
 
 static void tui_draw_footer(const struct tui_frame *f, const struct tui_rect *r)
 {
-	static const char *const keys[][2] = {
-		{ "q", "quit" }, { "space", "freeze" }, { "p", "pause" }, { "+/-", "interval" },
-		{ "r", "reset" }, { "l", "log/lin" }, { "w", "window" }, { "d", "device" },
-		{ "?", "help" },
-	};
 	char right[160] = "";
 	int x = r->x, end = r->x + r->w, rw;
+	size_t n;
+	const struct tui_keydef *keys = tui_keys(&n);
 
 	if (f->note)
 		snprintf(right, sizeof(right), "%s ", f->note);
@@ -72,13 +71,16 @@ static void tui_draw_footer(const struct tui_frame *f, const struct tui_rect *r)
 	rw = tui_text_width(right);
 	if (rw > r->w / 2)
 		rw = r->w / 2;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int need = tui_text_width(keys[i][0]) + 1 + tui_text_width(keys[i][1]) + 2;
+	for (size_t i = 0; i < n; i++) {
+		int need;
 
+		if (!keys[i].footer)
+			continue;
+		need = tui_text_width(keys[i].footer) + 1 + tui_text_width(keys[i].label) + 2;
 		if (x + need > end - rw)
 			break;
-		x += 1 + tui_text_put(r->y, x + 1, end - x, TA_KEY, keys[i][0]);
-		x += 1 + tui_text_put(r->y, x + 1, end - x, TA_NORMAL, keys[i][1]);
+		x += 1 + tui_text_put(r->y, x + 1, end - x, TA_KEY, keys[i].footer);
+		x += 1 + tui_text_put(r->y, x + 1, end - x, TA_NORMAL, keys[i].label);
 		x += 1;
 	}
 	if (rw > 0)
@@ -394,31 +396,34 @@ static void tui_draw_box(const struct tui_frame *f, const struct tui_rect *r)
 
 static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *lay)
 {
-	static const char *const lines[][2] = {
-		{ "q  Ctrl-C", "quit (the summary follows)" },
-		{ "space", "freeze / unfreeze the display" },
-		{ "p", "pause / resume probing" },
-		{ "+  -", "halve / double the interval" },
-		{ "r", "reset the statistics" },
-		{ "l", "log / linear latency scale" },
-		{ "w", "window: 1 min, 10 min, 1 h" },
-		{ "d", "next device in the iostat panel" },
-		{ "?  h", "this help" },
-		{ "Ctrl-L", "redraw the screen" },
-		{ "", "" },
+	static const char *const legend[][2] = {
 		{ "graph", "x failed  ! slow  ^ clipped  - paused" },
 		{ "busy", "%util: time with I/O in flight," },
 		{ "", "not capacity on parallel devices" },
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	struct tui_rect r = tui_layout_center(lay->cols, lay->rows, 54, n + 4);
-	int y = r.y + 1;
+	size_t nkeys, shown = 0;
+	const struct tui_keydef *keys = tui_keys(&nkeys);
+	int n, y;
+	struct tui_rect r;
 
+	for (size_t i = 0; i < nkeys; i++)
+		shown += keys[i].help != NULL;
+	n = (int)(shown + 1 + ARRAY_SIZE(legend));
+	r = tui_layout_center(lay->cols, lay->rows, 54, n + 4);
+	y = r.y + 1;
 	tui_draw_box(f, &r);
 	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe keys ");
-	for (int i = 0; i < n && y < r.y + r.h - 2; i++, y++) {
-		tui_text_put(y, r.x + 2, 10, TA_KEY, lines[i][0]);
-		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, lines[i][1]);
+	for (size_t i = 0; i < nkeys && y < r.y + r.h - 2; i++) {
+		if (!keys[i].help)
+			continue;
+		tui_text_put(y, r.x + 2, 10, TA_KEY, keys[i].help_key);
+		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, keys[i].help);
+		y++;
+	}
+	y++; /* a blank line before the legend */
+	for (size_t i = 0; i < ARRAY_SIZE(legend) && y < r.y + r.h - 2; i++, y++) {
+		tui_text_put(y, r.x + 2, 10, TA_KEY, legend[i][0]);
+		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, legend[i][1]);
 	}
 	tui_text_put(r.y + r.h - 2, r.x + 2, r.w - 4, TA_DIM, "any key closes this help");
 }

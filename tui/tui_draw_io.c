@@ -7,6 +7,7 @@
 
 #include "tui_fmt.h"
 #include "tui_text.h"
+#include "verdict.h"
 
 /* iostat-like number: "%.2f" while it fits, then three digits with a suffix. */
 static char *tui_io_num(char *buf, size_t len, double v)
@@ -36,18 +37,20 @@ static enum tui_attr tui_busy_attr(double util)
 static int tui_io_hint(const struct tui_frame *f, const struct tui_iodev *d,
 		       char hint[TUI_HINT_LINES][TUI_HINT_LEN])
 {
-	struct iostat_saturation sat;
 	struct tui_hint_in in = { 0 };
+	struct verdict_probe p = { 0 };
+	struct verdict_dev vd = { d->name, &d->row, d->max_sectors_kb, VERDICT_CACHE_UNKNOWN };
+	struct verdict_expect e;
 
+	p.size = f->rc->size ? f->rc->size : 1;
+	p.write_share = f->write ? 1 : 0;
+	p.depth = 1;
 	in.probe_tps = f->io->probe_tps;
-	in.dev_tps = d->row.r_s + d->row.w_s + d->row.d_s;
+	in.dev_tps = d->row.r_s + d->row.w_s;
 	in.observed_aqu = d->row.aqu_sz;
-	in.util = d->row.util;
-	in.rotational = d->rotational;
-	if (!iostat_saturation(f->io->probe_tps, f->rc->size ? f->rc->size : 1, d->max_sectors_kb,
-			       &d->row, f->write, &sat)) {
-		in.expected_tps = sat.expected_tps;
-		in.expected_aqu = sat.expected_aqu;
+	if (!verdict_expect(&p, &vd, f->io->probe_tps, &e)) {
+		in.expected_tps = e.total;
+		in.own_aqu = e.own_aqu;
 	}
 	return tui_fmt_hint(hint, &in, f->ascii);
 }
@@ -129,7 +132,7 @@ static void tui_draw_iostat_side(const struct tui_frame *f, const struct tui_rec
 		y += 2;
 		for (int i = 0, n = tui_io_hint(f, d, hint); i < n; i++, y++)
 			if (y < end && hint[i][0])
-				tui_text_put(y, x, w, i == 3 ? TA_WARN : TA_NORMAL, hint[i]);
+				tui_text_put(y, x, w, i == 2 ? TA_WARN : TA_NORMAL, hint[i]);
 	} else {
 		IO_LINE("%s", d->state == TUI_IO_INIT ? "waiting for a second sample" :
 			      d->state == TUI_IO_RESET ? "counters went backwards: skipped" :

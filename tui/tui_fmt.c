@@ -1,6 +1,9 @@
 #include "config.h"
 
 #include "tui_fmt.h"
+#include "common.h"
+
+#include "verdict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +23,7 @@ static const struct tui_unit tui_time_units[] = {
 	{ "min", "min", 60e9 },
 	{ "h", "h", 3600e9 },
 };
-#define TUI_TIME_UNITS (sizeof(tui_time_units) / sizeof(tui_time_units[0]))
+#define TUI_TIME_UNITS ARRAY_SIZE(tui_time_units)
 
 /* Decimals giving three significant digits for v in [0, 999.5); -1 when v rounds to 1000. */
 static int tui_fmt_decimals(double v)
@@ -105,10 +108,10 @@ char *tui_fmt_bytes(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.0f B", v);
 		return buf;
 	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		v /= 1024.0;
 		d = tui_fmt_decimals(v);
-		if (d >= 0 || i == sizeof(units) / sizeof(units[0]) - 1) {
+		if (d >= 0 || i == ARRAY_SIZE(units) - 1) {
 			snprintf(buf, len, "%.*f %s", d < 0 ? 0 : d, v, units[i]);
 			return buf;
 		}
@@ -143,7 +146,7 @@ char *tui_fmt_span(char *buf, size_t len, uint64_t ns, bool ascii)
 	};
 
 	if (ns) {
-		for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(whole); i++) {
 			if (ns % whole[i].mult == 0) {
 				snprintf(buf, len, "%llu %s",
 					 (unsigned long long)(ns / whole[i].mult), whole[i].name);
@@ -245,17 +248,6 @@ char *tui_fmt_mode(char *buf, size_t len, const struct tui_mode *m)
 	return buf;
 }
 
-/* "L=λW 0.93 ≈ aqu-sz 0.95": Little's law against the measured queue (≠ beyond 2x). */
-static void tui_fmt_little(char *out, double expected, double observed, bool ascii)
-{
-	double lo = expected < observed ? expected : observed;
-	double hi = expected < observed ? observed : expected;
-	bool agree = hi < 0.02 || hi <= 2 * lo;
-
-	snprintf(out, TUI_HINT_LEN, "%s %.2f %s aqu-sz %.2f", ascii ? "L=lW" : "L=λW", expected,
-		 agree ? (ascii ? "~" : "≈") : (ascii ? "!=" : "≠"), observed);
-}
-
 int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_in *in,
 		 bool ascii)
 {
@@ -275,12 +267,9 @@ int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_
 		snprintf(line[1], TUI_HINT_LEN, "device saw less than asked");
 	else
 		snprintf(line[1], TUI_HINT_LEN, "probe is the device's load");
-	tui_fmt_little(line[2], in->expected_aqu, in->observed_aqu, ascii);
-	if (in->observed_aqu >= 1.0)
-		snprintf(line[3], TUI_HINT_LEN, "queue building: aqu-sz %.1f", in->observed_aqu);
-	else if (in->rotational == 0 && in->util >= 80)
-		snprintf(line[3], TUI_HINT_LEN, "parallel device: busy %s saturated",
-			 ascii ? "!=" : "≠");
+	(void)ascii;
+	if (in->observed_aqu > in->own_aqu + VERDICT_QUEUE_MARGIN)
+		snprintf(line[2], TUI_HINT_LEN, "queue building: aqu-sz %.1f", in->observed_aqu);
 	for (int i = 0; i < TUI_HINT_LINES; i++)
 		if (line[i][0])
 			n = i + 1;

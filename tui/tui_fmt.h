@@ -77,11 +77,9 @@ char *tui_fmt_mode(char *buf, size_t len, const struct tui_mode *m);
 struct tui_hint_in {
 	double probe_tps;      /* probe requests completed per second in the interval */
 	double dev_tps;        /* the device's r/s + w/s (+ d/s) */
-	double expected_tps;   /* iostat_saturation's expected device tps, 0 = unknown */
-	double expected_aqu;   /* Little's law iops * await / 1000 */
+	double expected_tps;   /* verdict_expect's device r/s + w/s, 0 = unknown */
+	double own_aqu;        /* the aqu-sz the probe explains: pieces x depth */
 	double observed_aqu;   /* aqu-sz */
-	double util;           /* %util */
-	int rotational;        /* 1, 0, -1 unknown */
 };
 
 #define TUI_HINT_LINES 4
@@ -93,9 +91,8 @@ struct tui_hint_in {
  *   0  what was asked against what the device did: "asked 1.00/s, dev 850/s"
  *   1  the verdict: "device idle", "other I/O on the device", "probe is the
  *      device's load", "device saw less than asked" (cache hits, merges)
- *   2  Little's law: "L=λW 0.93 ≈ aqu-sz 0.95" (≠ when they disagree by 2x)
- *   3  queueing: "queue building: aqu-sz 3.2", or for a non-rotational
- *      device at >= 80 % busy "parallel device: busy ≠ saturated", else "".
+ *   2  queueing: "queue building: aqu-sz 3.2" when aqu-sz is above the
+ *      probe's own (own_aqu) by VERDICT_QUEUE_MARGIN, else "".
  * Unused lines are "". Returns the number of lines up to the last non-empty one.
  */
 int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_in *in,

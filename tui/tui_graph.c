@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tui_fmt.h"
+#include "common.h"
 
 #define TUI_BRAILLE 0x2800u
 
@@ -30,7 +31,7 @@ static double tui_nice_ceil(double v)
 	static const double steps[] = { 1, 2, 2.5, 5, 10 };
 	double p = pow(10, floor(log10(v)));
 
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++)
 		if (steps[i] * p >= v * (1 - 1e-12))
 			return steps[i] * p;
 	return 10 * p;
@@ -51,7 +52,7 @@ void tui_graph_scale(const struct tui_col *cols, int nsub, bool log, struct tui_
 			vmin = cols[i].min;
 		if (cols[i].max > vmax)
 			vmax = cols[i].max;
-		if (n < (int)(sizeof(maxes) / sizeof(maxes[0])))
+		if (n < (int)ARRAY_SIZE(maxes))
 			maxes[n++] = cols[i].max;
 	}
 	if (!n) {
@@ -197,10 +198,10 @@ char *tui_graph_label(char *buf, size_t len, uint64_t ns, bool ascii)
 		{ 1e6, "ms", "ms" },  { 1e3, "µs", "us" },   { 1, "ns", "ns" },
 	};
 
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		double x = (double)ns / units[i].mult;
 
-		if (x < 1 && i + 1 < sizeof(units) / sizeof(units[0]))
+		if (x < 1 && i + 1 < ARRAY_SIZE(units))
 			continue;
 		if (x >= 1000 && i > 0)
 			break;

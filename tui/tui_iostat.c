@@ -3,17 +3,13 @@
 #include "tui_iostat.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "clock.h"
+#include "readfile.h"
 #include "sbuf.h"
-
-#define TUI_IO_TEXT_MAX (16u << 20) /* never read more than this of /proc/diskstats */
 
 static const char *tui_iostat_kind(enum devstack_kind k)
 {
@@ -59,6 +55,7 @@ static void tui_iostat_add(struct tui_iostat *io, const struct devstack_dev *d, 
 	v->top = top;
 	v->leaf = leaf;
 	v->state = TUI_IO_INIT;
+	v->watch = devwatch_watch(&io->watch, d->name, d->major, d->minor);
 }
 
 void tui_iostat_setup(struct tui_iostat *io, const struct devstack *ds)
@@ -70,6 +67,7 @@ void tui_iostat_setup(struct tui_iostat *io, const struct devstack *ds)
 	io->last = 0;
 	io->probe_prev = 0;
 	io->probe_tps = 0;
+	devwatch_reset(&io->watch, NULL);
 	io->no_blockdev = !ds || ds->no_blockdev || !ds->ndev;
 	io->stack[0] = '\0';
 	if (ds) {
@@ -87,47 +85,30 @@ void tui_iostat_setup(struct tui_iostat *io, const struct devstack *ds)
 			tui_iostat_add(io, &ds->dev[ds->leaf[i]], false, true);
 }
 
-/* Read a whole (small, virtual) file into a new NUL-terminated buffer; NULL on failure. */
-static char *tui_iostat_slurp(const char *path)
-{
-	struct sbuf sb = SBUF_INIT;
-	char buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, buf, sizeof(buf))) > 0 && sb.len < TUI_IO_TEXT_MAX)
-		sbuf_append(&sb, buf, (size_t)n);
-	close(fd);
-	if (n < 0 || sb.error) {
-		sbuf_free(&sb);
-		return NULL;
-	}
-	sbuf_putc(&sb, '\0'); /* an empty file still gives a buffer */
-	return sb.buf;
-}
-
 void tui_iostat_open(struct tui_iostat *io, const char *path)
 {
 	struct devstack *ds = calloc(1, sizeof(*ds));
-	char *mountinfo = tui_iostat_slurp("/proc/self/mountinfo");
-	char *real = realpath(path, NULL);
-	int ret = -ENOMEM;
+	int ret = ds ? devwatch_stack(path, ds) : -ENOMEM;
 
 	memset(io, 0, sizeof(*io));
-	if (ds)
-		ret = devstack_resolve_path("/sys", mountinfo, real ? real : path,
-					    devstack_stat_path, NULL, ds);
 	if (ret) {
 		tui_iostat_setup(io, NULL);
 		snprintf(io->stack, sizeof(io->stack), "no block device (%s)", strerror(-ret));
 	} else {
 		tui_iostat_setup(io, ds);
 	}
-	free(real);
-	free(mountinfo);
 	free(ds);
+}
+
+static enum tui_io_state tui_iostat_state(enum devwatch_state s)
+{
+	switch (s) {
+	case DEVWATCH_INIT: return TUI_IO_INIT;
+	case DEVWATCH_OK: return TUI_IO_OK;
+	case DEVWATCH_RESET: return TUI_IO_RESET;
+	case DEVWATCH_MISSING: return TUI_IO_STALE;
+	}
+	return TUI_IO_STALE;
 }
 
 void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
@@ -138,87 +119,34 @@ void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
 				(double)(now - io->last);
 	io->last = now;
 	io->probe_prev = probe_samples;
+	devwatch_sample(&io->watch, text ? text : "", now); /* no text: every device missing */
 	for (size_t i = 0; i < io->ndev; i++) {
 		struct tui_iodev *d = &io->dev[i];
-		struct disk_counters cur;
+		const struct devwatch_dev *wd;
 
-		if (!text || diskstats_find(text, d->major, d->minor, &cur)) {
-			d->state = TUI_IO_STALE; /* gone, or never there */
+		if (d->watch < 0) {
+			d->state = TUI_IO_STALE;
 			continue;
 		}
-		if (d->have_prev && now > d->prev_t) {
-			int r = iostat_compute(&d->prev, &cur, now - d->prev_t, &d->row);
-
-			d->state = r == IOSTAT_RESET ? TUI_IO_RESET : r ? TUI_IO_STALE : TUI_IO_OK;
-		}
-		d->prev = cur;
-		d->prev_t = now;
-		d->have_prev = true;
-		d->last_ok = now;
+		wd = &io->watch.dev[d->watch];
+		d->state = tui_iostat_state(wd->state);
+		if (wd->state == DEVWATCH_OK || wd->state == DEVWATCH_RESET)
+			d->row = wd->row;
+		if (wd->state != DEVWATCH_MISSING)
+			d->last_ok = now;
 	}
-	for (size_t i = 0; i < io->ndev; i++) {
-		struct tui_iodev *d = &io->dev[i];
-
-		if (d->have_prev && now - d->last_ok > TUI_IO_STALE_NS)
-			d->state = TUI_IO_STALE;
-	}
-}
-
-uint64_t tui_iostat_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 int tui_iostat_sample(struct tui_iostat *io, uint64_t probe_samples)
 {
-	size_t len = 0;
-	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
+	char *text;
 
 	if (io->no_blockdev)
 		return 0;
-	if (!io->text) {
-		io->cap = 16384;
-		io->text = malloc(io->cap);
-		if (!io->text) {
-			io->cap = 0;
-			return -ENOMEM;
-		}
-	}
-	fd = open("/proc/diskstats", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		tui_iostat_update(io, NULL, tui_iostat_now(), probe_samples);
-		return err;
-	}
-	for (;;) {
-		if (len + 1 >= io->cap) {
-			char *t;
-
-			if (io->cap >= TUI_IO_TEXT_MAX)
-				break;
-			t = realloc(io->text, io->cap * 2);
-			if (!t)
-				break;
-			io->text = t;
-			io->cap *= 2;
-		}
-		n = read(fd, io->text + len, io->cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n < 0)
-				err = -errno;
-			break;
-		}
-		len += (size_t)n;
-	}
-	close(fd);
-	io->text[len] = '\0';
-	tui_iostat_update(io, err ? NULL : io->text, tui_iostat_now(), probe_samples);
+	text = readfile_text(io->watch.proc_path, &err);
+	tui_iostat_update(io, text, clock_boottime(), probe_samples);
+	free(text);
 	return err;
 }
 
@@ -244,11 +172,4 @@ const char *tui_iostat_state_text(enum tui_io_state s)
 	case TUI_IO_STALE: return "stale";
 	}
 	return "?";
-}
-
-void tui_iostat_close(struct tui_iostat *io)
-{
-	free(io->text);
-	io->text = NULL;
-	io->cap = 0;
 }

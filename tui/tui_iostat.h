@@ -1,19 +1,21 @@
 /*
  * tui_iostat: the iostat panel's data — the target's device stack (its top
  * device and the leaf disks under it, from devstack) and, once a second,
- * sysstat's `iostat -x` columns for each of them from /proc/diskstats,
- * plus the probe's own request rate over the same interval for the
- * saturation hint. Runs in the UI thread, never in the probe thread.
+ * sysstat's `iostat -x` columns for each of them, plus the probe's own
+ * request rate over the same interval for the saturation hint. The
+ * sampling is src/devwatch's (the same rows as --iostat); this module adds
+ * what the panel shows about each device and the stale rule. Runs in the
+ * UI thread, never in the probe thread.
  *
  * tui_iostat_setup() and tui_iostat_update() are pure (they take the
  * devstack and the /proc/diskstats text); tui_iostat_open() and
- * tui_iostat_sample() do the reading. Times are CLOCK_BOOTTIME ns, as
- * /proc/uptime (what sysstat uses) counts them.
+ * tui_iostat_sample() do the reading. Times are CLOCK_BOOTTIME ns
+ * (clock_boottime()), as /proc/uptime (what sysstat uses) counts them.
  *
  * Device states: initializing until two samples exist, ok, reset for an
  * interval where the counters went backwards (values withheld), stale when
- * the device is missing from /proc/diskstats or its last good sample is
- * older than TUI_IO_STALE_NS; no_blockdev when the target has no block
+ * the device is missing from /proc/diskstats or the file cannot be read
+ * (the first sample after it is back is initializing again); no_blockdev when the target has no block
  * device below it (tmpfs, a character device, FUSE ...).
  */
 #ifndef IOPROBE_TUI_IOSTAT_H
@@ -24,10 +26,9 @@
 #include <stdint.h>
 
 #include "devstack.h"
-#include "diskstats.h"
+#include "devwatch.h"
 #include "iostat.h"
 
-#define TUI_IO_STALE_NS 5000000000ull
 #define TUI_IO_PERIOD_NS 1000000000ull
 
 enum tui_io_state { TUI_IO_INIT, TUI_IO_OK, TUI_IO_RESET, TUI_IO_STALE };
@@ -41,11 +42,9 @@ struct tui_iodev {
 	unsigned max_sectors_kb; /* 0 unknown */
 	bool top, leaf;
 	enum tui_io_state state;
-	struct disk_counters prev;
-	bool have_prev;
-	uint64_t prev_t;         /* boottime ns of prev */
 	struct iostat_row row;   /* the last interval (zero until the first) */
 	uint64_t last_ok;        /* boottime ns of the last sample that found the device */
+	int watch;               /* index in tui_iostat.watch.dev, -1 = not sampled */
 };
 
 struct tui_iostat {
@@ -57,8 +56,7 @@ struct tui_iostat {
 	uint64_t last;           /* boottime ns of the last update, 0 = none */
 	uint64_t probe_prev;     /* probe sample count at the last update */
 	double probe_tps;        /* probe requests per second over the last interval */
-	char *text;              /* /proc/diskstats buffer (tui_iostat_sample) */
-	size_t cap;
+	struct devwatch watch;   /* the sampler: one entry per device above */
 };
 
 /* Start from a resolved stack: its top device and its leaves (pure). */
@@ -72,17 +70,15 @@ void tui_iostat_setup(struct tui_iostat *io, const struct devstack *ds);
 void tui_iostat_open(struct tui_iostat *io, const char *path);
 
 /*
- * One sample (pure): the /proc/diskstats text taken at boottime ns now,
- * with probe_samples requests completed by the probe so far.
+ * One sample (pure): the /proc/diskstats text taken at boottime ns now
+ * (NULL: it could not be read), with probe_samples requests completed by
+ * the probe so far.
  */
 void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
 		       uint64_t probe_samples);
 
 /* Read /proc/diskstats now (CLOCK_BOOTTIME) and update. Returns 0 or -errno. */
 int tui_iostat_sample(struct tui_iostat *io, uint64_t probe_samples);
-
-/* CLOCK_BOOTTIME now, ns. */
-uint64_t tui_iostat_now(void);
 
 /* The selected device, or NULL without devices. */
 const struct tui_iodev *tui_iostat_selected(const struct tui_iostat *io);
@@ -92,8 +88,5 @@ void tui_iostat_next(struct tui_iostat *io);
 
 /* "initializing", "ok", "reset", "stale" for the device's state. */
 const char *tui_iostat_state_text(enum tui_io_state s);
-
-/* Release the buffer (the struct may be reused after tui_iostat_open). */
-void tui_iostat_close(struct tui_iostat *io);
 
 #endif

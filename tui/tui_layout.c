@@ -1,12 +1,13 @@
 #include "config.h"
 
 #include "tui_layout.h"
+#include "common.h"
 
 #include <string.h>
 
 /* The stacked panels, in priority order. */
 static const enum tui_panel tui_stack[] = { TUI_GRAPH, TUI_STATS, TUI_RECENT, TUI_IOSTAT };
-#define TUI_STACK (sizeof(tui_stack) / sizeof(tui_stack[0]))
+#define TUI_STACK ARRAY_SIZE(tui_stack)
 
 void tui_layout_compute(const struct tui_layout_req *req, struct tui_layout *out)
 {

@@ -10,17 +10,9 @@ static const uint64_t tui_window_spans[TUI_WINDOWS] = {
 	3600000000000ull, /* 1 h */
 };
 
-static const double tui_pcts[4] = { 50, 90, 99, 99.9 };
-
 uint64_t tui_model_window_ns(enum tui_window w)
 {
 	return w < TUI_WINDOWS ? tui_window_spans[w] : tui_window_spans[0];
-}
-
-static void tui_tally_init(struct tally *t)
-{
-	memset(t, 0, sizeof(*t));
-	stats_init(&t->valid);
 }
 
 void tui_model_init(struct tui_model *m, const struct tui_model_cfg *cfg)
@@ -28,8 +20,8 @@ void tui_model_init(struct tui_model *m, const struct tui_model_cfg *cfg)
 	memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;
 	m->interval = cfg->interval;
-	tui_tally_init(&m->period);
-	tui_tally_init(&m->total);
+	tally_init(&m->period);
+	tally_init(&m->total);
 	m->period_index = 1;
 	for (int w = 0; w < TUI_WINDOWS; w++)
 		m->series[w].width = tui_window_spans[w] / TUI_BUCKETS;
@@ -47,7 +39,7 @@ void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
 	out->max = v->max;
 	out->avg = stats_mean(v);
 	out->mdev = stats_mdev(v);
-	out->iops = v->sum ? (double)v->count * 1e9 / (double)v->sum : 0;
+	out->iops = tally_iops(t);
 	out->bps = out->iops * (double)size;
 	out->requests = t->requests;
 	out->wall = wall;
@@ -55,8 +47,8 @@ void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
 	out->skipped = t->skipped;
 	out->too_fast = t->too_fast;
 	out->too_slow = t->too_slow;
-	for (int i = 0; i < 4; i++)
-		out->pct[i] = stats_percentile(v, tui_pcts[i]);
+	for (int i = 0; i < TALLY_PCTS; i++)
+		out->pct[i] = stats_percentile(v, tally_pcts[i]);
 }
 
 /* Close the open period at run ns end, covering wall ns, and open the next. */
@@ -68,7 +60,7 @@ static void tui_model_close(struct tui_model *m, uint64_t end, uint64_t wall)
 	r->index = m->period_index++;
 	r->end = end;
 	m->nrows++;
-	tui_tally_init(&m->period);
+	tally_init(&m->period);
 	m->period_start = end;
 }
 
@@ -145,40 +137,8 @@ void tui_model_add(struct tui_model *m, const struct sample *s, enum notice n)
 
 	m->samples++;
 	tui_model_close_until(m, end);
-	switch (n) {
-	case NOTICE_EMPTY:
-		break;
-	case NOTICE_ERROR:
-		m->period.requests++;
-		m->total.requests++;
-		m->period.failed++;
-		m->total.failed++;
-		break;
-	case NOTICE_WARMUP:
-		m->period.requests++;
-		m->total.requests++;
-		break;
-	case NOTICE_TOO_FAST:
-		m->period.requests++;
-		m->total.requests++;
-		m->period.too_fast++;
-		m->total.too_fast++;
-		break;
-	case NOTICE_TOO_SLOW:
-		m->period.requests++;
-		m->total.requests++;
-		m->period.too_slow++;
-		m->total.too_slow++;
-		break;
-	case NOTICE_NONE:
-	case NOTICE_FAST:
-	case NOTICE_SLOW:
-		m->period.requests++;
-		m->total.requests++;
-		stats_add(&m->period.valid, s->time);
-		stats_add(&m->total.valid, s->time);
-		break;
-	}
+	tally_add(&m->period, s, n);
+	tally_add(&m->total, s, n);
 	skipped = tui_model_skipped(m, s);
 	m->period.skipped += skipped;
 	m->total.skipped += skipped;
@@ -228,8 +188,8 @@ void tui_model_tick(struct tui_model *m, uint64_t now)
 
 void tui_model_reset(struct tui_model *m, uint64_t now)
 {
-	tui_tally_init(&m->period);
-	tui_tally_init(&m->total);
+	tally_init(&m->period);
+	tally_init(&m->total);
 	m->period_start = now;
 	m->total_start = now;
 	m->period_index = 1;

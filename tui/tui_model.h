@@ -15,8 +15,8 @@
  * Periods: with the probe's -p/-P (cfg.own_period 0) a period closes at each
  * SESSION_PERIOD_END; otherwise the model cuts run time into own_period
  * slices, closing one when a sample ends past its boundary or
- * tui_model_tick() is called past boundary + grace. The tallies follow
- * account.c exactly, from each sample's notice. Skipped slots are rebuilt
+ * tui_model_tick() is called past boundary + grace. Each sample is counted
+ * by account's tally_add(), from the notice the probe gave it. Skipped slots are rebuilt
  * from each sample's due time (start - lateness) as pacer.c counts them;
  * the first samples after a pause or an interval change are not compared.
  */
@@ -73,7 +73,7 @@ struct tui_row {
 	uint64_t requests;  /* every counted request */
 	uint64_t wall;      /* ns */
 	uint64_t failed, skipped, too_fast, too_slow;
-	uint64_t pct[4];    /* p50 p90 p99 p99.9, ns */
+	uint64_t pct[TALLY_PCTS]; /* p50 p90 p99 p99.9 (tally_pcts), ns */
 };
 
 /* A recent request line (or a blank line after a burst). */

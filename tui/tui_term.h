@@ -5,11 +5,17 @@
  *
  * While open: stdin is in raw mode (Ctrl-C arrives as a key), stderr
  * (fd 2) is redirected into a memory file whose text tui_term_close()
- * hands back, SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT restore the terminal
- * (async-signal-safe writes of the saved escape sequences and termios),
- * copy the captured stderr out and re-raise with the default action, and
- * SIGINT/SIGTERM/SIGHUP — only where nobody handles them yet (the CLI
- * normally does) — set the caller's stop flag.
+ * hands back, and no signal leaves the terminal broken:
+ *   - SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT/SIGTRAP/SIGSYS, and every other
+ *     signal whose default action ends the process (SIGQUIT, SIGUSR1/2,
+ *     SIGALRM, SIGXCPU, SIGXFSZ, real-time signals, ...) while it is still
+ *     at SIG_DFL: tui_term_emergency(), then the default action;
+ *   - SIGINT/SIGTERM/SIGHUP, only where nobody handles them yet (the CLI
+ *     normally does): set the caller's stop flag;
+ *   - a handler of the caller that ends the process itself (the CLI's
+ *     second-signal _exit) calls tui_term_emergency() first.
+ * Opening and closing hold these signals, so a signal never finds the
+ * terminal half changed.
  */
 #ifndef IOPROBE_TUI_TERM_H
 #define IOPROBE_TUI_TERM_H
@@ -41,6 +47,27 @@ bool tui_term_want_ascii(const struct tui_term_opts *o);
  */
 int tui_term_open(const struct tui_term_opts *o, volatile sig_atomic_t *stop, char *msg,
 		  size_t msglen);
+
+/*
+ * Can the view start here? TERM is set, not "dumb", and has a terminfo
+ * entry (checked without touching the terminal). 0, or -ENOTTY with msg.
+ */
+int tui_term_check(char *msg, size_t msglen);
+
+/*
+ * Async-signal-safe: put the terminal back as found (leave the alternate
+ * screen, show the cursor, restore termios) and copy the captured stderr
+ * out. For a signal handler about to end the process; a no-op when the
+ * screen is not open.
+ */
+void tui_term_emergency(void);
+
+/*
+ * Add the asynchronous signals the view handles to set: other threads
+ * block them so they reach the UI thread, which holds them while the
+ * terminal changes hands.
+ */
+void tui_term_sigset(sigset_t *set);
 
 /* Whether colour is in use (valid after tui_term_open). */
 bool tui_term_color(void);

@@ -8,6 +8,7 @@
 #include <wchar.h>
 
 #include "tui_fmt.h"
+#include "common.h"
 
 static attr_t tui_attrs[TA_NATTR];
 
@@ -66,7 +67,7 @@ int tui_text_put(int y, int x, int w, enum tui_attr a, const char *s)
 	if (w <= 0 || !s)
 		return 0;
 	memset(&st, 0, sizeof(st));
-	while (*s && n < (int)(sizeof(wbuf) / sizeof(wbuf[0])) - 1) {
+	while (*s && n < (int)ARRAY_SIZE(wbuf) - 1) {
 		wchar_t wc;
 		size_t k = mbrtowc(&wc, s, strlen(s), &st);
 		int cw;

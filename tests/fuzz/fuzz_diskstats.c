@@ -27,7 +27,7 @@
  *    await and avgrq-sz lie between the smallest and the largest per-class
  *    value they average, r/s and w/s match Δ/interval (the Δs computed by a
  *    reference of the header's wrap/reset rules); a sample against itself
- *    gives an all-zero row; iostat_saturation's split and copies are exact;
+ *    gives an all-zero row; the verdict's expectation and states stay sane;
  *  - format_row: NUL-terminated sbuf, one line, 23 fields (name + 22
  *    "%.2f" numbers equal to the row's values), as wide as the header when
  *    every value fits its column;
@@ -45,6 +45,7 @@
 #include "diskstats.h"
 #include "fuzz_common.h"
 #include "iostat.h"
+#include "verdict.h"
 #include "sbuf.h"
 
 #define MAX_GOOD 5     /* parsed lines kept for the iostat checks */
@@ -546,30 +547,35 @@ static void check_json_row(const char *name, const struct iostat_row *r)
 	sbuf_free(&want);
 }
 
-static void check_saturation(const struct iostat_row *r, uint64_t h)
+static void check_verdict(const struct iostat_row *r, uint64_t h)
 {
 	static const uint64_t sizes[] = { 1, 512, 4096, 1 << 20, UINT64_MAX };
 	static const unsigned kbs[] = { 0, 1, 128, 1280, UINT_MAX };
 	static const double rates[] = { -1, 0, 1, 1e9 };
-	struct iostat_saturation s;
-	uint64_t req = sizes[h % 5];
-	unsigned kb = kbs[(h >> 8) % 5];
-	double rate = rates[(h >> 16) % 4];
-	bool wr = (h >> 24) & 1;
+	struct verdict_probe p = { 0 };
+	struct verdict_dev d = { "sda", r, kbs[(h >> 8) % 5], (int)((h >> 28) % 3) - 1 };
+	struct verdict_expect e;
+	struct verdict_hist hist;
+	struct verdict v;
+	uint64_t chunk = (uint64_t)d.max_sectors_kb * 1024;
 
-	CHECK(iostat_saturation(rate, 0, kb, r, wr, &s) == -EINVAL, "req_size 0 accepted");
-	CHECK(iostat_saturation(rate, req, kb, r, wr, &s) == 0, "saturation failed");
-	if (kb)
-		CHECK(s.split == req / ((uint64_t)kb * 1024) + (req % ((uint64_t)kb * 1024) != 0),
-		      "split %llu", (unsigned long long)s.split);
-	else
-		CHECK(s.split == 1, "split %llu without max_sectors_kb", (unsigned long long)s.split);
-	CHECK(s.expected_tps == (rate > 0 ? rate * (double)s.split : 0), "expected_tps %g",
-	      s.expected_tps);
-	CHECK(s.observed_tps == (wr ? r->w_s : r->r_s), "observed_tps");
-	CHECK(s.observed_aqu == r->aqu_sz, "observed_aqu");
-	CHECK(!isnan(s.tps_ratio) && !isnan(s.aqu_ratio) && s.tps_ratio >= 0 && s.aqu_ratio >= 0,
-	      "ratios %g %g", s.tps_ratio, s.aqu_ratio);
+	p.size = sizes[h % 5];
+	p.asked = rates[(h >> 16) % 4];
+	p.write_share = (h >> 24) & 1;
+	p.flush = (h >> 25) & 1;
+	p.period_ns = r->interval_ns;
+	p.done = h >> 40;
+	p.p50_ns = h >> 20;
+	CHECK(verdict_expect(&p, &d, p.asked, &e) == 0, "verdict_expect failed");
+	CHECK(e.pieces == (chunk ? (unsigned)((p.size + chunk - 1) / chunk) : 1) || !chunk ||
+	      p.size > UINT64_MAX - chunk, "pieces %u", e.pieces);
+	CHECK(!isnan(e.total) && e.total >= 0, "expected total %g", e.total);
+	verdict_hist_init(&hist);
+	for (int i = 0; i < 4; i++) {
+		CHECK(verdict_judge(&hist, &p, &d, 1, &v) == 0, "verdict_judge failed");
+		CHECK(v.state <= VERDICT_QUEUE_BUILDING && !isnan(v.achieved) && !isnan(v.dev_ms),
+		      "verdict state %d", (int)v.state);
+	}
 }
 
 /* compute prev -> cur over every interval; format a few of the rows. */
@@ -594,7 +600,7 @@ static void fuzz_pair(const struct disk_counters *prev, const struct disk_counte
 			check_json_row(cur->name, &row);
 		}
 		if (i == N_INTERVALS)
-			check_saturation(&row, h);
+			check_verdict(&row, h);
 	}
 }
 

@@ -74,10 +74,13 @@ CASES=(
 	# destinations
 	"1|no destination specified\$|ioping|-c 1"
 	"1|no destination specified\$|ioping|-I"
-	"1|more than one destination specified\$|ioping|$D $D"
-	"1|more than one destination specified\$|ioping|-ca 3 $D"
-	"1|more than one destination specified\$|ioping|-I %T $D"
-	"1|more than one destination specified\$|ioping|-c 1 $D -- -c"
+	# several destinations are several targets (issue 16): each once, at most 256; when
+	# none can be prepared, the first failure's message and exit 2
+	"1|duplicate target \"$(q "$D")\"\$|-|$D $D"
+	"1|too many targets: 257 \\(at most 256\\)\$|-|$(printf 'x%d ' $(seq 257))"
+	"2|stat \"3\" failed: No such file or directory\$|-|-ca 3 $NX"
+	"2|stat \"%T\" failed: No such file or directory\$|-|-I %T $NX"
+	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|-|-c 1 $NX -- -c"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-c 1 $NX"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-WWW -c 1 $NX"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-W -c 1 $NX"

@@ -1,0 +1,11 @@
+/*
+ * common: what every layer shares and nothing owns — the element count of
+ * an array. (Message buffers: msg.h's MSG_MAX and err_set().) Header only.
+ */
+#ifndef IOPROBE_COMMON_H
+#define IOPROBE_COMMON_H
+
+/* Elements in a true array (not a pointer). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

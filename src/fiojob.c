@@ -1,0 +1,159 @@
+#include "config.h"
+
+#include "fiojob.h"
+
+#include <errno.h>
+#include <math.h>
+
+/* Below this mean queue one request in flight is enough. */
+#define FIOJOB_QUEUE_ONE 0.5
+/* Merges above this share of requests suggest a sequential load. */
+#define FIOJOB_MERGE_PCT 25.0
+/* An average request within this factor of max_sectors_kb was probably split. */
+#define FIOJOB_SPLIT_NEAR 0.9
+
+static uint64_t fiojob_bs(double kb)
+{
+	uint64_t b = (uint64_t)llround(kb * 1024.0 / 512.0) * 512;
+
+	return b ? b : 512;
+}
+
+/*
+ * iodepth from aqu-sz: the operators' rule takes aqu-sz itself, but with
+ * rate_iops setting the pace, iodepth is only a ceiling, and a ceiling equal
+ * to the mean queue would cut every burst above the mean (the copy then
+ * falls short of the rate). Twice the mean, rounded up, leaves that room
+ * without letting the queue grow beyond what was seen; below half a request
+ * in flight, one.
+ */
+static unsigned fiojob_iodepth(double aqu_sz)
+{
+	return aqu_sz < FIOJOB_QUEUE_ONE ? 1 : (unsigned)ceil(2.0 * aqu_sz);
+}
+
+int fiojob_derive(const struct fiojob_dev *d, struct fiojob_params *p)
+{
+	const struct iostat_row *r = &d->row;
+	double wkb = r->wkb_s, writes = r->w_s;
+
+	*p = (struct fiojob_params){ 0 };
+	/*
+	 * A flush on a write-back cache is counted as one more write of no data
+	 * as well as in f/s: take those empty writes out of the data writes.
+	 */
+	if (r->f_s > 0 && writes >= r->f_s && wkb > 0)
+		writes -= r->f_s;
+	p->reads = r->r_s;
+	p->writes = wkb > 0 ? writes : 0;
+	if (p->reads < FIOJOB_IDLE_IOPS && p->writes < FIOJOB_IDLE_IOPS)
+		return -ENODATA;
+	if (p->reads < FIOJOB_IDLE_IOPS)
+		p->reads = 0;
+	if (p->writes < FIOJOB_IDLE_IOPS)
+		p->writes = 0;
+	p->rbs = p->reads > 0 ? fiojob_bs(r->rkb_s / p->reads) : 0;
+	p->wbs = p->writes > 0 ? fiojob_bs(wkb / p->writes) : 0;
+	p->rwmixread = (unsigned)lround(100.0 * p->reads / (p->reads + p->writes));
+	p->iodepth = fiojob_iodepth(r->aqu_sz);
+	if (p->writes > 0 && r->f_s > 0)
+		p->fdatasync = (unsigned)fmax(1.0, round(p->writes / r->f_s));
+	p->rate_r = (unsigned)lround(p->reads);
+	p->rate_w = (unsigned)lround(p->writes);
+	if (p->reads > 0 && !p->rate_r)
+		p->rate_r = 1;
+	if (p->writes > 0 && !p->rate_w)
+		p->rate_w = 1;
+	return 0;
+}
+
+void fiojob_global(struct sbuf *sb, double seconds, const char *version)
+{
+	long runtime = lround(seconds) > 0 ? lround(seconds) : 1;
+
+	sbuf_printf(sb, "; fio job imitating the load /proc/diskstats showed for %.1f s, "
+		    "written by %s --fio-job\n", seconds, version);
+	sbuf_puts(sb, "; Averages over the window stand for the whole load: read the notes of "
+		  "each job\n; before trusting it, and compare iostat -dx while it runs.\n");
+	sbuf_puts(sb, "[global]\nioengine=libaio\ndirect=1\ntime_based=1\n");
+	sbuf_printf(sb, "runtime=%ld\n", runtime);
+	sbuf_puts(sb, "; with a synchronous engine instead: ioengine=psync, and numjobs=<iodepth> "
+		  "with\n; rate_iops divided by numjobs (each job is paced on its own)\n");
+}
+
+/* The observed row, as comments. */
+static void fiojob_observed(struct sbuf *sb, const struct fiojob_dev *d)
+{
+	const struct iostat_row *r = &d->row;
+
+	sbuf_printf(sb, "; observed on %s: r/s %.2f  w/s %.2f  rkB/s %.2f  wkB/s %.2f  "
+		    "rareq-sz %.2f kB  wareq-sz %.2f kB\n", d->name, r->r_s, r->w_s, r->rkb_s,
+		    r->wkb_s, r->rareq_sz, r->wareq_sz);
+	sbuf_printf(sb, ";   f/s %.2f  %%rrqm %.2f  %%wrqm %.2f  aqu-sz %.2f  r_await %.2f ms  "
+		    "w_await %.2f ms  %%util %.2f\n", r->f_s, r->rrqm_pct, r->wrqm_pct, r->aqu_sz,
+		    r->r_await, r->w_await, r->util);
+}
+
+/* What the averages hide, for this device's numbers. */
+static void fiojob_caveats(struct sbuf *sb, const struct fiojob_dev *d,
+			   const struct fiojob_params *p)
+{
+	const struct iostat_row *r = &d->row;
+
+	sbuf_puts(sb, "; - bs is the mean request size: a mix of sizes (say 4k and 1m) has the same "
+		  "mean;\n;   use bssplit= if you know the mix\n");
+	sbuf_puts(sb, "; - diskstats cannot tell random from sequential: rw=rand* is a guess\n");
+	if (r->rrqm_pct > FIOJOB_MERGE_PCT || r->wrqm_pct > FIOJOB_MERGE_PCT)
+		sbuf_printf(sb, "; - %.0f %% of reads and %.0f %% of writes were merged: the "
+			    "requests arrived smaller\n;   and probably sequential (try rw=rw, a "
+			    "smaller bs and a larger iodepth)\n", r->rrqm_pct, r->wrqm_pct);
+	if (r->f_s > 0 && p->writes > 0)
+		sbuf_printf(sb, "; - %.2f flushes/s: fdatasync=%u (each flush was also counted as "
+			    "an empty write,\n;   so w/s above is %.2f data writes)\n", r->f_s,
+			    p->fdatasync, p->writes);
+	else if (r->f_s > 0)
+		sbuf_printf(sb, "; - %.2f flushes/s without data writes are not imitated\n",
+			    r->f_s);
+	if (d->max_sectors_kb &&
+	    ((p->rbs && p->rbs >= FIOJOB_SPLIT_NEAR * d->max_sectors_kb * 1024.0) ||
+	     (p->wbs && p->wbs >= FIOJOB_SPLIT_NEAR * d->max_sectors_kb * 1024.0)))
+		sbuf_printf(sb, "; - the mean size is near max_sectors_kb (%u): larger requests "
+			    "were split into\n;   pieces of that size before they were counted\n",
+			    d->max_sectors_kb);
+	sbuf_puts(sb, "; - iodepth is twice aqu-sz (rate_iops sets the pace; iodepth only caps "
+		  "bursts),\n;   and aqu-sz also counts other processes' requests\n");
+}
+
+int fiojob_section(struct sbuf *sb, const struct fiojob_dev *d)
+{
+	struct fiojob_params p;
+
+	if (fiojob_derive(d, &p))
+		return -ENODATA;
+	sbuf_putc(sb, '\n');
+	fiojob_observed(sb, d);
+	fiojob_caveats(sb, d, &p);
+	sbuf_printf(sb, "[%s]\n", d->name);
+	if (p.writes > 0) {
+		sbuf_puts(sb, "; this job WRITES: point filename at a scratch device or file, never "
+			  "at a disk\n; whose data you want to keep\n");
+		sbuf_printf(sb, "filename=%s\n", FIOJOB_PLACEHOLDER);
+	} else {
+		sbuf_printf(sb, "filename=/dev/%s\n", d->name);
+		sbuf_puts(sb, "readonly=1\n");
+	}
+	if (p.reads > 0 && p.writes > 0)
+		sbuf_printf(sb, "rw=randrw\nrwmixread=%u\nbs=%llu,%llu\nrate_iops=%u,%u\n",
+			    p.rwmixread, (unsigned long long)p.rbs, (unsigned long long)p.wbs,
+			    p.rate_r, p.rate_w);
+	else if (p.reads > 0)
+		sbuf_printf(sb, "rw=randread\nbs=%llu\nrate_iops=%u\n",
+			    (unsigned long long)p.rbs, p.rate_r);
+	else
+		sbuf_printf(sb, "rw=randwrite\nbs=%llu\nrate_iops=%u\n",
+			    (unsigned long long)p.wbs, p.rate_w);
+	sbuf_printf(sb, "iodepth=%u\n", p.iodepth);
+	if (p.fdatasync)
+		sbuf_printf(sb, "fdatasync=%u\n", p.fdatasync);
+	return 0;
+}

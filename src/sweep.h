@@ -1,0 +1,94 @@
+/*
+ * sweep: the operators' saturation method, stepped. The probe is driven at
+ * one asked rate after another (each step -w long) and every step becomes a
+ * row of the operators' table: size, asked rate and bytes/s, achieved rate,
+ * expected and measured device rate, areq-sz, aqu-sz, await, %util, MB/s,
+ * service (and response) p50/p99, skipped slots, and the verdict's words.
+ * Then one line names the knee: the highest asked rate the device kept up
+ * with. Pure: the plan decides the next rate from the verdicts so far; the
+ * CLI runs the steps.
+ *
+ * Plans: a list of rates (run as given, in order), or auto: start at
+ * SWEEP_AUTO_START requests/s and double while the device keeps up; after
+ * the first step that falls short, bisect between the highest rate that kept
+ * up and the lowest that did not until they are within SWEEP_AUTO_PRECISION
+ * of each other (the knee to within that share), or SWEEP_MAX_STEPS.
+ */
+#ifndef IOPROBE_SWEEP_H
+#define IOPROBE_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+
+#define SWEEP_MAX_STEPS 32
+/* auto: the first rate, requests/s (a slow disk still keeps up with it) */
+#define SWEEP_AUTO_START 8.0
+/* auto: the highest rate tried (a million requests/s is beyond any one probe thread) */
+#define SWEEP_AUTO_MAX 1048576.0
+/* auto: stop bisecting when the rate that fell short is within 5 % of the one that kept up */
+#define SWEEP_AUTO_PRECISION 0.05
+
+struct sweep_plan {
+	bool automatic;
+	double rates[SWEEP_MAX_STEPS]; /* the list (list mode) */
+	size_t nrates;
+	size_t steps;                  /* steps handed out so far */
+	double ok;                     /* highest rate that kept up, 0 = none */
+	double bad;                    /* lowest rate that did not, 0 = none */
+	double last;                   /* the rate of the last step handed out */
+	bool done;
+};
+
+/*
+ * Parse --sweep's argument: NULL, "" or "auto" for the automatic plan, else
+ * a comma-separated list of rates (requests/s, with the count suffixes k, M;
+ * fractions allowed) of at most SWEEP_MAX_STEPS entries, each > 0. Returns 0,
+ * or -EINVAL with msg filled.
+ */
+int sweep_parse(const char *arg, struct sweep_plan *p, char *msg, size_t msglen);
+
+/* The next asked rate (requests/s), or 0 when the sweep is over. */
+double sweep_next(struct sweep_plan *p);
+
+/* Tell the plan how the step at rate ended: kept up (true) or not. */
+void sweep_record(struct sweep_plan *p, double rate, bool kept_up);
+
+/* The highest asked rate that kept up so far, 0 when none. */
+double sweep_knee(const struct sweep_plan *p);
+
+/* One step's numbers (0 where unknown; a response p50 of 0 means "not measured"). */
+struct sweep_row {
+	uint64_t size;              /* bytes per request */
+	double asked, achieved;     /* requests/s */
+	double expected, dev_rate;  /* device requests/s: explained by the asked rate, measured */
+	double areq_kb, aqu, await_ms, util, dev_mbs;
+	uint64_t p50_ns, p99_ns;    /* service time */
+	uint64_t rp50_ns, rp99_ns;  /* response time (0 when not measured) */
+	uint64_t skipped;
+	bool kept_up;
+	const char *verdict;        /* the verdict line's words ("keeps up", "falls short: ...") */
+};
+
+/* The table's header line, newline included. */
+void sweep_format_header(struct sbuf *sb);
+
+/* One row, newline included (the verdict last, whole). */
+void sweep_format_row(struct sbuf *sb, const struct sweep_row *r);
+
+/*
+ * The knee line, newline included: "keeps up to ~140/s (35.0 MiB/s) at 256 KiB;
+ * beyond it: falls short: device saturated" — or, when no step kept up,
+ * "falls short from the first step (8/s): ...", or when every step kept up,
+ * "keeps up with every step, up to 2048/s (8.00 MiB/s)". last_bad is the
+ * verdict of the lowest rate that did not keep up (NULL when none).
+ */
+void sweep_format_knee(struct sbuf *sb, const struct sweep_plan *p, uint64_t size,
+		       const char *last_bad);
+
+/* One row as a JSON object (no separators), keys as in the header, numbers in base units. */
+void sweep_json_row(struct sbuf *sb, const struct sweep_row *r);
+
+#endif

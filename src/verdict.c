@@ -1,0 +1,334 @@
+#include "config.h"
+
+#include "verdict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+
+int verdict_expect(const struct verdict_probe *p, const struct verdict_dev *d, double rate,
+		   struct verdict_expect *out)
+{
+	double ws, fc;
+	uint64_t chunk;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!p || !d || !out || !p->size)
+		return -EINVAL;
+	chunk = (uint64_t)d->max_sectors_kb * 1024;
+	out->pieces = chunk ? (unsigned)((p->size + chunk - 1) / chunk) : 1;
+	ws = p->write_share < 0 ? 0 : p->write_share > 1 ? 1 : p->write_share;
+	fc = p->flush && ws > 0 && d->write_cache != VERDICT_CACHE_THROUGH ? 1 : 0;
+	if (!isfinite(rate) || rate < 0)
+		rate = 0;
+	out->r_s = rate * (1 - ws) * out->pieces;
+	out->w_s = rate * ws * (out->pieces + fc);
+	out->f_s = rate * ws * fc;
+	out->total = out->r_s + out->w_s;
+	out->per_request = (1 - ws) * out->pieces + ws * (out->pieces + fc);
+	out->own_aqu = (double)out->pieces * (p->depth ? p->depth : 1);
+	return 0;
+}
+
+void verdict_hist_init(struct verdict_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+/* Why the probe falls short, from the interval's numbers (v filled but for the reason). */
+static enum verdict_reason verdict_why(const struct verdict_hist *h, const struct verdict *v)
+{
+	double p50 = (double)v->p50_ns / 1e6;
+	bool at_ceiling;
+
+	if (!v->done) /* nothing finished: either the device is busy or it never saw the request */
+		return v->busy >= VERDICT_BUSY_SATURATED ? VERDICT_DEVICE_SATURATED :
+							   VERDICT_WAIT_ABOVE;
+	if (p50 > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
+	    p50 - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
+		return VERDICT_WAIT_ABOVE;
+	at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
+		     v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
+	if (v->busy >= VERDICT_BUSY_SATURATED ||
+	    (at_ceiling && v->dev_ms >= VERDICT_CEILING_DEV_SHARE * p50))
+		return VERDICT_DEVICE_SATURATED;
+	return VERDICT_PROBE_LIMITED;
+}
+
+/* Fill v's device numbers from d; returns false when there is no usable row. */
+static bool verdict_device(const struct verdict_probe *p, const struct verdict_dev *d,
+			   struct verdict *v)
+{
+	const struct iostat_row *r = d->row;
+	struct verdict_expect at_asked, at_got;
+
+	if (!r || r->reset || verdict_expect(p, d, v->asked, &at_asked) ||
+	    verdict_expect(p, d, v->achieved, &at_got))
+		return false;
+	snprintf(v->dev, sizeof(v->dev), "%s", d->name ? d->name : "");
+	v->dev_rate = r->r_s + r->w_s;
+	v->expected = at_asked.total;
+	v->own = at_got.total;
+	v->pieces = at_asked.pieces;
+	v->flush_counted = p->flush && p->write_share > 0 &&
+			   d->write_cache != VERDICT_CACHE_THROUGH;
+	v->f_s = r->f_s;
+	v->f_await = r->f_await;
+	v->busy = r->util;
+	v->aqu = r->aqu_sz;
+	v->own_aqu = at_asked.own_aqu;
+	v->await = r->await;
+	v->dev_ms = v->achieved > 0 ? r->aqu_sz * 1000 / v->achieved : 0;
+	return true;
+}
+
+/* The device checks of one interval: other I/O and queue building. */
+static void verdict_checks(const struct verdict_hist *h, const struct verdict_probe *p,
+			   const struct verdict_dev *d, double secs, struct verdict *v)
+{
+	struct verdict_expect e;
+	double margin;
+	bool above;
+
+	verdict_expect(p, d, v->achieved, &e);
+	margin = fmax(VERDICT_OTHER_SHARE * v->own, VERDICT_OTHER_MIN_S) +
+		 2 * e.per_request / secs;
+	v->other_io = v->dev_rate > v->own + margin;
+	above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
+	v->queue_building = (above && (h->prev_above || v->aqu > h->prev_aqu)) ||
+			    (h->base_n >= VERDICT_BASELINE_PERIODS &&
+			     v->await > VERDICT_AWAIT_FACTOR * h->base_await + VERDICT_AWAIT_MIN_MS);
+}
+
+/* Remember this interval for the next one. */
+static void verdict_remember(struct verdict_hist *h, const struct verdict *v)
+{
+	h->periods++;
+	if (v->dev_rate > h->ceiling)
+		h->ceiling = v->dev_rate;
+	h->prev_aqu = v->aqu;
+	h->prev_above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
+	/* the baseline is the probe's own picture: intervals with other load do not count */
+	if (h->base_n < VERDICT_BASELINE_PERIODS && v->dev_rate > 0 && !v->other_io &&
+	    !v->queue_building) {
+		h->base_await = (h->base_await * h->base_n + v->await) / (h->base_n + 1);
+		h->base_n++;
+	}
+}
+
+int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
+		  const struct verdict_dev *dev, size_t ndev, struct verdict *out)
+{
+	double secs;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!h || !p || !out)
+		return -EINVAL;
+	secs = (double)p->period_ns / 1e9;
+	out->asked = isfinite(p->asked) && p->asked > 0 ? p->asked : 0;
+	out->achieved = secs > 0 ? (double)p->done / secs : 0;
+	out->short_pct = out->asked > 0 ? (out->achieved - out->asked) / out->asked * 100 : 0;
+	out->done = p->done;
+	out->skipped = p->skipped;
+	out->p50_ns = p->p50_ns;
+	out->p99_ns = p->p99_ns;
+	out->max_rate = p->p50_ns ? (p->depth ? p->depth : 1) * 1e9 / (double)p->p50_ns : 0;
+	out->falls_short = out->asked > 0 && secs > 0 &&
+			   (double)p->done + VERDICT_KEEP_SLACK_REQS <
+				   VERDICT_KEEP_SHARE * out->asked * secs;
+	out->have_dev = ndev > 0 && dev && secs > 0 && verdict_device(p, &dev[0], out);
+	if (!out->have_dev) {
+		out->state = VERDICT_NONE;
+		out->reason = out->asked > 0 ? VERDICT_NO_DEVICE : VERDICT_UNPACED;
+		return 0;
+	}
+	out->base_await = h->base_n ? h->base_await : 0;
+	out->ceiling = h->ceiling > out->dev_rate ? h->ceiling : out->dev_rate;
+	verdict_checks(h, p, &dev[0], secs, out);
+	if (out->falls_short)
+		out->reason = verdict_why(h, out);
+	if (out->other_io)
+		out->state = VERDICT_OTHER_IO;
+	else if (out->queue_building)
+		out->state = VERDICT_QUEUE_BUILDING;
+	else if (out->asked <= 0)
+		out->reason = VERDICT_UNPACED; /* state stays VERDICT_NONE */
+	else if (out->falls_short)
+		out->state = VERDICT_FALLS_SHORT;
+	else
+		out->state = VERDICT_KEEPS_UP;
+	verdict_remember(h, out);
+	return 0;
+}
+
+const char *verdict_state_text(enum verdict_state s)
+{
+	switch (s) {
+	case VERDICT_KEEPS_UP: return "keeps up";
+	case VERDICT_FALLS_SHORT: return "falls short";
+	case VERDICT_OTHER_IO: return "other I/O";
+	case VERDICT_QUEUE_BUILDING: return "queue building";
+	case VERDICT_NONE: break;
+	}
+	return "no verdict";
+}
+
+const char *verdict_reason_text(enum verdict_reason r)
+{
+	switch (r) {
+	case VERDICT_DEVICE_SATURATED: return "device saturated";
+	case VERDICT_WAIT_ABOVE: return "wait above the device";
+	case VERDICT_PROBE_LIMITED: return "probe limited";
+	case VERDICT_UNPACED: return "unpaced";
+	case VERDICT_NO_DEVICE: return "no device row";
+	case VERDICT_NO_REASON: break;
+	}
+	return "";
+}
+
+void verdict_rate_text(char *buf, size_t len, double rate)
+{
+	snprintf(buf, len, fabs(rate) >= 9.95 || rate == 0 ? "%.0f" : "%.1f", rate);
+}
+
+static void put_rate(struct sbuf *sb, const char *before, double rate, const char *after)
+{
+	char t[48];
+
+	verdict_rate_text(t, sizeof(t), rate);
+	sbuf_printf(sb, "%s%s%s", before, t, after);
+}
+
+static void put_time(struct sbuf *sb, const char *before, uint64_t ns)
+{
+	char t[FMT_BUFSZ];
+
+	sbuf_printf(sb, "%s%s", before, fmt_value(t, sizeof(t), ns, FMT_TIME));
+}
+
+/* "asked 200/s  got 131/s (-35 %)" or "asked -  got 131/s". */
+static void put_asked_got(struct sbuf *sb, const struct verdict *v)
+{
+	if (v->asked > 0)
+		put_rate(sb, "asked ", v->asked, "/s  ");
+	else
+		sbuf_puts(sb, "asked -  ");
+	put_rate(sb, "got ", v->achieved, "/s");
+	if (v->asked > 0)
+		sbuf_printf(sb, " (%s%.0f %%)", v->short_pct >= 0.5 ? "+" : "",
+			    fabs(v->short_pct) < 0.5 ? 0.0 : v->short_pct);
+}
+
+int verdict_format_probe(struct sbuf *sb, const struct verdict *v)
+{
+	sbuf_puts(sb, "probe: ");
+	put_asked_got(sb, v);
+	sbuf_printf(sb, "  skipped %llu", (unsigned long long)v->skipped);
+	put_time(sb, "  p50 ", v->p50_ns);
+	put_time(sb, "  p99 ", v->p99_ns);
+	return sb->error;
+}
+
+int verdict_format_rates(struct sbuf *sb, const struct verdict *v)
+{
+	put_asked_got(sb, v);
+	if (v->have_dev) {
+		put_rate(sb, "  dev ", v->dev_rate, "/s");
+		if (v->asked > 0)
+			put_rate(sb, " (expected ", v->expected, ")");
+	}
+	return sb->error;
+}
+
+/* "dev 140/s (expected 140: 1 piece + 1 flush per write)" */
+static void put_dev(struct sbuf *sb, const struct verdict *v, double expected)
+{
+	put_rate(sb, "dev ", v->dev_rate, "/s");
+	put_rate(sb, " (expected ", expected, ": ");
+	sbuf_printf(sb, "%u piece%s%s per request)", v->pieces, v->pieces == 1 ? "" : "s",
+		    v->flush_counted ? " + 1 flush" : "");
+}
+
+static void put_queue(struct sbuf *sb, const struct verdict *v)
+{
+	sbuf_printf(sb, "aqu-sz %.2f (the probe's own up to %.0f), await %.2f ms", v->aqu,
+		    v->own_aqu, v->await);
+	if (v->base_await > 0)
+		sbuf_printf(sb, " (first intervals %.2f ms)", v->base_await);
+}
+
+static void put_short(struct sbuf *sb, const struct verdict *v)
+{
+	sbuf_printf(sb, "%s: ", verdict_reason_text(v->reason));
+	put_rate(sb, "got ", v->achieved, "/s");
+	put_rate(sb, " of ", v->asked, "");
+	sbuf_printf(sb, " (%.0f %%), ", v->short_pct);
+	switch (v->reason) {
+	case VERDICT_WAIT_ABOVE:
+		put_time(sb, "probe p50 ", v->p50_ns);
+		sbuf_printf(sb, " against %.2f ms in the device per request (busy %.0f %%): "
+			    "throttling, file system, page cache, FUSE or network",
+			    v->dev_ms, v->busy);
+		break;
+	case VERDICT_DEVICE_SATURATED:
+		sbuf_printf(sb, "busy %.0f %%, ", v->busy);
+		put_dev(sb, v, v->expected);
+		break;
+	default:
+		sbuf_printf(sb, "busy %.0f %%", v->busy);
+		break;
+	}
+	if (v->max_rate > 0 && v->reason != VERDICT_WAIT_ABOVE) {
+		put_time(sb, ", one request takes ", v->p50_ns);
+		put_rate(sb, ": at most ", v->max_rate, "/s at this depth");
+	}
+}
+
+int verdict_format(struct sbuf *sb, const struct verdict *v)
+{
+	sbuf_puts(sb, verdict_state_text(v->state));
+	switch (v->state) {
+	case VERDICT_NONE:
+		sbuf_printf(sb, ": %s", v->reason == VERDICT_UNPACED ?
+			    "unpaced (nothing asked to compare with)" :
+			    "no device row for this interval");
+		break;
+	case VERDICT_KEEPS_UP:
+		sbuf_puts(sb, ": ");
+		put_dev(sb, v, v->expected);
+		sbuf_printf(sb, ", f/s %.0f, await %.2f ms, aqu-sz %.2f, busy %.0f %%", v->f_s,
+			    v->await, v->aqu, v->busy);
+		break;
+	case VERDICT_FALLS_SHORT:
+		sbuf_puts(sb, ": ");
+		put_short(sb, v);
+		break;
+	case VERDICT_OTHER_IO:
+		sbuf_puts(sb, ": ");
+		put_rate(sb, "dev ", v->dev_rate, "/s");
+		put_rate(sb, ", the probe's own ", v->own, "/s");
+		if (v->queue_building) {
+			sbuf_puts(sb, "; queue building: ");
+			put_queue(sb, v);
+		}
+		if (v->falls_short) {
+			sbuf_puts(sb, "; falls short: ");
+			put_short(sb, v);
+		}
+		break;
+	case VERDICT_QUEUE_BUILDING:
+		sbuf_puts(sb, ": ");
+		put_queue(sb, v);
+		if (v->falls_short) {
+			sbuf_puts(sb, "; falls short: ");
+			put_short(sb, v);
+		}
+		break;
+	}
+	return sb->error;
+}

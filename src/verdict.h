@@ -1,0 +1,238 @@
+/*
+ * verdict: does the device keep up with the rate the probe asked for? The
+ * saturation method (drive a disk at a known rate, watch whether iostat's
+ * rates follow) turned into one state with its reason and numbers, for
+ * --iostat and the view alike. Pure: no I/O, no clocks.
+ *
+ * What the kernel counts, measured on Linux 6.18 (loop device, 40 writes of
+ * 256 KiB with -D -WWW at 20/s, /proc/diskstats before and after):
+ *   queue/write_cache "write back", fdatasync after each write:
+ *     writes +80, sectors written +20480 (= 40 x 512), flushes +40:
+ *     each fdatasync's PREFLUSH is counted as one more write that carries
+ *     no data AND as one flush (f/s); its time goes into both the write
+ *     ticks (field 8) and the flush ticks (field 17);
+ *   -C (no fdatasync): writes +40, flushes +0;
+ *   "write through": writes +40, flushes +0 (the block layer drops the
+ *     PREFLUSH of a device without a volatile cache).
+ * Requests above queue/max_sectors_kb are split: each probe request is
+ * ceil(size / max_sectors_kb KiB) device requests ("pieces"), in flight
+ * together, so an aqu-sz up to pieces x depth is the probe's own.
+ * /proc/diskstats field 11 is the sum of fields 4, 8, 15 and 17 since
+ * Linux 5.7, so Little's law against aqu-sz is an identity and not used.
+ *
+ * Expected device requests per probe request, top device of the stack:
+ *   read:  pieces reads;
+ *   write: pieces writes, plus one write and one flush when the write is
+ *          followed by fdatasync and the cache is write back (or unknown).
+ *
+ * States, checked in this order on each interval (the first words of the
+ * verdict line, for grep):
+ *   "no verdict"     nothing to compare: unpaced run, no device row, no
+ *                    request finished and the device idle with nothing asked;
+ *   "other I/O"      the device did more requests than the probe's own
+ *                    share (achieved x per-request count) plus noise;
+ *   "queue building" aqu-sz above the probe's own (pieces x depth) plus a
+ *                    margin in this interval and the one before (or rising),
+ *                    or await well above the first intervals' baseline;
+ *   "falls short"    achieved below 99 % of asked; the reason is
+ *                    "wait above the device" (probe latency far above the
+ *                    device time per request), else "device saturated"
+ *                    (busy >= 90 %, or the device rate flat at the highest
+ *                    rate seen while its time is the probe's latency),
+ *                    else "probe limited" (one request at this depth takes
+ *                    longer than the interval: the highest rate is given);
+ *   "keeps up"       achieved >= 99 % of asked.
+ * A verdict also says which later checks held (queue building and falls
+ * short under other I/O, falls short under queue building).
+ */
+#ifndef IOPROBE_VERDICT_H
+#define IOPROBE_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iostat.h"
+#include "sbuf.h"
+
+/*
+ * Thresholds. Each one says where its number comes from.
+ */
+/* keeps up: achieved >= 99 % of asked (issue 13's definition of keeping up) */
+#define VERDICT_KEEP_SHARE 0.99
+/* one request per interval is counting noise: an interval cuts the schedule at any phase */
+#define VERDICT_KEEP_SLACK_REQS 1.0
+/* device saturated: busy (%util) >= 90 % (issue 13; the probe alone above capacity measured 96 %) */
+#define VERDICT_BUSY_SATURATED 90.0
+/* at its ceiling: device rate within 5 % of the highest rate seen this run (one request in 20) */
+#define VERDICT_CEILING_SHARE 0.95
+/* ... and its time per probe request at least half the probe's latency (it is the device's time) */
+#define VERDICT_CEILING_DEV_SHARE 0.5
+/*
+ * wait above the device: probe p50 latency > 3 x the device time per probe
+ * request and at least 1 ms more. Measured: a blkio throttle gave 10.9 ms
+ * against 0.09 ms (x120); the serial 7 ms disk gives 7.4 ms against about
+ * 7.4 ms (x1); a page cache or file system hop on a local disk adds well
+ * under 1 ms.
+ */
+#define VERDICT_WAIT_ABOVE_FACTOR 3.0
+#define VERDICT_WAIT_ABOVE_MIN_MS 1.0
+/*
+ * other I/O: the device rate above the probe's own share by more than 10 %
+ * and 3 requests/s (an ext4 target adds two small journal writes now and
+ * then), plus one probe request's worth of device requests at each end of
+ * the interval (its requests complete around the boundary).
+ */
+#define VERDICT_OTHER_SHARE 0.10
+#define VERDICT_OTHER_MIN_S 3.0
+/*
+ * queue building: aqu-sz above pieces x depth by 0.5 (the probe alone above
+ * capacity measured 0.97 with one piece; four pieces of one split request
+ * 1.3; four background writers 5.4).
+ */
+#define VERDICT_QUEUE_MARGIN 0.5
+/*
+ * ... or await above 2 x its baseline and 1 ms more; the baseline is the
+ * mean await of the first 3 intervals with device requests and neither
+ * other I/O nor a queue (four writers
+ * took w_await from 3.7 ms to 33 ms; steady runs move it by a few %).
+ */
+#define VERDICT_AWAIT_FACTOR 2.0
+#define VERDICT_AWAIT_MIN_MS 1.0
+#define VERDICT_BASELINE_PERIODS 3
+
+enum verdict_state {
+	VERDICT_NONE,
+	VERDICT_KEEPS_UP,
+	VERDICT_FALLS_SHORT,
+	VERDICT_OTHER_IO,
+	VERDICT_QUEUE_BUILDING,
+};
+
+enum verdict_reason {
+	VERDICT_NO_REASON,
+	VERDICT_DEVICE_SATURATED,
+	VERDICT_WAIT_ABOVE,
+	VERDICT_PROBE_LIMITED,
+	VERDICT_UNPACED,     /* for VERDICT_NONE */
+	VERDICT_NO_DEVICE,   /* for VERDICT_NONE: no row for the top device */
+};
+
+enum verdict_cache {
+	VERDICT_CACHE_UNKNOWN = -1,
+	VERDICT_CACHE_THROUGH = 0,
+	VERDICT_CACHE_BACK = 1,
+};
+
+/* What the probe asked for and did in one interval. */
+struct verdict_probe {
+	double asked;          /* requests/s from -i/-l/-r/-b; 0 = unpaced */
+	uint64_t size;         /* bytes per request */
+	double write_share;    /* share of writes: 0 reads, 1 -W, 0.5 -G */
+	bool flush;            /* each write is followed by fdatasync (no -C) */
+	unsigned depth;        /* requests in flight at once; 0 counts as 1 */
+	uint64_t period_ns;    /* the interval the numbers cover */
+	uint64_t done;         /* requests finished in the interval */
+	uint64_t skipped;      /* schedule slots missed in the interval */
+	uint64_t p50_ns;       /* latency percentiles of those requests; 0 if none */
+	uint64_t p99_ns;
+};
+
+/* One device of the stack: its row for the same interval and its queue. */
+struct verdict_dev {
+	const char *name;
+	const struct iostat_row *row;  /* NULL: no row this interval */
+	unsigned max_sectors_kb;       /* queue/max_sectors_kb; 0 = unknown (no split) */
+	int write_cache;               /* enum verdict_cache, from queue/write_cache */
+};
+
+/* Device requests per second the probe explains, per class. */
+struct verdict_expect {
+	unsigned pieces;       /* device requests per probe request */
+	double r_s, w_s, f_s;  /* at the rate given */
+	double total;          /* r_s + w_s: what iostat's r/s + w/s should show */
+	double per_request;    /* device reads + writes per probe request (mix-weighted) */
+	double own_aqu;        /* pieces x depth */
+};
+
+/* Across intervals: the baseline and the previous interval. */
+struct verdict_hist {
+	unsigned base_n;       /* intervals in the await baseline (<= VERDICT_BASELINE_PERIODS) */
+	double base_await;     /* their mean await, ms */
+	double ceiling;        /* highest device rate seen */
+	double prev_aqu;
+	bool prev_above;       /* the previous interval's aqu-sz was above the probe's own */
+	unsigned periods;      /* intervals judged with a device row */
+};
+
+struct verdict {
+	enum verdict_state state;
+	enum verdict_reason reason;
+	bool queue_building;   /* the queue check held (whatever the state) */
+	bool falls_short;      /* achieved below asked (whatever the state) */
+	bool other_io;
+	char dev[32];          /* the top device's name, "" without one */
+	double asked, achieved, short_pct;  /* short_pct: (achieved - asked) / asked * 100 */
+	uint64_t done, skipped, p50_ns, p99_ns;
+	bool have_dev;
+	double dev_rate;       /* r/s + w/s of the top device */
+	double expected;       /* what the asked rate explains */
+	double own;            /* what the achieved rate explains */
+	unsigned pieces;
+	bool flush_counted;    /* a flush per write is in expected (and f/s) */
+	double f_s, f_await;
+	double busy, aqu, own_aqu, await, base_await;
+	double dev_ms;         /* device time per probe request, ms (aqu-sz / achieved) */
+	double max_rate;       /* depth / p50: the highest rate this depth reaches; 0 unknown */
+	double ceiling;
+};
+
+/*
+ * The device requests probe p explains on device d at rate requests/s.
+ * Returns 0, or -EINVAL when an argument is NULL or p->size is 0.
+ */
+int verdict_expect(const struct verdict_probe *p, const struct verdict_dev *d, double rate,
+		   struct verdict_expect *out);
+
+/* Start a run: no baseline, no previous interval. */
+void verdict_hist_init(struct verdict_hist *h);
+
+/*
+ * Judge one interval: p is the probe's, dev[0..ndev) the stack top first
+ * (only dev[0] is judged: what the probe's requests hit). Updates h.
+ * Returns 0, or -EINVAL when p, h or out is NULL (out zeroed when given).
+ */
+int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
+		  const struct verdict_dev *dev, size_t ndev, struct verdict *out);
+
+/* "keeps up", "falls short", "other I/O", "queue building", "no verdict". */
+const char *verdict_state_text(enum verdict_state s);
+
+/* "device saturated", "wait above the device", "probe limited", "unpaced", ...; "" for none. */
+const char *verdict_reason_text(enum verdict_reason r);
+
+/*
+ * Append the probe line, no newline:
+ * "probe: asked 200/s  got 131/s (-35 %)  skipped 69  p50 7.41 ms  p99 7.98 ms"
+ * ("asked -" when unpaced). Returns 0 or -ENOMEM.
+ */
+int verdict_format_probe(struct sbuf *sb, const struct verdict *v);
+
+/*
+ * Append the verdict line, no newline. It starts with the state's words,
+ * then ": " and the reason for falls short, then the numbers, e.g.
+ * "falls short: device saturated: busy 96 %, dev 262/s (expected 400) ...".
+ * Returns 0 or -ENOMEM.
+ */
+int verdict_format(struct sbuf *sb, const struct verdict *v);
+
+/*
+ * Append the rates line the view shows:
+ * "asked 200/s  got 131/s (-35 %)  dev 262/s (expected 400)". Returns 0 or -ENOMEM.
+ */
+int verdict_format_rates(struct sbuf *sb, const struct verdict *v);
+
+/* A rate for humans: "%.0f" from 10 up, "%.1f" below. */
+void verdict_rate_text(char *buf, size_t len, double rate);
+
+#endif

@@ -1,0 +1,152 @@
+#!/bin/bash
+# -Q N (queue depth, open-loop starts) and response times: refusals and output
+# forms on a temporary file with the null engine; on a loop device over the
+# FUSE fault disk, depth 8 above capacity fills the device queue (aqu-sz ~ 8,
+# checked with a concurrent real `iostat -dx 1`) and a 1 s stall injected
+# mid-run gives the analytic response p99 (HdrHistogram's correction) while
+# the service p99 does not see it.
+. "$(dirname "$0")/lib.sh"
+
+BG=()
+bg_cleanup() {
+	local p
+	for p in "${BG[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+}
+trap 'bg_cleanup; t_cleanup_fuse; t_cleanup' EXIT
+
+F=$T_TMP/data
+head -c 16M /dev/urandom >"$F"
+
+# ---- refusals ---------------------------------------------------------------
+probe -c 2 -i 1ms -Q 2 "$F"
+check "sync + -Q 2: exit 1" rc_is 1
+check "sync + -Q 2: says why and what to use" \
+	err_has '^ioprobe: -Q 2: the sync engine keeps one request in flight; use -A'
+probe -c 2 -Q 0 --engine=null "$F"
+check "-Q 0: exit 1" rc_is 1
+check "-Q 0: message" err_has '^ioprobe: -Q: the queue depth must be 1 to 4096'
+
+# ---- output forms (null engine) -----------------------------------------------
+probe -c 5 -i 1ms --engine=null "$F"
+check "no -Q: no response line (ioping's summary)" out_lacks '^response '
+probe -c 5 -i 1ms --engine=null -Q 1 "$F"
+check "-Q 1: response line last" \
+	test -n "$(tail -1 "$OUT" | grep -E '^response p50/p90/p99/p99.9 = [0-9.]+ [numa]?s( / [0-9.]+ [numa]?s){3}$')"
+probe -c 200 -i 0 --engine=null:100us -Q 8 -p 50 --raw-percentiles -q "$F"
+# 199 valid requests (the first is warmup): three periods of 50
+check "-Q 8 --raw-percentiles: 3 periods of 18 fields" \
+	test "$(awk 'NF == 18' "$OUT" | wc -l)" = 3
+probe -c 40 -i 1ms --engine=null:3ms -Q 4 "$F"
+check "-Q 4: 40 request lines" test "$(grep -c 'request=' "$OUT")" = 40
+check "-Q 4: each request number once" \
+	test "$(grep -o 'request=[0-9]*' "$OUT" | sort -u | wc -l)" = 40
+probe -c 20 -i 1ms --engine=null:2ms -Q 4 -J "$F"
+check "-Q 4 -J: valid JSON with io.response and stat.response.percentiles" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+reqs = [o["io"] for o in d if "io" in o]
+assert len(reqs) == 20
+assert all(r["response"] >= r["time"] and r["response"] >= r["lateness"] for r in reqs)
+tot = d[-1]["stat"]["response"]
+assert set(tot["percentiles"]) == {"50", "90", "99", "99.9", "99.99"}
+assert tot["count"] == 19  # the warmup request is not counted
+' "$OUT"
+probe -c 20 -i 1ms --engine=null -J "$F"
+check "depth 1 -J: io.response too" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all("response" in o["io"] for o in d if "io" in o)
+assert "percentiles" in d[-1]["stat"]["response"]
+' "$OUT"
+# null:TIME at depth 8 and 2k/s asked: 8 in flight of 2 ms each can do 4k/s, so it keeps up
+probe --engine=null:2ms -Q 8 -r 2000 -w 1 -B "$F"
+check "null:2ms -Q 8 -r 2k: achieved/asked >= 0.99" \
+	awk '{ exit !($9 / ($10 / 1e9) / 2000 >= 0.99) }' "$OUT"
+
+# ---- the fault disk -------------------------------------------------------------
+require_root
+require_loop
+require_fuse
+require_cmd iostat
+if ! "$IOPROBE" -U -c 1 -C "$F" >/dev/null 2>&1; then
+	skip "io_uring is not allowed here"
+fi
+
+# iostat_col DEV COL: the values of column COL of DEV's rows in $T_TMP/iostat, one per line
+# (the first report, since boot, dropped).
+iostat_col() {
+	awk -v d="$(basename "$1")" -v c="$2" '
+		/^Device/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == d { if (seen++) print $col[c] }' "$T_TMP/iostat"
+}
+# median of stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+DIR=$T_TMP/fd
+DEV=$(make_fault_disk "$DIR" 64M --latency 10ms) || skip "faultdisk did not come up"
+
+# depth 1, then depth 8 at 2k/s asked (capacity ~ 8 / 10 ms = 800/s at most)
+iostat -dx "$(basename "$DEV")" 1 >"$T_TMP/iostat" 2>&1 &
+BG+=($!)
+probe -U -D -Q 8 -r 2000 -w 4 -B "$DEV"
+kill "${BG[-1]}" 2>/dev/null
+check "depth 8 on the fault disk: exit 0" rc_is 0
+AQU=$(iostat_col "$DEV" aqu-sz | median)
+AWAIT=$(iostat_col "$DEV" r_await | median)
+check "depth 8 above capacity: iostat aqu-sz ~ 8 (median $AQU)" \
+	awk -v a="$AQU" 'BEGIN { exit !(a >= 6.5 && a <= 8.5) }'
+check "depth 8: iostat r_await ($AWAIT ms) above the 10 ms latency" \
+	awk -v a="$AWAIT" 'BEGIN { exit !(a >= 10) }'
+cp "$OUT" "$T_TMP/d8"
+iostat -dx "$(basename "$DEV")" 1 >"$T_TMP/iostat" 2>&1 &
+BG+=($!)
+probe -U -D -r 2000 -w 3 -B "$DEV"
+kill "${BG[-1]}" 2>/dev/null
+AQU1=$(iostat_col "$DEV" aqu-sz | median)
+AWAIT1=$(iostat_col "$DEV" r_await | median)
+check "depth 1: aqu-sz ~ 1 ($AQU1), below depth 8's ($AQU)" \
+	awk -v a="$AQU1" -v b="$AQU" 'BEGIN { exit !(a <= 1.2 && a < b) }'
+check "await rises with the depth ($AWAIT1 ms -> $AWAIT ms)" \
+	awk -v a="$AWAIT1" -v b="$AWAIT" 'BEGIN { exit !(b > a) }'
+
+# a 1 s stall mid-run at 1 kHz, depth 1: the response p99 is the analytic value
+fault_ctl "$DIR" "latency 0"
+( sleep 1.5; fault_ctl "$DIR" "hang 1"; sleep 1; fault_ctl "$DIR" "hang 0" ) &
+BG+=($!)
+probe -U -D -i 1ms -w 4 -J "$DEV"
+check "stall run: exit 0, valid JSON" test "$RC" = 0 -a -s "$OUT"
+check "response p99 within 1 % of the analytic value, service p99 not" python3 -c '
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+reqs = [o["io"] for o in d if "io" in o]
+tot = d[-1]["stat"]
+I = 1000000
+stalled = max(reqs, key=lambda r: r["time"])
+assert stalled["time"] > 0.9e9, stalled
+# the analytic distribution: every counted request (warmup excluded) plus, behind
+# every request that ended more than the catch-up window max(2 I, 1 ms) after the
+# next slot was due at D (the 1 s stall, and any other hiccup of this machine), the
+# skipped slots E - D, E - D - I, ... (the man page rule; none after the last request)
+vals = [r["response"] for r in reqs if r["notice"] != "warmup"]
+n = 0
+for r in reqs[:-1]:
+    D = r["start"] - r["lateness"] + I
+    E = r["start"] + r["time"]
+    if r["notice"] != "warmup" and E - D > 2 * I:
+        k = (E - D) // I
+        vals += [E - D - j * I for j in range(k)]
+        if r is stalled:
+            n = k
+vals.sort()
+assert tot["response"]["count"] == len(vals), (tot["response"]["count"], len(vals))
+want = vals[math.ceil(0.99 * len(vals)) - 1]
+got = tot["response"]["percentiles"]["99"]
+svc = tot["percentiles"]["99"]
+print("response p99 %d, analytic %d, service p99 %d, skipped %d" % (got, want, svc, n))
+assert abs(got - want) <= 0.01 * want, (got, want)
+assert abs(svc - want) > 0.01 * want, (svc, want)
+' "$OUT"
+
+finish

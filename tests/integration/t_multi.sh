@@ -1,0 +1,127 @@
+#!/bin/bash
+# Several targets in one run (issue 16): two loop devices and a third over the
+# fault-injecting FUSE disk with 5 ms of added latency. Summaries per target in
+# the order given, raw lines ending with the path, JSON by target, --iostat over
+# the union of the stacks, exit codes when one target fails (EIO with and without
+# -E, a target that does not exist, one that vanishes mid-run), duplicates.
+. "$(dirname "$0")/lib.sh"
+
+require_loop
+require_fuse
+BG=()
+bg_cleanup() { local p; for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; }
+trap 'bg_cleanup; t_cleanup_fuse; t_cleanup' EXIT
+
+A=$(make_loop 32M) || { fail "make_loop"; finish; }
+B=$(make_loop 32M) || { fail "make_loop"; finish; }
+M=$T_TMP/slow
+C=$(make_fault_disk "$M" 32M --latency 5ms) || { fail "mount faultdisk"; finish; }
+
+# heads: the targets of the summary headers, in order
+heads() { sed -n 's/^--- \(.*\) (.*) ioprobe statistics ---$/\1/p' "$OUT" | tr '\n' ' '; }
+# p50_ms TARGET: the p50 of TARGET's summary block, in ms (integer)
+p50_ms() {
+	awk -v t="$1" '$0 ~ "^--- " t " " { f = 1 } f && /^p50/ { split($0, a, " = "); split(a[2], v, " ");
+		m = v[2] == "ms" ? 1 : v[2] == "s" ? 1000 : 0.001; if (v[2] == "ns") m = 1e-6
+		printf "%d\n", v[1] * m; exit }' "$OUT"
+}
+
+## 1. summaries, one per target in the order given; the slow one is plain to see
+probe -D -c 6 -i 0.02 "$C" "$A" "$B"
+check "cli: exit 0" rc_is 0
+check "cli: stderr empty" err_empty
+check "cli: three summaries in the order given" [ "$(heads)" = "$C $A $B " ]
+for d in "$A" "$B" "$C"; do
+	check "cli: 6 request lines for $d" [ "$(grep -Ec "^4 KiB <<< $d \(block device .*\): request=[0-9]+ time=" "$OUT")" = 6 ]
+	check "cli: summary of $d counts 5 requests" \
+		eval "grep -A1 '^--- $d ' \"\$OUT\" | grep -q '^5 requests completed in '"
+done
+check "cli: the fault disk's p50 >= 5 ms" [ "$(p50_ms "$C")" -ge 5 ]
+check "cli: the loop devices' p50 < 5 ms" [ "$(p50_ms "$A")" -lt 5 ] && [ "$(p50_ms "$B")" -lt 5 ]
+# the request lines interleave: the fast targets finish before the slow one does
+check "cli: request lines interleave" \
+	eval "[ \"\$(grep -n '^4 KiB <<< $A ' \"\$OUT\" | tail -1 | cut -d: -f1)\" -lt \"\$(grep -n '^4 KiB <<< $C ' \"\$OUT\" | tail -1 | cut -d: -f1)\" ]"
+
+## 2. raw lines: the path is the last field, escaped into one word
+SP="$T_TMP/my disk"
+truncate -s 1M "$SP"
+probe -c 4 -i 0.01 -B "$A" "$SP" "$B"
+check "raw -B: exit 0" rc_is 0
+check "raw -B: three lines" out_lines 3
+check "raw -B: 11 fields each" [ "$(awk '{ print NF }' "$OUT" | sort -u)" = 11 ]
+check "raw -B: \$NF names the targets in order" \
+	[ "$(awk '{ print $NF }' "$OUT" | tr '\n' ' ')" = "$A ${SP// /\\x20} $B " ]
+check "raw -B: fields 1-10 are integers" [ "$(awk '{ $NF = ""; print }' "$OUT" | grep -Evc '^([0-9]+ ){10}$')" = 0 ]
+probe -D -c 7 -i 0.01 -p 3 --raw-percentiles -q "$A" "$B"
+check "raw -p: two periods per target, 15 fields, the path last" \
+	[ "$(awk 'NF == 15 { print $NF }' "$OUT" | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" = "2 2 " ]
+check "raw -p -q: no summary" out_lacks "statistics"
+
+## 3. JSON by target
+probe -D -c 3 -i 0.01 -J "$A" "$B" "$C"
+check "json: exit 0 and valid" eval 'rc_is 0 && json_valid'
+check "json: requests and a total for every target" python3 - "$OUT" "$A" "$B" "$C" <<'PY'
+import json, sys
+objs = json.load(open(sys.argv[1]))
+for t in sys.argv[2:]:
+    mine = [o for o in objs if o["target"]["path"] == t]
+    assert len(mine) == 4, (t, len(mine))
+    assert mine[-1]["target"]["fstype"] == "block", mine[-1]
+    assert sum(1 for o in mine if "io" in o) == 3
+totals = [o["target"]["path"] for o in objs if "io" not in o]
+assert totals == sys.argv[2:], totals
+PY
+probe -D -c 3 -i 0.01 --json-lines "$A" "$C"
+check "json-lines: one object per line, each with its target" python3 - "$OUT" "$A" "$C" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 8, len(lines)
+paths = [json.loads(l)["target"]["path"] for l in lines]
+assert sorted(set(paths)) == sorted(sys.argv[2:]), paths
+PY
+
+## 4. --iostat: the union of the stacks, each device once
+probe -D -w 2.5 -i 0.1 -q --iostat "$A" "$B" "$C" "$T_TMP"
+check "iostat: exit 0" rc_is 0
+first_block() { awk '/^Device/ { n++ } n == 1 && !/^Device/ && NF { print $1 }' "$OUT"; }
+for d in "$A" "$B" "$C"; do
+	check "iostat: ${d#/dev/} once in a block" [ "$(first_block | grep -cx "${d#/dev/}")" = 1 ]
+done
+check "iostat: no device twice" [ -z "$(first_block | sort | uniq -d)" ]
+
+## 5. exit codes: one target fails
+fault_ctl "$M" "eio 0+32M"
+probe -D -c 4 -i 0.02 "$A" "$C" "$B"
+check "eio: exit 3" rc_is 3
+check "eio: the failure names its target" err_has "^ioprobe: $C: request failed: EIO: "
+check "eio: the others' summaries" [ "$(heads)" = "$A $C $B " ]
+check "eio: the others completed" eval "grep -A1 '^--- $B ' \"\$OUT\" | grep -q '^3 requests completed'"
+probe -D -E -c 4 -i 0.02 "$A" "$C" "$B"
+check "eio -E: exit 3" rc_is 3
+check "eio -E: failed requests counted for the slow one" \
+	eval "grep -A2 '^--- $C ' \"\$OUT\" | grep -q '^4 failed, generated 4 requests'"
+check "eio -E: stderr empty" err_empty
+fault_ctl "$M" reset
+probe -D -c 3 -i 0.01 "$A" "$T_TMP/nonexistent" "$B"
+check "missing target: exit 2" rc_is 2
+check "missing target: said" err_has "^ioprobe: stat \"$T_TMP/nonexistent\" failed: No such file or directory$"
+check "missing target: the others ran" [ "$(heads)" = "$A $B " ]
+ln -s "$A" "$T_TMP/alias"
+probe -c 1 "$A" "$T_TMP/alias"
+check "same device under two names: exit 1" rc_is 1
+check "same device under two names: said" err_has "^ioprobe: duplicate target: \"$T_TMP/alias\" is \"$A\"$"
+check "same device under two names: nothing run" out_empty
+
+## 6. a target that vanishes mid-run: the others go on, exit 3
+timeout -k 5 30 "$IOPROBE" -D -E -i 0.05 -c 40 "$A" "$C" >"$OUT" 2>"$ERR" &
+pid=$!
+BG+=("$pid")
+wait_lines "$OUT" "<<< $C " 3 10
+kill -KILL "$(fault_pid "$M")"
+wait "$pid"
+RC=$?
+check "vanish: exit 3" rc_is 3
+check "vanish: the other target's 40 requests" [ "$(grep -c "^4 KiB <<< $A " "$OUT")" = 40 ]
+check "vanish: both summaries" [ "$(heads)" = "$A $C " ]
+check "vanish: failures counted" eval "grep -A2 '^--- $C ' \"\$OUT\" | grep -Eq '[1-9][0-9]* failed'"
+finish

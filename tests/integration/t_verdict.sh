@@ -1,0 +1,152 @@
+#!/bin/bash
+# The saturation verdict of --iostat on a serial slow device: a loop device over the FUSE fault
+# disk serving one request at a time in 7 ms (about 132 writes/s of 256 KiB). Each scenario of
+# issue 13 drives it at a known rate and checks the verdict words and the numbers behind them:
+# below capacity (with and without -C, write cache write back or write through), above
+# capacity, requests split by max_sectors_kb, background writers, a blkio throttle.
+. "$(dirname "$0")/lib.sh"
+
+require_loop
+require_fuse
+require_cmd python3
+
+L=$(make_fault_disk "$T_TMP/fd" 256M --latency 7ms -s) || skip "cannot set up the FUSE disk"
+N=$(basename "$L")
+Q=/sys/block/$N/queue
+# a reused loop device keeps its queue settings: start from the defaults
+echo "write back" >"$Q/write_cache" || skip "queue/write_cache is not writable here"
+echo 1280 >"$Q/max_sectors_kb" 2>/dev/null || true
+
+# run ARGS...: ioprobe --iostat on the device, three one-second blocks.
+run() { probe --iostat -q -D -WWW -S 64m -w 3.5 "$@" "$L"; }
+# verdicts: the verdict lines (the line after each "probe:" line).
+verdicts() { awk 'p { print; p = 0 } /^probe: / { p = 1 }' "$OUT"; }
+# all_verdicts WORDS: every block's verdict starts with WORDS (and there are at least 2).
+all_verdicts() {
+	[ "$(verdicts | wc -l)" -ge 2 ] && ! verdicts | grep -Eqv "^$1"
+}
+# some_verdict REGEX: at least one block's verdict matches.
+some_verdict() { verdicts | grep -Eq -- "$1"; }
+# med COLUMN: the median of a column of the device's rows (2 = r/s, 8 = w/s, 20 = f/s ...).
+med() {
+	awk -v n="$N" -v c="$1" '$1 == n { print $c }' "$OUT" |
+		sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+near() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(abs(a-b) > 0.05*b+0.5)" "$@"; }
+
+# ---- below capacity: 70 writes/s of 256 KiB, each followed by fdatasync
+run -s 256k -r 70
+check "70/s: exit 0" rc_is 0
+check "70/s: blocks carry a time like iostat -t" out_has '^[0-9]{2}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$'
+check "70/s: probe line asks 70/s and gets it" out_has '^probe: asked 70/s  got 70/s \(0 %\)  skipped 0  p50 [0-9.]+ ms  p99 '
+check "70/s: keeps up in every block" all_verdicts "keeps up: "
+check "70/s: flushes counted as writes: w/s 140" near "$(med 8)" 140
+check "70/s: and as f/s 70" near "$(med 20)" 70
+check "70/s: expected 140 = 1 piece + 1 flush" some_verdict "dev 1[34][0-9]/s \(expected 140: 1 piece \+ 1 flush per request\)"
+check "70/s: the flushes are not other I/O" all_verdicts "keeps up"
+cp "$OUT" "$T_TMP/keeps-up.txt"
+
+# -C: no fdatasync, so w/s = asked
+run -C -s 256k -r 70
+check "-C 70/s: keeps up" all_verdicts "keeps up: dev [67][0-9]/s \(expected 70: 1 piece per request\)"
+check "-C 70/s: w/s 70" near "$(med 8)" 70
+check "-C 70/s: no flushes" near "$(med 20)" 0
+
+# JSON: the same interval's probe and verdict objects
+probe --iostat -J -q -D -WWW -S 64m -w 2.5 -s 256k -r 70 "$L"
+json_ok() {
+	python3 - "$OUT" <<'PY'
+import json, sys
+objs = [o for o in json.load(open(sys.argv[1])) if "iostat" in o]
+assert len(objs) >= 2, objs
+for o in objs:
+    p, v = o["iostat"]["probe"], o["iostat"]["verdict"]
+    assert abs(p["asked"] - 70) < 0.01 and p["skipped"] == 0 and p["p50"] > 0, p
+    assert v["state"] == "keeps up" and v["reason"] == "", v
+    assert abs(v["expected"] - 140) < 0.01 and v["text"].startswith("keeps up: "), v
+PY
+}
+check "JSON: iostat objects carry probe and verdict" json_ok
+
+# ---- above capacity: 200/s asked of a disk that does about 132
+run -s 256k -r 200
+check "200/s: probe line shows asked 200/s and the shortfall" out_has '^probe: asked 200/s  got 1[23][0-9]/s \(-3[0-9] %\)  skipped [1-9]'
+check "200/s: falls short, device saturated" all_verdicts "falls short: device saturated: "
+check "200/s: expected 400 (1 piece + 1 flush)" some_verdict "dev 2[5-7][0-9]/s \(expected 400: 1 piece \+ 1 flush per request\)"
+check "200/s: says the most this depth can do" some_verdict "at most 1[2-4][0-9]/s at this depth"
+check "200/s: no queue building from the probe alone" out_lacks "queue building"
+cp "$OUT" "$T_TMP/falls-short.txt"
+
+# ---- write cache "write through": the kernel drops the PREFLUSH
+echo "write through" >"$Q/write_cache"
+run -s 256k -r 70
+check "write through: keeps up, expected 70" all_verdicts "keeps up: dev [67][0-9]/s \(expected 70: 1 piece per request\)"
+check "write through: w/s 70" near "$(med 8)" 70
+check "write through: f/s 0" near "$(med 20)" 0
+echo "write back" >"$Q/write_cache"
+
+# ---- requests split by max_sectors_kb: 512 KiB in 2 or 4 pieces
+echo 256 >"$Q/max_sectors_kb"
+run -s 512k -r 35
+check "max 256, 512k at 35/s: keeps up, expected 105 = 35 x (2 + 1)" \
+	all_verdicts "keeps up: dev 10[0-9]/s \(expected 105: 2 pieces \+ 1 flush per request\)"
+check "max 256: w/s 105" near "$(med 8)" 105
+check "max 256: wareq-sz 170.67 kB (2 x 256 + 0) / 3" near "$(med 13)" 170.67
+echo 128 >"$Q/max_sectors_kb"
+run -s 512k -r 20
+check "max 128, 512k at 20/s: keeps up, expected 100 = 20 x (4 + 1)" \
+	all_verdicts "keeps up: dev (9[5-9]|10[0-4])/s \(expected 100: 4 pieces \+ 1 flush per request\)"
+check "max 128: aqu-sz above 1 from the pieces, yet no queue building" \
+	python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 1.0)" "$(med 22)"
+check "max 128: no queue building" out_lacks "queue building"
+cp "$OUT" "$T_TMP/split128.txt"
+echo 1280 >"$Q/max_sectors_kb"
+
+# ---- background writers on the same device
+"$IOPROBE" --iostat -q -D -WWW -S 64m -w 4.5 -s 256k -r 70 "$L" >"$OUT" 2>"$ERR" &
+PID=$!
+sleep 1.2
+WRITERS=()
+for i in 0 1 2 3; do
+	timeout 3 dd if=/dev/zero of="$L" bs=256k oflag=direct seek=$((256 + i * 128)) count=120 \
+		status=none 2>/dev/null &
+	WRITERS+=($!)
+done
+wait "${WRITERS[@]}" 2>/dev/null
+wait "$PID"
+RC=$?
+check "writers: exit 0" rc_is 0
+check "writers: other I/O" some_verdict "^other I/O: dev [0-9]+/s, the probe's own [0-9]+/s"
+check "writers: queue building" some_verdict "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)"
+check "writers: the first block (before them) keeps up" \
+	test "$(verdicts | head -1 | cut -c1-8)" = "keeps up"
+cp "$OUT" "$T_TMP/writers.txt"
+
+# ---- a throttle above the device: cgroup v2 io.max where the io controller is there, else v1 blkio
+MAJMIN=$(cat "/sys/block/$N/dev")
+CG=
+if grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	CG=/sys/fs/cgroup/ioprobe-verdict.$$
+	echo +io >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	mkdir "$CG" && echo "$MAJMIN wiops=30" >"$CG/io.max" || CG=
+elif [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ]; then
+	CG=/sys/fs/cgroup/blkio/ioprobe-verdict.$$
+	mkdir "$CG" && echo "$MAJMIN 30" >"$CG/blkio.throttle.write_iops_device" || CG=
+fi
+if [ -z "$CG" ]; then
+	skip "no cgroup I/O throttle here (neither io.max nor blkio.throttle)"
+fi
+trap 'rmdir "$CG" 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
+timeout -k 5 60 bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CG" \
+	"$IOPROBE" --iostat -q -D -WWW -S 64m -w 3.5 -s 256k -r 70 "$L" >"$OUT" 2>"$ERR"
+RC=$?
+check "throttle: exit 0" rc_is 0
+check "throttle: falls short, wait above the device" \
+	all_verdicts "falls short: wait above the device: got 1[0-9]/s of 70"
+check "throttle: device rate is the probe's own (no other I/O)" out_lacks "other I/O"
+cp "$OUT" "$T_TMP/throttle.txt"
+
+if [ -n "${IOPROBE_VERDICT_KEEP:-}" ]; then
+	mkdir -p "$IOPROBE_VERDICT_KEEP" && cp "$T_TMP"/*.txt "$IOPROBE_VERDICT_KEEP"/
+fi
+finish

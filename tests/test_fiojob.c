@@ -1,0 +1,133 @@
+/* Unit tests for src/fiojob.c: iostat numbers → fio job parameters and text. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "fiojob.h"
+
+static struct fiojob_dev mixed(void)
+{
+	struct fiojob_dev d = { .name = "sdb", .max_sectors_kb = 1280 };
+
+	d.row.r_s = 139.99;
+	d.row.rkb_s = 2239.92;
+	d.row.w_s = 60.0;
+	d.row.wkb_s = 479.98;
+	d.row.aqu_sz = 3.6;
+	return d;
+}
+
+Test(fiojob, mixed_load_parameters)
+{
+	struct fiojob_dev d = mixed();
+	struct fiojob_params p;
+
+	cr_assert_eq(fiojob_derive(&d, &p), 0);
+	cr_assert_eq(p.rbs, 16384);
+	cr_assert_eq(p.wbs, 8192);
+	cr_assert_eq(p.rwmixread, 70);
+	cr_assert_eq(p.rate_r, 140);
+	cr_assert_eq(p.rate_w, 60);
+	cr_assert_eq(p.iodepth, 8, "aqu-sz 3.6: twice, rounded up");
+	cr_assert_eq(p.fdatasync, 0);
+}
+
+Test(fiojob, flushes_counted_as_empty_writes_are_removed)
+{
+	/* 70 writes/s of 256 KiB with fdatasync on a write-back cache: w/s 140, f/s 70 */
+	struct fiojob_dev d = { .name = "loop0" };
+	struct fiojob_params p;
+
+	d.row.w_s = 140;
+	d.row.wkb_s = 70 * 256;
+	d.row.f_s = 70;
+	d.row.aqu_sz = 0.9;
+	cr_assert_eq(fiojob_derive(&d, &p), 0);
+	cr_assert_float_eq(p.writes, 70, 1e-9);
+	cr_assert_eq(p.wbs, 256 * 1024, "the data size, not the halved mean");
+	cr_assert_eq(p.fdatasync, 1);
+	cr_assert_eq(p.rwmixread, 0);
+	cr_assert_eq(p.iodepth, 2, "aqu-sz 0.9: twice, rounded up");
+}
+
+Test(fiojob, idle_device_has_nothing_to_imitate)
+{
+	struct fiojob_dev d = { .name = "sdc" };
+	struct fiojob_params p;
+	struct sbuf sb = SBUF_INIT;
+
+	d.row.r_s = 0.2;
+	d.row.rkb_s = 0.8;
+	cr_assert_eq(fiojob_derive(&d, &p), -ENODATA);
+	cr_assert_eq(fiojob_section(&sb, &d), -ENODATA);
+	cr_assert_eq(sb.len, 0);
+}
+
+Test(fiojob, sizes_round_to_sectors)
+{
+	struct fiojob_dev d = { .name = "sdb" };
+	struct fiojob_params p;
+
+	d.row.r_s = 100;
+	d.row.rkb_s = 100 * 4.1; /* 4.1 kB mean: 4198 bytes, 8 sectors */
+	cr_assert_eq(fiojob_derive(&d, &p), 0);
+	cr_assert_eq(p.rbs, 4096);
+	d.row.rkb_s = 100 * 0.1; /* below one sector: one sector */
+	cr_assert_eq(fiojob_derive(&d, &p), 0);
+	cr_assert_eq(p.rbs, 512);
+}
+
+Test(fiojob, writes_never_target_the_observed_device)
+{
+	struct fiojob_dev d = mixed();
+	struct sbuf sb = SBUF_INIT;
+
+	cr_assert_eq(fiojob_section(&sb, &d), 0);
+	cr_assert(strstr(sbuf_str(&sb), "filename=" FIOJOB_PLACEHOLDER "\n"));
+	cr_assert(!strstr(sbuf_str(&sb), "/dev/sdb"));
+	cr_assert(strstr(sbuf_str(&sb), "[sdb]\n"));
+	cr_assert(strstr(sbuf_str(&sb), "rw=randrw\nrwmixread=70\nbs=16384,8192\n"
+			 "rate_iops=140,60\niodepth=8\n"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+Test(fiojob, read_only_job_reads_the_device)
+{
+	struct fiojob_dev d = { .name = "nvme0n1" };
+	struct sbuf sb = SBUF_INIT;
+
+	d.row.r_s = 500;
+	d.row.rkb_s = 500 * 4;
+	d.row.aqu_sz = 0.4;
+	cr_assert_eq(fiojob_section(&sb, &d), 0);
+	cr_assert(strstr(sbuf_str(&sb), "filename=/dev/nvme0n1\nreadonly=1\nrw=randread\n"
+			 "bs=4096\nrate_iops=500\niodepth=1\n"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+Test(fiojob, caveats_follow_the_numbers)
+{
+	struct fiojob_dev d = mixed();
+	struct sbuf sb = SBUF_INIT;
+
+	d.row.wrqm_pct = 60;
+	d.max_sectors_kb = 16;
+	d.row.f_s = 30;
+	d.row.w_s = 90; /* 60 data writes + 30 empty flush writes */
+	cr_assert_eq(fiojob_section(&sb, &d), 0);
+	cr_assert(strstr(sbuf_str(&sb), "were merged"));
+	cr_assert(strstr(sbuf_str(&sb), "near max_sectors_kb (16)"));
+	cr_assert(strstr(sbuf_str(&sb), "fdatasync=2\n"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+Test(fiojob, global_section)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	fiojob_global(&sb, 4.6, "ioprobe 9");
+	cr_assert(strstr(sbuf_str(&sb), "[global]\nioengine=libaio\ndirect=1\ntime_based=1\n"
+			 "runtime=5\n"));
+	cr_assert(strstr(sbuf_str(&sb), "4.6 s, written by ioprobe 9 --fio-job"));
+	sbuf_free(&sb);
+}

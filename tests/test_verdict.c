@@ -1,0 +1,395 @@
+/*
+ * verdict: expected device rates (pieces, flushes, write cache) and the
+ * verdict states, fed with rows recorded from real runs on loop devices over
+ * the FUSE fault disk (serial, 7 ms per request) beside `iostat -dx 1`.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verdict.h"
+
+#define SEC 1000000000ull
+#define MS 1000000ull
+
+/* A probe of -s size at asked/s with -D -WWW (flush unless -C), one request in flight. */
+static struct verdict_probe wprobe(double asked, uint64_t size, bool flush)
+{
+	struct verdict_probe p = { 0 };
+
+	p.asked = asked;
+	p.size = size;
+	p.write_share = 1;
+	p.flush = flush;
+	p.depth = 1;
+	p.period_ns = SEC;
+	return p;
+}
+
+/* A recorded interval: what the probe did and the device's row over the same second. */
+struct rec {
+	uint64_t done, skipped;
+	double p50_ms, p99_ms;
+	double w_s, f_s, f_await, w_await, await, aqu, util;
+};
+
+static void judge(struct verdict_hist *h, struct verdict_probe p, unsigned max_kb, int cache,
+		  const struct rec *r, struct verdict *v)
+{
+	struct iostat_row row;
+	struct verdict_dev d = { "loop0", &row, max_kb, cache };
+
+	memset(&row, 0, sizeof(row));
+	row.interval_ns = SEC;
+	row.w_s = r->w_s;
+	row.f_s = r->f_s;
+	row.f_await = r->f_await;
+	row.w_await = r->w_await;
+	row.await = r->await;
+	row.aqu_sz = r->aqu;
+	row.util = r->util;
+	p.done = r->done;
+	p.skipped = r->skipped;
+	p.p50_ns = (uint64_t)(r->p50_ms * MS);
+	p.p99_ns = (uint64_t)(r->p99_ms * MS);
+	cr_assert_eq(verdict_judge(h, &p, &d, 1, v), 0);
+}
+
+static char *line(const struct verdict *v, char *buf, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	verdict_format(&sb, v);
+	snprintf(buf, len, "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	return buf;
+}
+
+Test(verdict, expect_pieces_and_flushes)
+{
+	struct verdict_probe p = wprobe(70, 256 << 10, true);
+	struct verdict_dev d = { "loop0", NULL, 1280, VERDICT_CACHE_BACK };
+	struct verdict_expect e;
+
+	/* measured: 70 writes/s of 256 KiB with fdatasync -> w/s 140, f/s 70 */
+	cr_assert_eq(verdict_expect(&p, &d, 70, &e), 0);
+	cr_assert_eq(e.pieces, 1);
+	cr_assert_float_eq(e.w_s, 140, 1e-9);
+	cr_assert_float_eq(e.f_s, 70, 1e-9);
+	cr_assert_float_eq(e.total, 140, 1e-9);
+	cr_assert_float_eq(e.own_aqu, 1, 1e-9);
+	/* "write through": the PREFLUSH is dropped, nothing counted */
+	d.write_cache = VERDICT_CACHE_THROUGH;
+	verdict_expect(&p, &d, 70, &e);
+	cr_assert_float_eq(e.w_s, 70, 1e-9);
+	cr_assert_float_eq(e.f_s, 0, 1e-9);
+	/* unknown cache: counted (the upper bound) */
+	d.write_cache = VERDICT_CACHE_UNKNOWN;
+	verdict_expect(&p, &d, 70, &e);
+	cr_assert_float_eq(e.w_s, 140, 1e-9);
+	/* -C: no fdatasync */
+	p.flush = false;
+	d.write_cache = VERDICT_CACHE_BACK;
+	verdict_expect(&p, &d, 70, &e);
+	cr_assert_float_eq(e.w_s, 70, 1e-9);
+	cr_assert_float_eq(e.f_s, 0, 1e-9);
+}
+
+Test(verdict, expect_split_requests)
+{
+	struct verdict_probe p = wprobe(35, 512 << 10, true);
+	struct verdict_dev d = { "loop0", NULL, 256, VERDICT_CACHE_BACK };
+	struct verdict_expect e;
+
+	/* measured: 512 KiB at 35/s with max_sectors_kb 256 and fdatasync: w/s 105 = 35 x 3 */
+	verdict_expect(&p, &d, 35, &e);
+	cr_assert_eq(e.pieces, 2);
+	cr_assert_float_eq(e.w_s, 105, 1e-9);
+	d.max_sectors_kb = 128;
+	verdict_expect(&p, &d, 35, &e);
+	cr_assert_eq(e.pieces, 4);
+	cr_assert_float_eq(e.w_s, 175, 1e-9);
+	cr_assert_float_eq(e.own_aqu, 4, 1e-9);
+	/* an exact multiple is not one more piece; unknown max: no split */
+	p.size = 256 << 10;
+	d.max_sectors_kb = 128;
+	verdict_expect(&p, &d, 1, &e);
+	cr_assert_eq(e.pieces, 2);
+	d.max_sectors_kb = 0;
+	verdict_expect(&p, &d, 1, &e);
+	cr_assert_eq(e.pieces, 1);
+}
+
+Test(verdict, expect_reads_and_the_mix)
+{
+	struct verdict_probe p = wprobe(100, 4096, true);
+	struct verdict_dev d = { "loop0", NULL, 128, VERDICT_CACHE_BACK };
+	struct verdict_expect e;
+
+	p.write_share = 0;
+	verdict_expect(&p, &d, 100, &e);
+	cr_assert_float_eq(e.r_s, 100, 1e-9);
+	cr_assert_float_eq(e.w_s, 0, 1e-9, "reads are not flushed");
+	p.write_share = 0.5; /* -G: every other request writes */
+	verdict_expect(&p, &d, 100, &e);
+	cr_assert_float_eq(e.r_s, 50, 1e-9);
+	cr_assert_float_eq(e.w_s, 100, 1e-9);
+	cr_assert_float_eq(e.f_s, 50, 1e-9);
+	cr_assert_float_eq(e.per_request, 1.5, 1e-9);
+}
+
+Test(verdict, bad_arguments)
+{
+	struct verdict_probe p = wprobe(1, 0, false);
+	struct verdict_dev d = { "x", NULL, 0, -1 };
+	struct verdict_expect e;
+	struct verdict_hist h;
+	struct verdict v;
+
+	cr_assert_eq(verdict_expect(&p, &d, 1, &e), -EINVAL, "size 0");
+	cr_assert_eq(verdict_expect(NULL, &d, 1, &e), -EINVAL);
+	cr_assert_eq(verdict_expect(&p, &d, 1, NULL), -EINVAL);
+	verdict_hist_init(&h);
+	cr_assert_eq(verdict_judge(NULL, &p, &d, 1, &v), -EINVAL);
+	cr_assert_eq(verdict_judge(&h, NULL, &d, 1, &v), -EINVAL);
+	cr_assert_eq(verdict_judge(&h, &p, &d, 1, NULL), -EINVAL);
+}
+
+Test(verdict, words)
+{
+	cr_assert_str_eq(verdict_state_text(VERDICT_KEEPS_UP), "keeps up");
+	cr_assert_str_eq(verdict_state_text(VERDICT_FALLS_SHORT), "falls short");
+	cr_assert_str_eq(verdict_state_text(VERDICT_OTHER_IO), "other I/O");
+	cr_assert_str_eq(verdict_state_text(VERDICT_QUEUE_BUILDING), "queue building");
+	cr_assert_str_eq(verdict_state_text(VERDICT_NONE), "no verdict");
+	cr_assert_str_eq(verdict_reason_text(VERDICT_DEVICE_SATURATED), "device saturated");
+	cr_assert_str_eq(verdict_reason_text(VERDICT_WAIT_ABOVE), "wait above the device");
+	cr_assert_str_eq(verdict_reason_text(VERDICT_PROBE_LIMITED), "probe limited");
+}
+
+Test(verdict, unpaced_and_no_row)
+{
+	struct verdict_probe p = wprobe(0, 4096, false);
+	struct verdict_hist h;
+	struct verdict v;
+	struct rec r = { .done = 130, .p50_ms = 7.4, .w_s = 130, .await = 7.4, .aqu = 0.97,
+			 .util = 96 };
+	char buf[256];
+
+	verdict_hist_init(&h);
+	judge(&h, p, 1280, 1, &r, &v);
+	cr_assert_eq(v.state, VERDICT_NONE);
+	cr_assert_eq(v.reason, VERDICT_UNPACED);
+	cr_assert(strncmp(line(&v, buf, sizeof(buf)), "no verdict: unpaced", 19) == 0, "%s", buf);
+	p.asked = 10;
+	cr_assert_eq(verdict_judge(&h, &p, NULL, 0, &v), 0);
+	cr_assert_eq(v.state, VERDICT_NONE);
+	cr_assert_eq(v.reason, VERDICT_NO_DEVICE);
+}
+
+/*
+ * Recorded on the serial 7 ms FUSE disk (loop0, Linux 6.18), one second each:
+ * -D -WWW -S 64m -s 256k -r 70, write cache "write back".
+ */
+static const struct rec KEEPS_UP = { 70, 0, 7.77, 8.58, 139.95, 69.97, 0.07, 3.80, 3.80, 0.54,
+				      52.38 };
+
+Test(verdict, keeps_up_with_flushes_counted)
+{
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &KEEPS_UP, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP, "%s", line(&v, buf, sizeof(buf)));
+	cr_assert_not(v.other_io, "the flushes are the probe's own");
+	cr_assert_not(v.queue_building);
+	cr_assert_float_eq(v.expected, 140, 1e-9);
+	cr_assert_str_eq(line(&v, buf, sizeof(buf)),
+			 "keeps up: dev 140/s (expected 140: 1 piece + 1 flush per request), "
+			 "f/s 70, await 3.80 ms, aqu-sz 0.54, busy 52 %");
+	/* the same row judged without the flush would be other I/O: 140 against 70 */
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 256 << 10, false), 1280, VERDICT_CACHE_BACK, &KEEPS_UP, &v);
+	cr_assert_eq(v.state, VERDICT_OTHER_IO);
+}
+
+/* -C: no fdatasync; and fdatasync on "write through": the PREFLUSH is dropped. */
+Test(verdict, keeps_up_without_flushes)
+{
+	static const struct rec cached = { 70, 0, 7.44, 8.12, 69.96, 0, 0, 7.36, 7.36, 0.51, 51.57 };
+	static const struct rec through = { 70, 0, 7.50, 8.62, 69.97, 0, 0, 7.40, 7.40, 0.52,
+					    52.38 };
+	struct verdict_hist h;
+	struct verdict v;
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 256 << 10, false), 1280, VERDICT_CACHE_BACK, &cached, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+	cr_assert_float_eq(v.expected, 70, 1e-9);
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_THROUGH, &through, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+	cr_assert_float_eq(v.expected, 70, 1e-9);
+}
+
+/* -r 200 on the same disk: the probe alone above capacity. */
+Test(verdict, falls_short_device_saturated)
+{
+	static const struct rec r[3] = {
+		{ 129, 64, 7.50, 8.09, 257.90, 128.95, 0.08, 3.71, 3.71, 0.97, 95.16 },
+		{ 130, 64, 7.50, 7.90, 259.99, 130.00, 0.06, 3.70, 3.70, 0.97, 97.20 },
+		{ 129, 66, 7.57, 9.11, 257.99, 129.00, 0.07, 3.71, 3.71, 0.97, 96.40 },
+	};
+	struct verdict_hist h;
+	struct verdict v;
+	struct sbuf sb = SBUF_INIT;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 3; i++) {
+		judge(&h, wprobe(200, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r[i], &v);
+		cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "%s", line(&v, buf, sizeof(buf)));
+		cr_assert_eq(v.reason, VERDICT_DEVICE_SATURATED);
+		cr_assert_not(v.queue_building, "aqu-sz 0.97 is the probe's own");
+		cr_assert_not(v.other_io);
+	}
+	cr_assert_float_eq(v.expected, 400, 1e-9);
+	cr_assert_float_eq(v.asked, 200, 1e-9);
+	line(&v, buf, sizeof(buf));
+	cr_assert(strstr(buf, "falls short: device saturated: got 129/s of 200 (-36 %), busy 96 %, "
+			 "dev 258/s (expected 400: 1 piece + 1 flush per request)"), "%s", buf);
+	cr_assert(strstr(buf, "at most 132/s at this depth"), "%s", buf);
+	verdict_format_rates(&sb, &v);
+	cr_assert_str_eq(sbuf_str(&sb), "asked 200/s  got 129/s (-36 %)  dev 258/s (expected 400)");
+	sbuf_reset(&sb);
+	verdict_format_probe(&sb, &v);
+	cr_assert_str_eq(sbuf_str(&sb),
+			 "probe: asked 200/s  got 129/s (-36 %)  skipped 66  p50 7.57 ms  p99 9.11 ms");
+	sbuf_free(&sb);
+}
+
+/* 512 KiB in 4 pieces (max_sectors_kb 128) at 20/s: aqu-sz 1.47 is the probe's own. */
+Test(verdict, split_requests_are_not_a_queue)
+{
+	static const struct rec r = { 20, 0, 29.2, 32.8, 99.93, 19.99, 0.05, 14.68, 14.68, 1.47,
+				      60.36 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 3; i++) {
+		judge(&h, wprobe(20, 512 << 10, true), 128, VERDICT_CACHE_BACK, &r, &v);
+		cr_assert_eq(v.state, VERDICT_KEEPS_UP, "%s", line(&v, buf, sizeof(buf)));
+	}
+	cr_assert_eq(v.pieces, 4);
+	cr_assert_float_eq(v.expected, 100, 1e-9);
+	cr_assert_float_eq(v.own_aqu, 4, 1e-9);
+}
+
+/* Four dd writers start after the first second: other I/O, queue building, falls short. */
+Test(verdict, background_writers)
+{
+	static const struct rec r[4] = {
+		{ 70, 0, 7.50, 8.22, 139.94, 69.97, 0.07, 3.69, 3.69, 0.52, 52.38 },
+		{ 26, 32, 7.50, 66.1, 149.00, 26.00, 13.42, 26.74, 26.74, 4.33, 90.40 },
+		{ 15, 45, 65.3, 65.8, 151.99, 15.00, 29.07, 32.66, 32.66, 5.40, 100.00 },
+		{ 16, 48, 65.8, 66.7, 153.00, 16.00, 29.12, 32.78, 32.78, 5.48, 100.00 },
+	};
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[1024];
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r[0], &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+	for (int i = 1; i < 4; i++) {
+		judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r[i], &v);
+		cr_assert_eq(v.state, VERDICT_OTHER_IO, "%d: %s", i, line(&v, buf, sizeof(buf)));
+		cr_assert(v.queue_building && v.falls_short);
+	}
+	cr_assert_float_eq(h.base_await, 3.69, 1e-9, "busy intervals stay out of the baseline");
+	line(&v, buf, sizeof(buf));
+	cr_assert(strncmp(buf, "other I/O: dev 153/s, the probe's own 32/s; queue building: aqu-sz 5.48 "
+			  "(the probe's own up to 1), await 32.78 ms (first intervals 3.69 ms); "
+			  "falls short: device saturated: got 16/s of 70", 180) == 0, "%s", buf);
+}
+
+/* The await climbing against the baseline is a queue even when aqu-sz says little. */
+Test(verdict, await_climbing_is_queue_building)
+{
+	struct rec r = { 70, 0, 7.5, 8, 140, 70, 0.07, 3.7, 3.7, 0.52, 52 };
+	struct verdict_hist h;
+	struct verdict v;
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 3; i++)
+		judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+	r.await = 9.0; /* > 2 x 3.7 + 1 */
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_QUEUE_BUILDING);
+	r.await = 8.0; /* below 2 x 3.7 + 1 */
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+}
+
+/* A blkio throttle of 30 write IOPS on the device (cgroup v1): the wait is above it. */
+Test(verdict, throttle_is_wait_above_the_device)
+{
+	static const struct rec r = { 16, 43, 91.8, 93.2, 32.99, 15.99, 0.06, 3.82, 3.82, 0.13,
+				      9.20 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "%s", line(&v, buf, sizeof(buf)));
+	cr_assert_eq(v.reason, VERDICT_WAIT_ABOVE);
+	cr_assert_not(v.other_io);
+	cr_assert_str_eq(line(&v, buf, sizeof(buf)),
+			 "falls short: wait above the device: got 16/s of 70 (-77 %), probe p50 "
+			 "91.8 ms against 8.12 ms in the device per request (busy 9 %): throttling, "
+			 "file system, page cache, FUSE or network");
+}
+
+/* Short of the asked rate with the device fast and not busy: the probe itself is the limit
+ * (a constructed row: a 4 KiB request at 105 us cannot be started 20000 times a second). */
+Test(verdict, probe_limited)
+{
+	static const struct rec r = { 9000, 100, 0.105, 0.2, 9000, 0, 0, 0.02, 0.02, 0.18, 40 };
+	struct verdict_hist h;
+	struct verdict v;
+	struct verdict_probe p = wprobe(20000, 4096, false);
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "%s", buf);
+	cr_assert_eq(v.reason, VERDICT_PROBE_LIMITED, "%s", buf);
+	cr_assert(strstr(buf, "at most 9524/s at this depth"), "%s", buf);
+}
+
+/* One request short in a second is counting noise, two are not. */
+Test(verdict, keep_up_slack)
+{
+	struct rec r = KEEPS_UP;
+	struct verdict_hist h;
+	struct verdict v;
+
+	verdict_hist_init(&h);
+	r.done = 69;
+	r.w_s = 138;
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+	r.done = 68;
+	r.w_s = 136;
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT);
+}
