@@ -6,8 +6,9 @@
 # Self-contained: works with or without the bash-completion package.
 
 # Every option of `ioprobe -h`: long name, short letter (- for none), argument kind
-# (none, or a value hint: count size time seed engine format devices; format and
-# devices are optional and must be attached: -I%T, --time=%T, --iostat=sda).
+# (none, or a value hint: count size time seed engine format devices listen promfile
+# check checkiops; format and devices are optional and must be attached: -I%T,
+# --time=%T, --iostat=sda; promfile is a path).
 # ioping 1.3's options first, in its order: on an ambiguous prefix they win, as in ioprobe.
 __ioprobe_opts=(
 	'help h none' 'version v none' 'keep k none' 'quiet q none' 'batch B none'
@@ -22,6 +23,8 @@ __ioprobe_opts=(
 	'ascii - none' 'json-lines - none' 'raw-percentiles - none' 'iostat - devices'
 	'fio-job - window' 'sweep - rates'
 	'depth Q count' 'response - none'
+	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
+	'check - check' 'check-iops - checkiops'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 
@@ -110,6 +113,10 @@ __ioprobe_values() {
 	min-time) echo "0 10us 100us" ;;
 	max-time) echo "10ms 100ms 1s" ;;
 	print-interval) echo "1s 10s 1m" ;;
+	prometheus-period) echo "10s 15s 1m" ;;
+	listen) echo "9101 127.0.0.1:9101 :9101" ;;
+	check) echo "10ms,50ms 20ms,100ms" ;;
+	check-iops) echo "100,50 1k,500" ;;
 	count) echo "1 10 100 1k" ;;
 	warmup) echo "0 1 10" ;;
 	burst) echo "0 10 100" ;;
@@ -210,6 +217,10 @@ _ioprobe() {
 
 	# the argument of the option before: "-s <TAB>", "--engine <TAB>"
 	if ((!ended)) && __ioprobe_takes "$prev"; then
+		if [[ ${REPLY##* } == promfile ]]; then
+			__ioprobe_target "$cur" # --prometheus FILE.prom: any path
+			return 0
+		fi
 		# shellcheck disable=SC2046
 		__ioprobe_reply "$cur" $(__ioprobe_values "$REPLY" "$cur")
 		return 0

@@ -15,12 +15,14 @@ fi
 # reference), tmux (TUI tests), python3 (JSON parsing), util-linux and mount (losetup, mount),
 # e2fsprogs (mkfs for the mounted-device tests), fuse3 (the fault-injecting test disk), man-db
 # and groff (man page lint), clang (fuzzers), time (benchmark RSS), locales (localedef and
-# de_DE for the decimal-comma test). Packaging: dpkg-dev, debhelper, lintian, fakeroot,
-# bash-completion.
+# de_DE for the decimal-comma test), prometheus, prometheus-node-exporter,
+# python3-prometheus-client and curl (the fleet-output tests), systemd (systemd-analyze
+# verify of the unit). Packaging: dpkg-dev, debhelper, lintian, fakeroot, bash-completion.
 DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev liburing-dev
 	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
 	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
-	fakeroot bash-completion fio"
+	fakeroot bash-completion fio prometheus prometheus-node-exporter python3-prometheus-client
+	curl systemd"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
 	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
 	glibc-locale-source"

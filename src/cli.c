@@ -17,8 +17,10 @@
 
 #include "clock.h"
 #include "devwatch.h"
+#include "check.h"
 #include "engine.h"
 #include "esc.h"
+#include "exporters.h"
 #include "fiojob.h"
 #include "fmt.h"
 #include "json.h"
@@ -29,6 +31,7 @@
 #include "opts.h"
 #include "out.h"
 #include "probe.h"
+#include "promfile.h"
 #include "report.h"
 #include "sbuf.h"
 #include "target.h"
@@ -46,6 +49,8 @@
 volatile sig_atomic_t cli_stop;
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */
 static void (*volatile cli_view_emergency)(void);
+/* The last message said on stderr (--check repeats it in its UNKNOWN line). */
+static char cli_last_msg[512];
 
 static void cli_on_signal(int sig)
 {
@@ -87,6 +92,7 @@ void cli_msg(const char *fmt, ...)
 	va_end(ap);
 	sbuf_puts(&sb, "ioprobe: ");
 	esc_append(&sb, sbuf_str(&text), text.len);
+	snprintf(cli_last_msg, sizeof(cli_last_msg), "%s", sbuf_str(&sb) + 9);
 	sbuf_free(&text);
 	sbuf_putc(&sb, '\n');
 	out_write(STDERR_FILENO, sbuf_str(&sb), sb.len);
@@ -114,6 +120,7 @@ struct cli_ctx {
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
 	struct verdict_hist vhist;
 	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
+	struct exporters *x;     /* --listen, --prometheus, --influx, or NULL */
 };
 
 /* Write sb to stdout and reset it; the caller holds c->lock. */
@@ -156,6 +163,8 @@ static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 	struct cli_ctx *c = ctx;
 	int ret;
 
+	if (c->x)
+		exporters_request(c->x, s, n);
 	if (c->watch)
 		cli_iv_add(c, s);
 	if (c->o->quiet)
@@ -179,6 +188,12 @@ static int cli_on_period(void *ctx, const struct tally *t)
 	struct cli_ctx *c = ctx;
 	int ret;
 
+	if (c->o->influx) {
+		ret = exporters_period(c->x, clock_realtime());
+		if (ret && !c->out_err)
+			c->out_err = ret;
+		return ret;
+	}
 	pthread_mutex_lock(&c->lock);
 	if (c->o->json) {
 		cli_json_sep(c, &c->sb);
@@ -219,6 +234,8 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 	const struct opts *o = c->o;
 	int ret;
 
+	if (o->influx || o->check)
+		return 0;
 	pthread_mutex_lock(&c->lock);
 	if (o->json) {
 		cli_json_sep(c, &c->sb);
@@ -391,6 +408,140 @@ static void cli_on_progress(void *arg, uint64_t done, uint64_t total)
 		     "\033[K", fmt_value(a, sizeof(a), done, FMT_SIZE),
 		     fmt_value(b, sizeof(b), total, FMT_SIZE), r);
 	out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+/* ---- fleet outputs: --listen, --prometheus, --influx, --check (exporters.c, check.c) ---- */
+
+/* --check was given: every way out prints one plugin line (cli_main). */
+static bool cli_check_wanted, cli_check_said;
+
+/* Does the command line ask for --check (also when parsing stopped on it or before it)? */
+static bool cli_argv_check(int argc, char *argv[])
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--check", 7) || !strncmp(argv[i], "-check", 6))
+			return true;
+	return false;
+}
+
+static void cli_fleet_warn(const char *text)
+{
+	cli_msg("%s", text);
+}
+
+/* Defaults the fleet modes imply, then their usage checks; -1 to go on, or the exit code. */
+static int cli_fleet_setup(struct opts *o)
+{
+	cli_check_wanted = o->check;
+	if (o->check) {
+		o->ignore_error = true; /* failed requests are counted: CRITICAL */
+		if (!o->count && !o->deadline_set && !o->rapid)
+			o->count = 10;
+		if (!o->interval_set && !o->rapid && !o->rate_limit && !o->speed_limit) {
+			o->interval = 100000000ull;
+			o->interval_set = true;
+		}
+	}
+	if (o->influx && !o->print_count && !o->print_interval)
+		o->print_interval = 10000000000ull;
+	if (o->prometheus && !promfile_name_ok(o->prometheus)) {
+		cli_msg("--prometheus: the file name must end in .prom (what node_exporter reads): "
+			"\"%s\"", o->prometheus);
+		return CLI_EXIT_USAGE;
+	}
+	if ((o->influx || o->check) && (o->json || o->batch || o->tui || (o->influx && o->check))) {
+		cli_msg("--influx and --check own standard output: not with -J, -B, --tui or each "
+			"other");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->check_iops && !o->check) {
+		cli_msg("--check-iops needs --check");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->tui && (o->listen || o->prometheus)) {
+		cli_msg("--listen and --prometheus do not run beside --tui yet");
+		return CLI_EXIT_USAGE;
+	}
+	if ((o->listen || o->prometheus || o->influx || o->check) &&
+	    (o->npaths > 1 || o->sweep || o->fio_job)) {
+		cli_msg("--listen, --prometheus, --influx and --check take one target for now "
+			"(not several, nor --sweep or --fio-job)");
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
+static int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
+			   const struct engine_ops *ops)
+{
+	const struct opts *o = c->o;
+	struct exporters_cfg cfg = {
+		.listen = o->listen, .prom_file = o->prometheus,
+		.prom_period = o->prometheus_period, .influx = o->influx, .engine = ops->name,
+		.warn = cli_fleet_warn,
+	};
+	char msg[MSG_MAX];
+	int err;
+
+	if (!exporters_wanted(&cfg))
+		return 0;
+	c->x = malloc(sizeof(*c->x));
+	if (!c->x) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	err = exporters_prepare(c->x, &cfg, o, t, msg, sizeof(msg));
+	if (!err)
+		err = exporters_start(c->x, p, msg, sizeof(msg));
+	if (err) {
+		cli_msg("%s", msg);
+		exporters_stop(c->x);
+		free(c->x);
+		c->x = NULL;
+		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+/* Stop the exporters (the textfile gets its last version). */
+static void cli_fleet_stop(struct cli_ctx *c)
+{
+	if (!c->x)
+		return;
+	exporters_stop(c->x);
+	free(c->x);
+	c->x = NULL;
+}
+
+/* --check: the plugin line on stdout; the exit code is its state. */
+static int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
+{
+	const struct opts *o = c->o;
+	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
+				 o->check_iops_crit };
+	struct sbuf sb = SBUF_INIT;
+	enum check_state st = check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL);
+	int err = sb.error ? sb.error : out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len);
+
+	sbuf_free(&sb);
+	cli_check_said = true;
+	if (err && err != -EPIPE)
+		cli_msg("write error on standard output: %s", strerror(-err));
+	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+}
+
+/* --check: a run that ended before its verdict is UNKNOWN, with the last message. */
+static int cli_check_unknown(int code)
+{
+	char line[sizeof(cli_last_msg) + 32];
+
+	if (!cli_check_wanted || cli_check_said)
+		return code;
+	snprintf(line, sizeof(line), "IOPROBE UNKNOWN - %s\n",
+		 cli_last_msg[0] ? cli_last_msg : "the run did not complete");
+	out_write(STDOUT_FILENO, line, strlen(line));
+	return CHECK_UNKNOWN;
 }
 
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
@@ -612,6 +763,8 @@ static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const
 {
 	int err;
 
+	if (c->o->check && !c->out_err)
+		return cli_check_conclude(c, p, ret, msg);
 	if (c->out_err)
 		return cli_out_error(c->out_err);
 	if (ret) {
@@ -851,8 +1004,10 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		code = c.out_err ? code : (ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
 	} else if (c.watch && cli_start_iostat(&c, t)) {
 		code = CLI_EXIT_PREPARE;
+	} else if ((p->ctl = wd->ctl, code = cli_fleet_start(&c, p, t, ops))) {
+		ticker_stop(&c.iostat);
 	} else {
-		p->ctl = wd->ctl; /* NULL when no watchdog runs: no hang warnings */
+		p->ctl = wd->ctl ? wd->ctl : p->ctl; /* NULL: no hang warnings (exporters may set one) */
 		if (o->json && !c.rc.json_lines) {
 			sbuf_putc(&c.sb, '[');
 			ret = cli_flush(&c, &c.sb);
@@ -860,6 +1015,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		if (!ret)
 			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
 		ticker_stop(&c.iostat);
+		cli_fleet_stop(&c); /* before the watchdog: its page holds the in-flight start */
 		watchdog_stop(wd);
 		code = cli_conclude(&c, p, ret, msg);
 	}
@@ -970,7 +1126,7 @@ static int cli_fio_job(const struct opts *o)
 	return code;
 }
 
-int cli_main(int argc, char *argv[], const struct view_ops *tui)
+static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 {
 	struct opts o;
 	struct target t;
@@ -987,7 +1143,11 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	if (out_guard_std_fds())
 		return CLI_EXIT_PREPARE;
 	code = cli_parse(argc, argv, &o);
+	cli_check_wanted = (o.check || (code >= 0 && cli_argv_check(argc, argv))) &&
+			   o.action == OPTS_RUN;
 	if (code >= 0)
+		return code;
+	if ((code = cli_fleet_setup(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;
 	if (o.npaths > 1 && (code = cli_multi_check(&o)) >= 0)
@@ -1067,4 +1227,9 @@ int cli_main(int argc, char *argv[], const struct view_ops *tui)
 	free(watch);
 	target_close(&t);
 	return code;
+}
+
+int cli_main(int argc, char *argv[], const struct view_ops *tui)
+{
+	return cli_check_unknown(cli_start(argc, argv, tui));
 }

@@ -71,6 +71,12 @@ static const struct opt_def opt_table[] = {
 	{ "sweep", 0, ARG_OPTIONAL, false },
 	{ "depth", 'Q', ARG_REQUIRED, false },
 	{ "response", 0, ARG_NONE, false },
+	{ "listen", 0, ARG_REQUIRED, false },
+	{ "prometheus", 0, ARG_REQUIRED, false },
+	{ "prometheus-period", 0, ARG_REQUIRED, false },
+	{ "influx", 0, ARG_NONE, false },
+	{ "check", 0, ARG_REQUIRED, false },
+	{ "check-iops", 0, ARG_REQUIRED, false },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -103,6 +109,7 @@ void opts_defaults(struct opts *o)
 	o->interval = 1000000000ull;
 	o->max_time = UINT64_MAX;
 	o->fio_job_window = OPTS_FIO_JOB_WINDOW;
+	o->prometheus_period = 10000000000ull;
 }
 
 static const struct opt_def *opt_by_letter(char c)
@@ -222,6 +229,63 @@ static int parse_time(const char *arg, uint64_t *out, char *msg, size_t msglen)
 	return suffix_parse_time(arg, LIMIT_TIME, out, msg, msglen);
 }
 
+/*
+ * Split "WARN,CRIT" into first (a copy of WARN) and *second (CRIT, inside
+ * arg). Returns 0 or -EINVAL with msg filled.
+ */
+static int split_pair(const char *opt, const char *arg, char *first, size_t len,
+		      const char **second, char *msg, size_t msglen)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma || (size_t)(comma - arg) >= len) {
+		msgf(msg, msglen, "%s takes WARN,CRIT: \"%s\"", opt, arg);
+		return -EINVAL;
+	}
+	memcpy(first, arg, (size_t)(comma - arg));
+	first[comma - arg] = '\0';
+	*second = comma + 1;
+	return 0;
+}
+
+/* The fleet options (--listen, --prometheus, --influx, --check...). Returns 0 or non-zero. */
+static int opt_apply_fleet(struct opts *o, const char *name, const char *arg, char *msg,
+			   size_t msglen)
+{
+	char first[64];
+	const char *second;
+
+	if (!strcmp(name, "listen")) {
+		o->listen = arg;
+	} else if (!strcmp(name, "prometheus")) {
+		o->prometheus = arg;
+	} else if (!strcmp(name, "prometheus-period")) {
+		if (parse_time(arg, &o->prometheus_period, msg, msglen))
+			return -EINVAL;
+		if (o->prometheus_period < 100000000ull) {
+			msgf(msg, msglen, "--prometheus-period must be at least 100ms: \"%s\"", arg);
+			return -EINVAL;
+		}
+	} else if (!strcmp(name, "influx")) {
+		o->influx = true;
+		o->quiet = true;
+	} else if (!strcmp(name, "check")) {
+		if (split_pair("--check", arg, first, sizeof(first), &second, msg, msglen) ||
+		    parse_time(first, &o->check_warn, msg, msglen) ||
+		    parse_time(second, &o->check_crit, msg, msglen))
+			return -EINVAL;
+		o->check = true;
+		o->quiet = true;
+	} else if (!strcmp(name, "check-iops")) {
+		if (split_pair("--check-iops", arg, first, sizeof(first), &second, msg, msglen) ||
+		    suffix_parse_rate(first, LIMIT_RATE, &o->check_iops_warn, msg, msglen) ||
+		    suffix_parse_rate(second, LIMIT_RATE, &o->check_iops_crit, msg, msglen))
+			return -EINVAL;
+		o->check_iops = true;
+	}
+	return 0;
+}
+
 /* Apply one option with its argument (NULL when none). Returns 0 or an opts_status. */
 static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const char *arg,
 				  char *msg, size_t msglen)
@@ -320,6 +384,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 			}
 		} else if (!strcmp(d->name, "response")) {
 			o->response = true;
+		} else {
+			ret = opt_apply_fleet(o, d->name, arg, msg, msglen);
 		}
 		break;
 	default:

@@ -87,6 +87,16 @@ struct opts {
 	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */
 	bool depth_set;            /* -Q given (the summary then shows response times) */
 	bool response;             /* --response: response-time percentiles in the summary */
+	const char *listen;        /* --listen [ADDR:]PORT: the metrics endpoint, or NULL */
+	const char *prometheus;    /* --prometheus FILE.prom: node_exporter textfile, or NULL */
+	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */
+	bool influx;               /* --influx: line protocol on stdout every period */
+	bool check;                /* --check WARN,CRIT: a monitoring-plugin run */
+	uint64_t check_warn;       /* p99 above this (ns) is WARNING */
+	uint64_t check_crit;       /* p99 above this (ns) is CRITICAL */
+	bool check_iops;           /* --check-iops WARN,CRIT given */
+	double check_iops_warn;    /* iops below this is WARNING */
+	double check_iops_crit;    /* iops below this is CRITICAL */
 };
 
 /* --sweep's default step length (-w sets it). */

@@ -70,7 +70,23 @@
 	"                                 that imitates their load\n" \
 	"      -p, -print-count <count>   print statistics for every <count> requests\n" \
 	"      -P, -print-interval <time> print statistics for every <time>\n" \
-	"      -q, -quiet                 suppress human-readable output\n" \
+	"      -q, -quiet                 suppress human-readable output\n"
+
+/* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
+#define USAGE_FLEET \
+	"\n" \
+	" fleet outputs:\n" \
+	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics) on\n" \
+	"                                 addr (127.0.0.1) port\n" \
+	"          -prometheus <file.prom> write the metrics for node_exporter's textfile\n" \
+	"                                 collector every -prometheus-period and at exit\n" \
+	"          -prometheus-period <time> between textfile writes (10s)\n" \
+	"          -influx                InfluxDB line protocol on stdout every -P period\n" \
+	"                                 (10s) for Telegraf; ends at stdin's EOF\n" \
+	"          -check <warn,crit>     monitoring plugin: p99 above warn/crit is WARNING/\n" \
+	"                                 CRITICAL, failed requests CRITICAL; exit 0-3\n" \
+	"          -check-iops <warn,crit> also WARNING/CRITICAL when iops is below\n" \
+	"\n" \
 	"      -h, -help                  display this message and exit\n" \
 	"      -v, -version               display version and exit\n" \
 	"\n" \
@@ -84,7 +100,7 @@
 /* The text with the engine list from the registry (built once; a few KiB). */
 const char *usage_text(void)
 {
-	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + 128];
+	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + sizeof(USAGE_FLEET) + 128];
 	char names[128];
 	int n;
 
@@ -93,7 +109,7 @@ const char *usage_text(void)
 	engine_names(names, sizeof(names), " or ", true);
 	n = snprintf(text, sizeof(text), USAGE_FORMAT, names);
 	if (n > 0 && (size_t)n < sizeof(text))
-		snprintf(text + n, sizeof(text) - (size_t)n, "%s", USAGE_BODY);
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s%s", USAGE_BODY, USAGE_FLEET);
 	return text;
 }
 

@@ -148,7 +148,9 @@ while read -r letter name arg; do
 		offers "-$letter" || unknown+=("-$letter")
 	fi
 	comp "--$name" ""
-	if [ "$arg" = arg ]; then
+	if [ "$arg" = arg ] && [ "$name" = prometheus ]; then
+		: # its argument is a path (FILE.prom): directories are fine there
+	elif [ "$arg" = arg ]; then
 		grep -qx target.dir "$OUT" && wrong_arg+=("--$name (takes an argument)")
 	else
 		grep -qx target.dir "$OUT" || wrong_arg+=("--$name (takes no argument)")

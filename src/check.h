@@ -1,0 +1,39 @@
+/*
+ * check: the --check verdict of a run as a monitoring plugin (Nagios,
+ * Icinga, Checkmk, Sensu, Zabbix agents) reports it, per the
+ * monitoring-plugins development guidelines: one line
+ *   IOPROBE OK - p99 3.2 ms, avg 2.1 ms, 10 requests, 0 failed | 'p99'=3.2ms;10;50;0 ...
+ * and the state as exit code (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).
+ * Latency thresholds alert above them, iops thresholds below them (written
+ * "W:" in the perfdata ranges); any failed request is CRITICAL; a run without
+ * a single request, or one that could not run, is UNKNOWN. Pure: no I/O.
+ */
+#ifndef IOPROBE_CHECK_H
+#define IOPROBE_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "sbuf.h"
+
+enum check_state { CHECK_OK, CHECK_WARNING, CHECK_CRITICAL, CHECK_UNKNOWN };
+
+struct check_cfg {
+	uint64_t warn, crit;          /* p99 thresholds, ns */
+	bool iops;                    /* iops thresholds given */
+	double iops_warn, iops_crit;  /* requests per second */
+};
+
+/*
+ * Append the verdict line (with its newline) for the run's total tally and
+ * return the state. problem (NULL when the run went fine) makes it UNKNOWN
+ * with that text.
+ */
+enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
+			      const char *problem);
+
+/* "OK", "WARNING", "CRITICAL", "UNKNOWN". */
+const char *check_state_name(enum check_state st);
+
+#endif

@@ -1,0 +1,95 @@
+#include "config.h"
+
+#include "influx.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s (len bytes left), 0 when none starts there. */
+static size_t influx_utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+	    s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+	if (!n || len < n)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+static bool influx_special(char c, enum influx_part part)
+{
+	switch (part) {
+	case INFLUX_MEASUREMENT: return c == ',' || c == ' ';
+	case INFLUX_TAG: return c == ',' || c == '=' || c == ' ';
+	case INFLUX_FIELD_STRING: return c == '"' || c == '\\';
+	}
+	return false;
+}
+
+void influx_escape(struct sbuf *sb, const char *s, enum influx_part part)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
+	bool str = part == INFLUX_FIELD_STRING;
+
+	if (str)
+		sbuf_putc(sb, '"');
+	for (size_t i = 0; i < len;) {
+		size_t n = influx_utf8_len(u + i, len - i);
+		bool bad = !n || (!str && (u[i] < ' ' || u[i] == 0x7f)) ||
+			   (!str && u[i] == '\\' && i + 1 == len);
+
+		if (bad) {
+			sbuf_puts(sb, "\xef\xbf\xbd");
+			i++;
+			continue;
+		}
+		if (n == 1 && influx_special(s[i], part))
+			sbuf_putc(sb, '\\');
+		sbuf_append(sb, s + i, n);
+		i += n;
+	}
+	if (str)
+		sbuf_putc(sb, '"');
+}
+
+/* ",key=value" with value in ms from ns (plain decimal, a float to the parser). */
+static void influx_ms(struct sbuf *sb, const char *key, double ns)
+{
+	sbuf_printf(sb, ",%s=%.6f", key, ns / 1e6);
+}
+
+int influx_line(struct sbuf *sb, const struct influx_point *p)
+{
+	const struct stats *v = p->valid;
+
+	influx_escape(sb, "ioprobe", INFLUX_MEASUREMENT);
+	sbuf_puts(sb, ",target=");
+	influx_escape(sb, p->target, INFLUX_TAG);
+	sbuf_puts(sb, ",operation=");
+	influx_escape(sb, p->operation, INFLUX_TAG);
+	if (p->device && *p->device) {
+		sbuf_puts(sb, ",device=");
+		influx_escape(sb, p->device, INFLUX_TAG);
+	}
+	sbuf_printf(sb, " requests=%" PRIu64 "i,errors=%" PRIu64 "i,bytes=%" PRIu64 "i",
+		    p->requests, p->errors, p->bytes);
+	if (v && v->count) {
+		influx_ms(sb, "min_ms", (double)stats_min(v));
+		influx_ms(sb, "avg_ms", stats_mean(v));
+		influx_ms(sb, "p50_ms", (double)stats_percentile(v, 50));
+		influx_ms(sb, "p90_ms", (double)stats_percentile(v, 90));
+		influx_ms(sb, "p99_ms", (double)stats_percentile(v, 99));
+		influx_ms(sb, "p999_ms", (double)stats_percentile(v, 99.9));
+		influx_ms(sb, "max_ms", (double)v->max);
+	}
+	sbuf_printf(sb, " %" PRIu64 "\n", p->time);
+	return sb->error;
+}

@@ -1,0 +1,43 @@
+/*
+ * influx: InfluxDB line protocol for Telegraf's inputs.execd (--influx): one
+ * line per target and operation per period,
+ *   ioprobe,target=/mnt/a\ b,operation=read,device=sda requests=10i,errors=0i,
+ *     bytes=40960i,min_ms=0.1,avg_ms=0.2,p50_ms=...,max_ms=0.4 1700000000000000000
+ * Escaping follows the line protocol reference: measurement commas and
+ * spaces, tag key/value commas, equals signs and spaces, string field double
+ * quotes and backslashes. The protocol cannot carry a newline in a tag, nor a
+ * tag ending in a backslash: such bytes (and bytes that are not UTF-8) become
+ * U+FFFD; an empty tag is left out. Pure: no I/O.
+ */
+#ifndef IOPROBE_INFLUX_H
+#define IOPROBE_INFLUX_H
+
+#include <stdint.h>
+
+#include "sbuf.h"
+#include "stats.h"
+
+enum influx_part { INFLUX_MEASUREMENT, INFLUX_TAG, INFLUX_FIELD_STRING };
+
+/* Append s escaped for part (a string field gains its double quotes). */
+void influx_escape(struct sbuf *sb, const char *s, enum influx_part part);
+
+struct influx_point {
+	const char *target;
+	const char *operation;  /* "read", "write" */
+	const char *device;     /* "" = no device tag */
+	uint64_t requests;      /* every request of the period: valid, warmup, failed... */
+	uint64_t errors;
+	uint64_t bytes;
+	const struct stats *valid; /* latencies of the period's valid requests */
+	uint64_t time;          /* CLOCK_REALTIME ns at the end of the period */
+};
+
+/*
+ * Append one line (with its newline). Latency fields (min_ms avg_ms p50_ms
+ * p90_ms p99_ms p999_ms max_ms) are left out when the period had no valid
+ * request. Returns sb->error.
+ */
+int influx_line(struct sbuf *sb, const struct influx_point *p);
+
+#endif

@@ -1,0 +1,116 @@
+#include "config.h"
+
+#include "metrics.h"
+
+#include <errno.h>
+#include <string.h>
+
+const uint64_t metrics_bucket_ns[METRICS_BUCKETS] = {
+	10000ull, 20000ull, 50000ull,
+	100000ull, 200000ull, 500000ull,
+	1000000ull, 2000000ull, 5000000ull,
+	10000000ull, 20000000ull, 50000000ull,
+	100000000ull, 200000000ull, 500000000ull,
+	1000000000ull, 2000000000ull, 5000000000ull,
+	10000000000ull,
+};
+
+const char *const metrics_bucket_le[METRICS_BUCKETS] = {
+	"1e-05", "2e-05", "5e-05",
+	"0.0001", "0.0002", "0.0005",
+	"0.001", "0.002", "0.005",
+	"0.01", "0.02", "0.05",
+	"0.1", "0.2", "0.5",
+	"1.0", "2.0", "5.0",
+	"10.0",
+};
+
+static void metrics_counts_init(struct metrics_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < METRICS_OPS; i++)
+		c->op[i].err_no[0] = EIO; /* "avoid missing metrics": EIO is there at 0 */
+}
+
+int metrics_target_init(struct metrics_target *t, const struct metrics_info *info,
+			const _Atomic uint64_t *inflight)
+{
+	memset(t, 0, sizeof(*t));
+	t->info = *info;
+	t->inflight = inflight;
+	metrics_counts_init(&t->counts);
+	return -pthread_mutex_init(&t->lock, NULL);
+}
+
+void metrics_target_destroy(struct metrics_target *t)
+{
+	pthread_mutex_destroy(&t->lock);
+}
+
+size_t metrics_bucket_index(uint64_t ns)
+{
+	size_t lo = 0, hi = METRICS_BUCKETS;
+
+	while (lo < hi) { /* first bound >= ns */
+		size_t mid = (lo + hi) / 2;
+
+		if (metrics_bucket_ns[mid] < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void metrics_count_error(struct metrics_op *o, int err)
+{
+	for (size_t i = 0; i < METRICS_ERRNOS; i++) {
+		if (o->err_no[i] == 0)
+			o->err_no[i] = err;
+		if (o->err_no[i] == err) {
+			o->errors[i]++;
+			return;
+		}
+	}
+	o->errors_other++;
+}
+
+void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice n,
+		   uint64_t now_real)
+{
+	struct metrics_op *o = &c->op[s->op == OP_WRITE ? OP_WRITE : OP_READ];
+
+	o->last_real = now_real;
+	if (s->result < 0) {
+		metrics_count_error(o, (int)-s->result);
+		return;
+	}
+	if (n == NOTICE_WARMUP || n == NOTICE_EMPTY)
+		return;
+	o->bucket[metrics_bucket_index(s->time)]++;
+	o->count++;
+	o->sum = s->time > UINT64_MAX - o->sum ? UINT64_MAX : o->sum + s->time;
+	o->bytes += (uint64_t)s->result;
+}
+
+void metrics_record(struct metrics_target *t, const struct sample *s, enum notice n,
+		    uint64_t now_real, uint64_t skipped)
+{
+	pthread_mutex_lock(&t->lock);
+	metrics_count(&t->counts, s, n, now_real);
+	t->counts.skipped = skipped;
+	pthread_mutex_unlock(&t->lock);
+}
+
+void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out)
+{
+	uint64_t start;
+
+	pthread_mutex_lock(&t->lock);
+	out->counts = t->counts;
+	pthread_mutex_unlock(&t->lock);
+	out->info = &t->info;
+	start = t->inflight ? atomic_load_explicit(t->inflight, memory_order_relaxed) : 0;
+	out->in_flight = start != 0;
+	out->oldest_in_flight = start && now > start ? now - start : 0;
+}

@@ -1,0 +1,338 @@
+#include "config.h"
+
+#include "promfmt.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "msg.h"
+
+/* Length of the valid UTF-8 sequence at s (len bytes left), 0 when s[0] starts none. */
+static size_t promfmt_utf8_len(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void promfmt_label_value(struct sbuf *sb, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len;) {
+		size_t n = promfmt_utf8_len(u + i, len - i);
+
+		if (!n) {
+			sbuf_puts(sb, "\xef\xbf\xbd"); /* U+FFFD */
+			i++;
+		} else if (u[i] == '\\' || u[i] == '"') {
+			sbuf_putc(sb, '\\');
+			sbuf_putc(sb, (char)u[i++]);
+		} else if (u[i] == '\n') {
+			sbuf_puts(sb, "\\n");
+			i++;
+		} else {
+			sbuf_append(sb, s + i, n);
+			i += n;
+		}
+	}
+}
+
+void promfmt_seconds(struct sbuf *sb, uint64_t ns)
+{
+	char frac[16];
+	int end;
+
+	snprintf(frac, sizeof(frac), "%09" PRIu64, (uint64_t)(ns % 1000000000u));
+	for (end = 9; end > 1 && frac[end - 1] == '0'; end--)
+		;
+	sbuf_printf(sb, "%" PRIu64 ".%.*s", (uint64_t)(ns / 1000000000u), end, frac);
+}
+
+const char *promfmt_content_type(enum promfmt_format f)
+{
+	return f == PROMFMT_OPENMETRICS ? PROMFMT_OPENMETRICS_TYPE : PROMFMT_TEXT_TYPE;
+}
+
+enum fam_type { FAM_COUNTER, FAM_GAUGE, FAM_HISTOGRAM, FAM_INFO };
+
+/* One metric family: OpenMetrics family name (text 0.0.4 adds _total/_info to it). */
+struct fam {
+	const char *name;
+	enum fam_type type;
+	const char *unit; /* OpenMetrics UNIT, or NULL */
+	const char *help;
+};
+
+static const char *const fam_type_text[] = { "counter", "gauge", "histogram", "gauge" };
+static const char *const fam_type_om[] = { "counter", "gauge", "histogram", "info" };
+static const char *const op_name[METRICS_OPS] = { "read", "write" };
+
+/* The metadata lines of a family. */
+static void fam_head(struct sbuf *sb, const struct fam *f, enum promfmt_format fmt)
+{
+	const char *suffix = f->type == FAM_COUNTER ? "_total" : f->type == FAM_INFO ? "_info" : "";
+
+	if (fmt == PROMFMT_OPENMETRICS) {
+		sbuf_printf(sb, "# TYPE %s %s\n", f->name, fam_type_om[f->type]);
+		if (f->unit)
+			sbuf_printf(sb, "# UNIT %s %s\n", f->name, f->unit);
+		sbuf_printf(sb, "# HELP %s %s\n", f->name, f->help);
+	} else {
+		sbuf_printf(sb, "# HELP %s%s %s\n", f->name, suffix, f->help);
+		sbuf_printf(sb, "# TYPE %s%s %s\n", f->name, suffix, fam_type_text[f->type]);
+	}
+}
+
+/* "name{target="..."" — the caller adds further labels and closes with "} value". */
+static void series_open(struct sbuf *sb, const char *name, const char *suffix,
+			const struct metrics_snap *s)
+{
+	sbuf_printf(sb, "%s%s{target=\"", name, suffix);
+	promfmt_label_value(sb, s->info->target);
+	sbuf_putc(sb, '"');
+}
+
+static void series_op(struct sbuf *sb, const char *name, const char *suffix,
+		      const struct metrics_snap *s, int op)
+{
+	series_open(sb, name, suffix, s);
+	sbuf_printf(sb, ",operation=\"%s\"", op_name[op]);
+}
+
+static const struct fam fam_duration = {
+	"ioprobe_request_duration_seconds", FAM_HISTOGRAM, "seconds",
+	"Latency of completed probe requests (warmup excluded, -t/-T outliers included)."
+};
+
+static void write_duration(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
+			   enum promfmt_format fmt)
+{
+	const char *name = fam_duration.name;
+
+	fam_head(sb, &fam_duration, fmt);
+	for (size_t i = 0; i < n; i++) {
+		for (int op = 0; op < METRICS_OPS; op++) {
+			const struct metrics_op *o = &snap[i].counts.op[op];
+			uint64_t cum = 0;
+
+			if (!snap[i].info->op[op])
+				continue;
+			for (size_t b = 0; b <= METRICS_BUCKETS; b++) {
+				cum += o->bucket[b];
+				series_op(sb, name, "_bucket", &snap[i], op);
+				sbuf_printf(sb, ",le=\"%s\"} %" PRIu64 "\n",
+					    b < METRICS_BUCKETS ? metrics_bucket_le[b] : "+Inf", cum);
+			}
+			series_op(sb, name, "_sum", &snap[i], op);
+			sbuf_puts(sb, "} ");
+			promfmt_seconds(sb, o->sum);
+			sbuf_putc(sb, '\n');
+			series_op(sb, name, "_count", &snap[i], op);
+			sbuf_printf(sb, "} %" PRIu64 "\n", cum);
+		}
+	}
+}
+
+/*
+ * ioprobe_response_duration_seconds (request time plus queueing, same
+ * buckets) belongs here once the probe measures response times (depth > 1);
+ * it is not faked from request times.
+ */
+
+static const struct fam fam_errors = {
+	"ioprobe_request_errors", FAM_COUNTER, NULL,
+	"Failed probe requests by errno name."
+};
+
+static void write_errors(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
+			 enum promfmt_format fmt)
+{
+	char ebuf[32];
+
+	fam_head(sb, &fam_errors, fmt);
+	for (size_t i = 0; i < n; i++) {
+		for (int op = 0; op < METRICS_OPS; op++) {
+			const struct metrics_op *o = &snap[i].counts.op[op];
+
+			if (!snap[i].info->op[op])
+				continue;
+			for (size_t e = 0; e < METRICS_ERRNOS && o->err_no[e]; e++) {
+				series_op(sb, fam_errors.name, "_total", &snap[i], op);
+				sbuf_printf(sb, ",errno=\"%s\"} %" PRIu64 "\n",
+					    errno_name(-o->err_no[e], ebuf, sizeof(ebuf)),
+					    o->errors[e]);
+			}
+			if (o->errors_other) {
+				series_op(sb, fam_errors.name, "_total", &snap[i], op);
+				sbuf_printf(sb, ",errno=\"other\"} %" PRIu64 "\n", o->errors_other);
+			}
+		}
+	}
+}
+
+static const struct fam fam_bytes = {
+	"ioprobe_request_bytes", FAM_COUNTER, "bytes",
+	"Bytes transferred by completed probe requests (warmup excluded)."
+};
+
+static const struct fam fam_last = {
+	"ioprobe_last_completion_timestamp_seconds", FAM_GAUGE, "seconds",
+	"Unix time of the last completed probe request, or of the probe's start before one."
+};
+
+/* A per-operation family with one value per series. */
+static void write_per_op(struct sbuf *sb, const struct fam *f, const struct metrics_snap *snap,
+			 size_t n, enum promfmt_format fmt)
+{
+	const char *suffix = f->type == FAM_COUNTER ? "_total" : "";
+
+	fam_head(sb, f, fmt);
+	for (size_t i = 0; i < n; i++) {
+		for (int op = 0; op < METRICS_OPS; op++) {
+			const struct metrics_op *o = &snap[i].counts.op[op];
+
+			if (!snap[i].info->op[op])
+				continue;
+			series_op(sb, f->name, suffix, &snap[i], op);
+			sbuf_puts(sb, "} ");
+			if (f == &fam_bytes)
+				sbuf_printf(sb, "%" PRIu64, o->bytes);
+			else
+				promfmt_seconds(sb, o->last_real ? o->last_real :
+						snap[i].info->start_real);
+			sbuf_putc(sb, '\n');
+		}
+	}
+}
+
+enum tgt_value { TV_IN_FLIGHT, TV_SKIPPED, TV_OLDEST, TV_INTERVAL, TV_SIZE, TV_START };
+
+static const struct fam fam_in_flight = {
+	"ioprobe_requests_in_flight", FAM_GAUGE, NULL,
+	"Probe requests issued and not yet completed."
+};
+static const struct fam fam_skipped = {
+	"ioprobe_skipped_slots", FAM_COUNTER, NULL,
+	"Schedule slots missed because a request took longer than the interval."
+};
+static const struct fam fam_oldest = {
+	"ioprobe_oldest_in_flight_seconds", FAM_GAUGE, "seconds",
+	"Age of the oldest probe request in flight, 0 when none is (grows while a request hangs)."
+};
+static const struct fam fam_interval = {
+	"ioprobe_interval_seconds", FAM_GAUGE, "seconds",
+	"Configured time between probe request starts."
+};
+static const struct fam fam_size = {
+	"ioprobe_request_size_bytes", FAM_GAUGE, "bytes",
+	"Configured size of each probe request."
+};
+static const struct fam fam_start = {
+	"ioprobe_start_time_seconds", FAM_GAUGE, "seconds",
+	"Unix time the probe started."
+};
+
+/* A per-target family with one value per series. */
+static void write_per_target(struct sbuf *sb, const struct fam *f, enum tgt_value v,
+			     const struct metrics_snap *snap, size_t n, enum promfmt_format fmt)
+{
+	fam_head(sb, f, fmt);
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_snap *s = &snap[i];
+
+		series_open(sb, f->name, f->type == FAM_COUNTER ? "_total" : "", s);
+		sbuf_puts(sb, "} ");
+		switch (v) {
+		case TV_IN_FLIGHT: sbuf_puts(sb, s->in_flight ? "1" : "0"); break;
+		case TV_SKIPPED: sbuf_printf(sb, "%" PRIu64, s->counts.skipped); break;
+		case TV_OLDEST: promfmt_seconds(sb, s->oldest_in_flight); break;
+		case TV_INTERVAL: promfmt_seconds(sb, s->info->interval); break;
+		case TV_SIZE: sbuf_printf(sb, "%" PRIu64, s->info->size); break;
+		case TV_START: promfmt_seconds(sb, s->info->start_real); break;
+		}
+		sbuf_putc(sb, '\n');
+	}
+}
+
+static const struct fam fam_probe_info = {
+	"ioprobe_probe", FAM_INFO, NULL,
+	"Probe description; device and disk join node_exporter's node_disk_* series."
+};
+static const struct fam fam_build_info = {
+	"ioprobe_build", FAM_INFO, NULL,
+	"ioprobe version that runs the probe."
+};
+
+static void label(struct sbuf *sb, const char *name, const char *value)
+{
+	sbuf_printf(sb, ",%s=\"", name);
+	promfmt_label_value(sb, value ? value : "");
+	sbuf_putc(sb, '"');
+}
+
+static void write_info(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
+		       const char *version, enum promfmt_format fmt)
+{
+	fam_head(sb, &fam_probe_info, fmt);
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_info *in = snap[i].info;
+
+		series_open(sb, fam_probe_info.name, "_info", &snap[i]);
+		label(sb, "device", in->device);
+		label(sb, "disk", in->disk);
+		label(sb, "fstype", in->fstype);
+		label(sb, "engine", in->engine);
+		label(sb, "mode", in->mode);
+		sbuf_puts(sb, "} 1\n");
+	}
+	fam_head(sb, &fam_build_info, fmt);
+	for (size_t i = 0; i < n; i++) {
+		series_open(sb, fam_build_info.name, "_info", &snap[i]);
+		label(sb, "version", version);
+		sbuf_puts(sb, "} 1\n");
+	}
+}
+
+int promfmt_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n, const char *version,
+		  enum promfmt_format f)
+{
+	write_duration(sb, snap, n, f);
+	write_errors(sb, snap, n, f);
+	write_per_op(sb, &fam_bytes, snap, n, f);
+	write_per_op(sb, &fam_last, snap, n, f);
+	write_per_target(sb, &fam_in_flight, TV_IN_FLIGHT, snap, n, f);
+	write_per_target(sb, &fam_oldest, TV_OLDEST, snap, n, f);
+	write_per_target(sb, &fam_skipped, TV_SKIPPED, snap, n, f);
+	write_per_target(sb, &fam_interval, TV_INTERVAL, snap, n, f);
+	write_per_target(sb, &fam_size, TV_SIZE, snap, n, f);
+	write_per_target(sb, &fam_start, TV_START, snap, n, f);
+	write_info(sb, snap, n, version, f);
+	if (f == PROMFMT_OPENMETRICS)
+		sbuf_puts(sb, "# EOF\n");
+	return sb->error;
+}

@@ -1,0 +1,119 @@
+/*
+ * Tests for src/check.c: the monitoring-plugins guidelines' output line
+ * ("SERVICE STATUS - text | perfdata", 'label'=value[UOM];warn;crit;min;max)
+ * and states: latency above its thresholds, iops below them (ranges "W:"),
+ * any failed request CRITICAL, nothing measured or a broken run UNKNOWN.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+#define MS UINT64_C(1000000)
+
+static struct tally tally_of(const uint64_t *ns, size_t n, uint64_t failed)
+{
+	struct tally t;
+
+	memset(&t, 0, sizeof(t));
+	stats_init(&t.valid);
+	for (size_t i = 0; i < n; i++)
+		stats_add(&t.valid, ns[i]);
+	t.failed = failed;
+	t.requests = n + failed;
+	return t;
+}
+
+static const struct check_cfg cfg = { 10 * MS, 50 * MS, false, 0, 0 };
+
+static enum check_state run(const struct check_cfg *c, const struct tally *t, const char *problem,
+			    char *out, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	enum check_state st = check_report(&sb, c, t, problem);
+
+	snprintf(out, len, "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	return st;
+}
+
+Test(check, ok_line_and_perfdata)
+{
+	uint64_t ns[] = { 2 * MS, 2 * MS, 4 * MS };
+	struct tally t = tally_of(ns, 3, 0);
+	char out[512];
+
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_OK);
+	cr_assert_str_eq(out, "IOPROBE OK - p99 4.000 ms, avg 2.667 ms, 375.0 iops, 3 requests, "
+			 "0 failed | 'p99'=4.000000ms;10.000000;50.000000;0 'avg'=2.666667ms;;;0 "
+			 "'iops'=375.000;;;0 'requests'=3;;;0 'failed'=0;;0;0\n");
+}
+
+Test(check, latency_states)
+{
+	uint64_t warn[] = { 20 * MS }, crit[] = { 60 * MS }, edge[] = { 10 * MS };
+	struct tally t;
+	char out[512];
+
+	t = tally_of(warn, 1, 0);
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_WARNING);
+	cr_assert(!strncmp(out, "IOPROBE WARNING - p99 20.000 ms", 31), "%s", out);
+	t = tally_of(crit, 1, 0);
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(!strncmp(out, "IOPROBE CRITICAL - ", 19));
+	t = tally_of(edge, 1, 0); /* at the threshold is still fine (alert when above) */
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_OK);
+}
+
+Test(check, failed_requests_are_critical)
+{
+	uint64_t ns[] = { 1 * MS };
+	struct tally t = tally_of(ns, 1, 1);
+	char out[512];
+
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(strstr(out, ", 1 failed | "));
+	cr_assert(strstr(out, "'failed'=1;;0;0"));
+}
+
+Test(check, all_failed_is_critical_not_unknown)
+{
+	struct tally t = tally_of(NULL, 0, 3);
+	char out[512];
+
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(!strncmp(out, "IOPROBE CRITICAL - ", 19), "%s", out);
+	cr_assert(strstr(out, ", 3 failed | "));
+}
+
+Test(check, iops_thresholds_alert_below)
+{
+	struct check_cfg c = { 1000 * MS, 2000 * MS, true, 200, 100 };
+	uint64_t fast[] = { 1 * MS }, mid[] = { 6 * MS }, slow[] = { 20 * MS };
+	struct tally t;
+	char out[512];
+
+	t = tally_of(fast, 1, 0);
+	cr_assert_eq(run(&c, &t, NULL, out, sizeof(out)), CHECK_OK);
+	cr_assert(strstr(out, "'iops'=1000.000;200.000:;100.000:;0"), "%s", out);
+	t = tally_of(mid, 1, 0);
+	cr_assert_eq(run(&c, &t, NULL, out, sizeof(out)), CHECK_WARNING);
+	t = tally_of(slow, 1, 0);
+	cr_assert_eq(run(&c, &t, NULL, out, sizeof(out)), CHECK_CRITICAL);
+}
+
+Test(check, unknown)
+{
+	struct tally t = tally_of(NULL, 0, 0);
+	uint64_t ns[] = { 1 * MS };
+	char out[512];
+
+	cr_assert_eq(run(&cfg, &t, NULL, out, sizeof(out)), CHECK_UNKNOWN);
+	cr_assert_str_eq(out, "IOPROBE UNKNOWN - no valid request completed\n");
+	t = tally_of(ns, 1, 0);
+	cr_assert_eq(run(&cfg, &t, "fadvise failed | x\nY", out, sizeof(out)), CHECK_UNKNOWN);
+	cr_assert_str_eq(out, "IOPROBE UNKNOWN - fadvise failed   x Y\n");
+	cr_assert_str_eq(check_state_name(CHECK_CRITICAL), "CRITICAL");
+}

@@ -1,0 +1,72 @@
+/*
+ * Tests for src/influx.c: the line protocol reference's escaping rules
+ * (measurement: comma, space; tags: comma, equals, space; string fields:
+ * double quote, backslash), what the protocol cannot carry, and the line
+ * --influx writes (integer fields with "i", ms floats, ns timestamp).
+ */
+#include <criterion/criterion.h>
+
+#include <string.h>
+
+#include "influx.h"
+
+static const char *esc(const char *s, enum influx_part part)
+{
+	static struct sbuf sb = SBUF_INIT;
+
+	sbuf_reset(&sb);
+	influx_escape(&sb, s, part);
+	return sbuf_str(&sb);
+}
+
+Test(influx, escaping)
+{
+	cr_assert_str_eq(esc("a b,c=d", INFLUX_MEASUREMENT), "a\\ b\\,c=d");
+	cr_assert_str_eq(esc("/mnt/my disk,1=x", INFLUX_TAG), "/mnt/my\\ disk\\,1\\=x");
+	cr_assert_str_eq(esc("say \"hi\" \\o/", INFLUX_FIELD_STRING), "\"say \\\"hi\\\" \\\\o/\"");
+	cr_assert_str_eq(esc("a\"b", INFLUX_TAG), "a\"b");
+	cr_assert_str_eq(esc("a\\b", INFLUX_TAG), "a\\b");
+	/* no newline in a tag, no trailing backslash, no broken UTF-8 */
+	cr_assert_str_eq(esc("a\nb", INFLUX_TAG), "a\xef\xbf\xbd" "b");
+	cr_assert_str_eq(esc("a\\", INFLUX_TAG), "a\xef\xbf\xbd");
+	cr_assert_str_eq(esc("\xff", INFLUX_TAG), "\xef\xbf\xbd");
+	cr_assert_str_eq(esc("caf\xc3\xa9", INFLUX_TAG), "caf\xc3\xa9");
+}
+
+Test(influx, line_with_latencies)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stats v;
+	struct influx_point p = {
+		.target = "/mnt/a b", .operation = "read", .device = "sda1",
+		.requests = 4, .errors = 1, .bytes = 12288, .valid = &v,
+		.time = UINT64_C(1700000000000000000),
+	};
+
+	stats_init(&v);
+	stats_add(&v, 50); /* below 128 ns the histogram is exact */
+	stats_add(&v, 100);
+	stats_add(&v, 120);
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert_str_eq(sbuf_str(&sb),
+		"ioprobe,target=/mnt/a\\ b,operation=read,device=sda1 requests=4i,errors=1i,"
+		"bytes=12288i,min_ms=0.000050,avg_ms=0.000090,p50_ms=0.000100,p90_ms=0.000120,"
+		"p99_ms=0.000120,p999_ms=0.000120,max_ms=0.000120 1700000000000000000\n");
+	sbuf_free(&sb);
+}
+
+Test(influx, line_without_valid_requests_or_device)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stats v;
+	struct influx_point p = {
+		.target = "/d", .operation = "write", .device = "", .requests = 2, .errors = 2,
+		.valid = &v, .time = 5,
+	};
+
+	stats_init(&v);
+	influx_line(&sb, &p);
+	cr_assert_str_eq(sbuf_str(&sb),
+			 "ioprobe,target=/d,operation=write requests=2i,errors=2i,bytes=0i 5\n");
+	sbuf_free(&sb);
+}

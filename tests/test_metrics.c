@@ -1,0 +1,166 @@
+/*
+ * Tests for src/metrics.c: the fixed fleet buckets (1-2-5 per decade, 10 us
+ * to 10 s, le inclusive), what each kind of request adds, errors by errno
+ * with EIO present from the start and a bounded number of errno series, and
+ * the in-flight age read from the probe's published start.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+#define US UINT64_C(1000)
+#define MS UINT64_C(1000000)
+#define S UINT64_C(1000000000)
+
+static struct sample smp(enum op op, int64_t result, uint64_t time)
+{
+	struct sample s = { 0 };
+
+	s.request = 2;
+	s.op = op;
+	s.size = 4096;
+	s.result = result;
+	s.time = time;
+	return s;
+}
+
+static struct metrics_info info(void)
+{
+	struct metrics_info in = { 0 };
+
+	in.target = "/dev/x";
+	in.op[OP_READ] = true;
+	return in;
+}
+
+Test(metrics, bucket_bounds_are_1_2_5_per_decade)
+{
+	uint64_t want = 10 * US;
+
+	for (size_t i = 0; i < METRICS_BUCKETS; i++) {
+		uint64_t m = i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5;
+
+		cr_assert_eq(metrics_bucket_ns[i], m * want, "bucket %zu", i);
+		cr_assert_eq(strtod(metrics_bucket_le[i], NULL) * 1e9, (double)metrics_bucket_ns[i],
+			     "le %s", metrics_bucket_le[i]);
+		if (i % 3 == 2)
+			want *= 10;
+	}
+	cr_assert_eq(metrics_bucket_ns[METRICS_BUCKETS - 1], 10 * S);
+}
+
+Test(metrics, bucket_index_is_le_inclusive)
+{
+	cr_assert_eq(metrics_bucket_index(0), 0);
+	cr_assert_eq(metrics_bucket_index(10 * US), 0);
+	cr_assert_eq(metrics_bucket_index(10 * US + 1), 1);
+	cr_assert_eq(metrics_bucket_index(1 * MS), 6);
+	cr_assert_eq(metrics_bucket_index(1 * MS + 1), 7);
+	cr_assert_eq(metrics_bucket_index(10 * S), METRICS_BUCKETS - 1);
+	cr_assert_eq(metrics_bucket_index(10 * S + 1), METRICS_BUCKETS);
+	cr_assert_eq(metrics_bucket_index(UINT64_MAX), METRICS_BUCKETS);
+}
+
+Test(metrics, eio_is_there_from_the_start)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+
+	cr_assert_eq(metrics_target_init(&t, &in, NULL), 0);
+	metrics_snapshot(&t, 0, &s);
+	cr_assert_eq(s.counts.op[OP_READ].err_no[0], EIO);
+	cr_assert_eq(s.counts.op[OP_READ].errors[0], 0);
+	cr_assert_eq(s.counts.op[OP_WRITE].err_no[0], EIO);
+	cr_assert_eq(s.counts.op[OP_READ].count, 0);
+	cr_assert_not(s.in_flight);
+	metrics_target_destroy(&t);
+}
+
+Test(metrics, valid_and_outlier_requests_count_warmup_does_not)
+{
+	struct metrics_counts c;
+	struct sample a = smp(OP_READ, 4096, 150 * US), b = smp(OP_READ, 4096, 3 * S);
+	struct sample w = smp(OP_READ, 4096, 1 * MS), e = smp(OP_READ, 0, 1 * MS);
+
+	memset(&c, 0, sizeof(c));
+	metrics_count(&c, &a, NOTICE_NONE, 100);
+	metrics_count(&c, &b, NOTICE_TOO_SLOW, 200); /* a stall must show, -T or not */
+	metrics_count(&c, &w, NOTICE_WARMUP, 300);
+	metrics_count(&c, &e, NOTICE_EMPTY, 400);
+	cr_assert_eq(c.op[OP_READ].count, 2);
+	cr_assert_eq(c.op[OP_READ].sum, 150 * US + 3 * S);
+	cr_assert_eq(c.op[OP_READ].bytes, 8192);
+	cr_assert_eq(c.op[OP_READ].bucket[4], 1); /* le 0.0002 */
+	cr_assert_eq(c.op[OP_READ].bucket[17], 1); /* le 5.0 */
+	cr_assert_eq(c.op[OP_READ].last_real, 400);
+	cr_assert_eq(c.op[OP_WRITE].count, 0);
+}
+
+Test(metrics, errors_by_errno_bounded)
+{
+	struct metrics_counts c;
+
+	memset(&c, 0, sizeof(c));
+	c.op[OP_WRITE].err_no[0] = EIO;
+	for (int e = 1; e <= METRICS_ERRNOS + 3; e++) {
+		struct sample s = smp(OP_WRITE, -e, 1 * MS);
+
+		metrics_count(&c, &s, NOTICE_ERROR, 7);
+	}
+	struct sample eio = smp(OP_WRITE, -EIO, 1 * MS);
+
+	metrics_count(&c, &eio, NOTICE_ERROR, 8);
+	cr_assert_eq(c.op[OP_WRITE].err_no[0], EIO);
+	cr_assert_eq(c.op[OP_WRITE].errors[0], 2); /* EIO (5) came in the loop too */
+	size_t used = 0;
+
+	for (size_t i = 0; i < METRICS_ERRNOS; i++)
+		used += c.op[OP_WRITE].err_no[i] != 0;
+	cr_assert_eq(used, METRICS_ERRNOS);
+	cr_assert_eq(c.op[OP_WRITE].errors_other, 3); /* 9, 10 and 11 found no slot */
+	cr_assert_eq(c.op[OP_WRITE].count, 0);
+	cr_assert_eq(c.op[OP_WRITE].last_real, 8);
+}
+
+Test(metrics, record_keeps_skipped_and_snapshot_copies)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+	struct sample a = smp(OP_READ, 4096, 2 * MS);
+
+	cr_assert_eq(metrics_target_init(&t, &in, NULL), 0);
+	metrics_record(&t, &a, NOTICE_NONE, 1000, 3);
+	metrics_snapshot(&t, 0, &s);
+	metrics_record(&t, &a, NOTICE_NONE, 2000, 4);
+	cr_assert_eq(s.counts.skipped, 3);
+	cr_assert_eq(s.counts.op[OP_READ].count, 1); /* a copy: later requests do not change it */
+	cr_assert_str_eq(s.info->target, "/dev/x");
+	metrics_target_destroy(&t);
+}
+
+Test(metrics, in_flight_age_grows_without_completions)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+	_Atomic uint64_t inflight = 0;
+
+	cr_assert_eq(metrics_target_init(&t, &in, &inflight), 0);
+	metrics_snapshot(&t, 50 * S, &s);
+	cr_assert_not(s.in_flight);
+	cr_assert_eq(s.oldest_in_flight, 0);
+	atomic_store(&inflight, 10 * S);
+	metrics_snapshot(&t, 12 * S, &s);
+	cr_assert(s.in_flight);
+	cr_assert_eq(s.oldest_in_flight, 2 * S);
+	metrics_snapshot(&t, 70 * S, &s);
+	cr_assert_eq(s.oldest_in_flight, 60 * S);
+	metrics_target_destroy(&t);
+}

@@ -1,0 +1,218 @@
+/*
+ * Tests for src/promfmt.c: Prometheus text 0.0.4 and OpenMetrics 1.0 as the
+ * exposition_formats and OpenMetrics specifications describe them — TYPE
+ * names (counters with _total in 0.0.4, the family in OpenMetrics), UNIT,
+ * cumulative buckets with canonical le and +Inf equal to _count, label
+ * escaping, no timestamps, # EOF last, one series set per target.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "promfmt.h"
+
+#define MS UINT64_C(1000000)
+
+static struct metrics_info in1 = {
+	.target = "/mnt/a \"b\"\\c", .device = "sda1", .disk = "sda", .fstype = "ext4",
+	.engine = "sync", .mode = "read", .interval = 1000000000, .size = 4096,
+	.start_real = UINT64_C(1700000000123000000), .op = { true, false },
+};
+static struct metrics_info in2 = {
+	.target = "/dev/nvme0n1", .device = "nvme0n1", .disk = "nvme0n1", .fstype = "",
+	.engine = "io_uring", .mode = "read-write", .interval = 100 * MS, .size = 512,
+	.start_real = UINT64_C(1700000000000000000), .op = { true, true },
+};
+
+static void snaps(struct metrics_snap s[2])
+{
+	memset(s, 0, 2 * sizeof(*s));
+	s[0].info = &in1;
+	s[1].info = &in2;
+	for (int i = 0; i < 2; i++)
+		for (int op = 0; op < 2; op++)
+			s[i].counts.op[op].err_no[0] = EIO;
+	s[0].counts.op[0].bucket[4] = 3;  /* le 0.0002 */
+	s[0].counts.op[0].bucket[6] = 1;  /* le 0.001 */
+	s[0].counts.op[0].bucket[19] = 1; /* over 10 s */
+	s[0].counts.op[0].count = 5;
+	s[0].counts.op[0].sum = 12 * UINT64_C(1000000000) + 500 * MS;
+	s[0].counts.op[0].bytes = 20480;
+	s[0].counts.op[0].errors[0] = 2;
+	s[0].counts.op[0].err_no[1] = ENOSPC;
+	s[0].counts.op[0].errors[1] = 1;
+	s[0].counts.op[0].last_real = UINT64_C(1700000001500000000);
+	s[0].counts.skipped = 7;
+	s[1].in_flight = true;
+	s[1].oldest_in_flight = 2500 * MS;
+}
+
+static char *render(enum promfmt_format f)
+{
+	static struct sbuf sb = SBUF_INIT;
+	struct metrics_snap s[2];
+
+	snaps(s);
+	sbuf_reset(&sb);
+	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", f), 0);
+	return sb.buf;
+}
+
+static void has(const char *text, const char *line)
+{
+	char want[1024];
+
+	snprintf(want, sizeof(want), "\n%s\n", line);
+	cr_assert(strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)),
+		  "missing line: %s\n--- in:\n%s", line, text);
+}
+
+static void lacks(const char *text, const char *part)
+{
+	cr_assert_null(strstr(text, part), "unexpected: %s", part);
+}
+
+#define T1 "target=\"/mnt/a \\\"b\\\"\\\\c\""
+
+Test(promfmt, text_histogram_is_cumulative_with_canonical_le)
+{
+	char *t = render(PROMFMT_TEXT);
+
+	has(t, "# TYPE ioprobe_request_duration_seconds histogram");
+	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"1e-05\"} 0");
+	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"0.0002\"} 3");
+	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"0.001\"} 4");
+	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"10.0\"} 4");
+	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"+Inf\"} 5");
+	has(t, "ioprobe_request_duration_seconds_sum{" T1 ",operation=\"read\"} 12.5");
+	has(t, "ioprobe_request_duration_seconds_count{" T1 ",operation=\"read\"} 5");
+	/* an operation the probe does not perform has no series */
+	lacks(t, T1 ",operation=\"write\"");
+	has(t, "ioprobe_request_duration_seconds_count{target=\"/dev/nvme0n1\",operation=\"write\"} 0");
+}
+
+Test(promfmt, text_counters_and_gauges)
+{
+	char *t = render(PROMFMT_TEXT);
+
+	has(t, "# HELP ioprobe_request_errors_total Failed probe requests by errno name.");
+	has(t, "# TYPE ioprobe_request_errors_total counter");
+	has(t, "ioprobe_request_errors_total{" T1 ",operation=\"read\",errno=\"EIO\"} 2");
+	has(t, "ioprobe_request_errors_total{" T1 ",operation=\"read\",errno=\"ENOSPC\"} 1");
+	has(t, "ioprobe_request_errors_total{target=\"/dev/nvme0n1\",operation=\"write\",errno=\"EIO\"} 0");
+	has(t, "# TYPE ioprobe_request_bytes_total counter");
+	has(t, "ioprobe_request_bytes_total{" T1 ",operation=\"read\"} 20480");
+	has(t, "ioprobe_last_completion_timestamp_seconds{" T1 ",operation=\"read\"} 1700000001.5");
+	/* before a completion: the start time, so time() - x stays meaningful */
+	has(t, "ioprobe_last_completion_timestamp_seconds{target=\"/dev/nvme0n1\",operation=\"read\"} 1700000000.0");
+	has(t, "ioprobe_requests_in_flight{" T1 "} 0");
+	has(t, "ioprobe_requests_in_flight{target=\"/dev/nvme0n1\"} 1");
+	has(t, "ioprobe_oldest_in_flight_seconds{target=\"/dev/nvme0n1\"} 2.5");
+	has(t, "ioprobe_oldest_in_flight_seconds{" T1 "} 0.0");
+	has(t, "# TYPE ioprobe_skipped_slots_total counter");
+	has(t, "ioprobe_skipped_slots_total{" T1 "} 7");
+	has(t, "ioprobe_interval_seconds{target=\"/dev/nvme0n1\"} 0.1");
+	has(t, "ioprobe_request_size_bytes{target=\"/dev/nvme0n1\"} 512");
+	has(t, "ioprobe_start_time_seconds{" T1 "} 1700000000.123");
+	has(t, "# TYPE ioprobe_probe_info gauge");
+	has(t, "ioprobe_probe_info{" T1 ",device=\"sda1\",disk=\"sda\",fstype=\"ext4\",engine=\"sync\",mode=\"read\"} 1");
+	has(t, "# TYPE ioprobe_build_info gauge");
+	has(t, "ioprobe_build_info{target=\"/dev/nvme0n1\",version=\"1.2.3\"} 1");
+	lacks(t, "# UNIT");
+	lacks(t, "# EOF");
+	lacks(t, "_created");
+}
+
+Test(promfmt, text_families_are_contiguous_and_described)
+{
+	char *t = render(PROMFMT_TEXT);
+	char prev[128] = "";
+	unsigned helps = 0, types = 0;
+
+	for (char *line = t; *line;) {
+		char *nl = strchr(line, '\n');
+		char name[128];
+
+		cr_assert_not_null(nl, "every line ends in a newline");
+		if (!strncmp(line, "# HELP ", 7))
+			helps++;
+		if (!strncmp(line, "# TYPE ", 7)) {
+			types++;
+			sscanf(line + 7, "%127s", name);
+			cr_assert_str_neq(name, prev, "a family appears once");
+			snprintf(prev, sizeof(prev), "%s", name);
+		}
+		cr_assert_neq(line[0], '\r');
+		line = nl + 1;
+	}
+	cr_assert_eq(helps, types);
+	cr_assert_eq(types, 12);
+}
+
+Test(promfmt, openmetrics_metadata_and_eof)
+{
+	char *t = render(PROMFMT_OPENMETRICS);
+	size_t len = strlen(t);
+
+	has(t, "# TYPE ioprobe_request_duration_seconds histogram");
+	has(t, "# UNIT ioprobe_request_duration_seconds seconds");
+	has(t, "# TYPE ioprobe_request_errors counter");
+	has(t, "ioprobe_request_errors_total{" T1 ",operation=\"read\",errno=\"EIO\"} 2");
+	has(t, "# TYPE ioprobe_request_bytes counter");
+	has(t, "# UNIT ioprobe_request_bytes bytes");
+	has(t, "# TYPE ioprobe_skipped_slots counter");
+	has(t, "# TYPE ioprobe_probe info");
+	has(t, "# TYPE ioprobe_build info");
+	has(t, "ioprobe_build_info{target=\"/dev/nvme0n1\",version=\"1.2.3\"} 1");
+	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"1.0\"} 4");
+	cr_assert(len > 6 && !strcmp(t + len - 6, "# EOF\n"), "ends in # EOF");
+	cr_assert_eq(strstr(t, "# EOF"), t + len - 6, "one # EOF");
+	/* TYPE, UNIT, HELP in that order */
+	cr_assert(strstr(t, "# TYPE ioprobe_interval_seconds") <
+		  strstr(t, "# UNIT ioprobe_interval_seconds"));
+	cr_assert(strstr(t, "# UNIT ioprobe_interval_seconds") <
+		  strstr(t, "# HELP ioprobe_interval_seconds"));
+	lacks(t, "_total counter");
+}
+
+Test(promfmt, label_values_escaped_and_utf8_kept_valid)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	promfmt_label_value(&sb, "a\\b\"c\nd\te");
+	cr_assert_str_eq(sbuf_str(&sb), "a\\\\b\\\"c\\nd\te");
+	sbuf_reset(&sb);
+	promfmt_label_value(&sb, "caf\xc3\xa9 \xff\xc3");
+	cr_assert_str_eq(sbuf_str(&sb), "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd");
+	sbuf_reset(&sb);
+	promfmt_label_value(&sb, "\xed\xa0\x80"); /* a surrogate is not UTF-8 */
+	cr_assert_str_eq(sbuf_str(&sb), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	sbuf_free(&sb);
+}
+
+Test(promfmt, seconds_are_exact_decimals)
+{
+	struct sbuf sb = SBUF_INIT;
+	const struct { uint64_t ns; const char *want; } cases[] = {
+		{ 0, "0.0" }, { 1, "0.000000001" }, { 1000000000, "1.0" },
+		{ 81300000, "0.0813" }, { UINT64_C(1700000000123456789), "1700000000.123456789" },
+		{ UINT64_MAX, "18446744073.709551615" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sbuf_reset(&sb);
+		promfmt_seconds(&sb, cases[i].ns);
+		cr_assert_str_eq(sbuf_str(&sb), cases[i].want);
+	}
+	sbuf_free(&sb);
+}
+
+Test(promfmt, content_types)
+{
+	cr_assert_str_eq(promfmt_content_type(PROMFMT_TEXT), "text/plain; version=0.0.4; charset=utf-8");
+	cr_assert_str_eq(promfmt_content_type(PROMFMT_OPENMETRICS),
+			 "application/openmetrics-text; version=1.0.0; charset=utf-8");
+}
