@@ -5,11 +5,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "msg.h"
 #include "suffix.h"
 #include "common.h"
 
@@ -86,19 +86,6 @@ static const struct opt_def opt_table[] = {
 #define LIMIT_SIZE ((uint64_t)LONG_MAX)
 #define LIMIT_TIME ((uint64_t)LLONG_MAX)
 #define LIMIT_RATE 1e9
-
-static void msgf(char *msg, size_t msglen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void msgf(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msglen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-}
 
 void opts_defaults(struct opts *o)
 {
@@ -204,13 +191,13 @@ static void msg_ambiguous(char *msg, size_t msglen, const char *dashes, const ch
 	if (!msglen)
 		return;
 	/* glibc quotes the whole word after the dashes, "=value" included */
-	msgf(msg, msglen, "option '%s%s' is ambiguous; possibilities:", dashes, name);
+	err_set(msg, msglen, 0, "option '%s%s' is ambiguous; possibilities:", dashes, name);
 	for (size_t i = 0; i < OPT_COUNT; i++) {
 		if (!opt_matches(&opt_table[i], name, len, two))
 			continue;
 		used = strlen(msg);
 		if (used + 1 < msglen)
-			msgf(msg + used, msglen - used, " '%s%s'", dashes, opt_table[i].name);
+			err_set(msg + used, msglen - used, 0, " '%s%s'", dashes, opt_table[i].name);
 	}
 }
 
@@ -239,7 +226,7 @@ static int split_pair(const char *opt, const char *arg, char *first, size_t len,
 	const char *comma = strchr(arg, ',');
 
 	if (!comma || (size_t)(comma - arg) >= len) {
-		msgf(msg, msglen, "%s takes WARN,CRIT: \"%s\"", opt, arg);
+		err_set(msg, msglen, 0, "%s takes WARN,CRIT: \"%s\"", opt, arg);
 		return -EINVAL;
 	}
 	memcpy(first, arg, (size_t)(comma - arg));
@@ -263,7 +250,7 @@ static int opt_apply_fleet(struct opts *o, const char *name, const char *arg, ch
 		if (parse_time(arg, &o->prometheus_period, msg, msglen))
 			return -EINVAL;
 		if (o->prometheus_period < 100000000ull) {
-			msgf(msg, msglen, "--prometheus-period must be at least 100ms: \"%s\"", arg);
+			err_set(msg, msglen, 0, "--prometheus-period must be at least 100ms: \"%s\"", arg);
 			return -EINVAL;
 		}
 	} else if (!strcmp(name, "influx")) {
@@ -320,7 +307,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 's':
 		ret = parse_size(arg, &o->size, msg, msglen);
 		if (ret && suffix_size_wraps(arg)) /* ioping 1.3 wraps these to a negative size */
-			msgf(msg, msglen, "request size must be greater than zero");
+			err_set(msg, msglen, 0, "request size must be greater than zero");
 		break;
 	case 'S': ret = parse_size(arg, &o->work_size, msg, msglen); break;
 	case 'o': ret = parse_size(arg, &o->work_offset, msg, msglen); break;
@@ -351,7 +338,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'Q':
 		ret = parse_number(arg, &o->depth, msg, msglen);
 		if (!ret && (o->depth < 1 || o->depth > OPTS_DEPTH_MAX)) {
-			msgf(msg, msglen, "-Q: the queue depth must be 1 to %u", OPTS_DEPTH_MAX);
+			err_set(msg, msglen, 0, "-Q: the queue depth must be 1 to %u", OPTS_DEPTH_MAX);
 			ret = -1;
 		}
 		o->depth_set = true;
@@ -379,7 +366,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 			if (arg && *arg)
 				ret = parse_time(arg, &o->fio_job_window, msg, msglen);
 			if (!ret && !o->fio_job_window) {
-				msgf(msg, msglen, "--fio-job needs a window longer than 0");
+				err_set(msg, msglen, 0, "--fio-job needs a window longer than 0");
 				ret = -1;
 			}
 		} else if (!strcmp(d->name, "response")) {
@@ -400,12 +387,12 @@ static enum opts_status parse_long(struct opts *o, const struct opt_def *d, cons
 				   char *msg, size_t msglen)
 {
 	if (d->arg == ARG_NONE && value) {
-		msgf(msg, msglen, "option '%s%s' doesn't allow an argument", dashes, d->name);
+		err_set(msg, msglen, 0, "option '%s%s' doesn't allow an argument", dashes, d->name);
 		return OPTS_ERR_USAGE;
 	}
 	if (d->arg == ARG_REQUIRED && !value) {
 		if (*i + 1 >= argc) {
-			msgf(msg, msglen, "option '%s%s' requires an argument", dashes, d->name);
+			err_set(msg, msglen, 0, "option '%s%s' requires an argument", dashes, d->name);
 			return OPTS_ERR_USAGE;
 		}
 		value = argv[++*i];
@@ -422,7 +409,7 @@ static enum opts_status parse_short(struct opts *o, const char *word, int argc,
 		const char *value = NULL;
 
 		if (!d) {
-			msgf(msg, msglen, "invalid option -- '%c'", *p);
+			err_set(msg, msglen, 0, "invalid option -- '%c'", *p);
 			return OPTS_ERR_USAGE;
 		}
 		if (d->arg == ARG_OPTIONAL) {
@@ -433,7 +420,7 @@ static enum opts_status parse_short(struct opts *o, const char *word, int argc,
 			} else if (*i + 1 < argc) {
 				value = argv[++*i];
 			} else {
-				msgf(msg, msglen, "option requires an argument -- '%c'", *p);
+				err_set(msg, msglen, 0, "option requires an argument -- '%c'", *p);
 				return OPTS_ERR_USAGE;
 			}
 		}
@@ -453,14 +440,14 @@ static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *m
 					 size_t msglen)
 {
 	if (paths > OPTS_MAX_TARGETS) {
-		msgf(msg, msglen, "too many targets: %u (at most %u)", paths, OPTS_MAX_TARGETS);
+		err_set(msg, msglen, 0, "too many targets: %u (at most %u)", paths, OPTS_MAX_TARGETS);
 		return OPTS_ERR;
 	}
 	o->npaths = paths;
 	for (unsigned i = 1; i < paths; i++)
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(o->paths[i], o->paths[j])) {
-				msgf(msg, msglen, "duplicate target \"%s\"", o->paths[i]);
+				err_set(msg, msglen, 0, "duplicate target \"%s\"", o->paths[i]);
 				return OPTS_ERR;
 			}
 	return OPTS_OK;
@@ -514,7 +501,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		} else if (!two && opt_by_letter(name[0])) {
 			st = parse_short(o, word, argc, argv, &i, msg, msglen);
 		} else {
-			msgf(msg, msglen, "unrecognized option '%s'", word);
+			err_set(msg, msglen, 0, "unrecognized option '%s'", word);
 			return OPTS_ERR_USAGE;
 		}
 		if (st != OPTS_OK)
@@ -523,7 +510,7 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 			return OPTS_OK;
 	}
 	if (paths == 0) {
-		msgf(msg, msglen, "no destination specified");
+		err_set(msg, msglen, 0, "no destination specified");
 		return OPTS_ERR;
 	}
 	return opts_check_paths(o, paths, msg, msglen);

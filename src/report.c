@@ -243,7 +243,7 @@ static void jw_raw(struct jw *w, const char *key, const char *fmt, double v)
  * "character device" into them ("fstype": "block", "device": "device"), and
  * so does this.
  */
-static void json_target(struct jw *w, const struct report_target *t)
+static void put_target_obj(struct jw *w, const struct report_target *t)
 {
 	static const char word[] = " device";
 	const char *fstype = t->fstype, *device = t->device ? t->device : "";
@@ -264,7 +264,7 @@ static void json_target(struct jw *w, const struct report_target *t)
 	sbuf_free(&kind);
 }
 
-static void json_head(struct jw *w, const struct report_cfg *c, const char *type,
+static void put_record_head(struct jw *w, const struct report_cfg *c, const char *type,
 		      uint64_t realtime)
 {
 	jw_open(w, NULL);
@@ -284,7 +284,7 @@ static void json_head(struct jw *w, const struct report_cfg *c, const char *type
 		jw_str(w, "localtime", sbuf_str(&lt));
 		sbuf_free(&lt);
 	}
-	json_target(w, &c->target);
+	put_target_obj(w, &c->target);
 }
 
 void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
@@ -296,7 +296,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 
 	if (n == NOTICE_ERROR)
 		notice = errno_name((int)s->result, ebuf, sizeof(ebuf));
-	json_head(&w, c, "request", realtime);
+	put_record_head(&w, c, "request", realtime);
 	jw_open(&w, "io");
 	jw_u64(&w, "request", s->request);
 	jw_str(&w, "operation", s->op == OP_WRITE ? "write" : "read");
@@ -314,7 +314,7 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 }
 
 /* "histogram": [[low, high, count], ...] for every non-empty bucket, ns. */
-static void json_histogram(struct jw *w, const struct stats *v)
+static void put_histogram(struct jw *w, const struct stats *v)
 {
 	bool first = true;
 
@@ -339,7 +339,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	const struct stats *v = &t->valid;
 	double iops = tally_iops(t), load_iops = tally_load_iops(t);
 
-	json_head(&w, c, total ? "total" : "period", realtime);
+	put_record_head(&w, c, total ? "total" : "period", realtime);
 	jw_open(&w, "stat");
 	jw_u64(&w, "count", v->count);
 	jw_u64(&w, "size", v->count * c->size);
@@ -354,7 +354,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
 		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
 	jw_close(&w);
-	json_histogram(&w, v);
+	put_histogram(&w, v);
 	/* completion - scheduled start, skipped slots included (see the man page) */
 	jw_open(&w, "response");
 	jw_u64(&w, "count", t->response.count);
@@ -411,7 +411,7 @@ void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struc
 	struct jw jw = { sb, c->json_lines, 0, true };
 	bool first = true;
 
-	json_head(&jw, c, "iostat", realtime);
+	put_record_head(&jw, c, "iostat", realtime);
 	jw_open(&jw, "iostat");
 	jw_u64(&jw, "interval", w->ndev ? w->dev[0].row.interval_ns : 0);
 	jw_key(&jw, "disk");
