@@ -55,105 +55,119 @@ static int tui_io_hint(const struct tui_frame *f, const struct tui_iodev *d,
 	return tui_fmt_hint(hint, &in, f->ascii);
 }
 
+/* Where a panel writes next: one line at a time, nothing below the rectangle. */
+struct tui_pen {
+	int y, end, x, w;
+};
+
+/* One line of text at the pen, then the next line. */
+static void pen_line(struct tui_pen *p, enum tui_attr a, const char *text)
+{
+	if (p->y < p->end)
+		tui_text_put(p->y, p->x, p->w, a, text);
+	p->y++;
+}
+
+/* Two labelled values on one line, iostat's way: "r/s       12.00  w/s       3.00". */
+static void pen_pair(struct tui_pen *p, const char *l1, const char *v1, const char *l2,
+		     const char *v2)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "%-8s%8s  %-9s%8s", l1, v1, l2, v2);
+	pen_line(p, TA_NORMAL, line);
+}
+
+/* "busy [#####.....]  42.0%": the device's %util as a bar. */
+static void pen_busy(struct tui_pen *p, const struct tui_frame *f, double util)
+{
+	char bar[128], pct[16];
+	int bw = p->w - 15, n;
+
+	if (p->y < p->end && bw > 0) {
+		n = tui_text_put(p->y, p->x, p->w, TA_LABEL, "busy ");
+		n += tui_text_put(p->y, p->x + n, 1, TA_DIM, "[");
+		tui_fmt_bar(bar, sizeof(bar), bw, util / 100.0, f->ascii);
+		n += tui_text_put(p->y, p->x + n, bw, tui_busy_attr(util), bar);
+		n += tui_text_put(p->y, p->x + n, 1, TA_DIM, "]");
+		snprintf(pct, sizeof(pct), "%6.1f%%", util);
+		tui_text_put(p->y, p->x + n, p->w - n, TA_NORMAL, pct);
+	}
+	p->y++;
+}
+
+/* The selected device's numbers (state OK). */
+static void pen_device_rows(struct tui_pen *p, const struct tui_frame *f,
+			    const struct tui_iodev *d)
+{
+	char a[TUI_FMT_LEN], b[TUI_FMT_LEN];
+	char hint[TUI_HINT_LINES][TUI_HINT_LEN];
+
+	pen_pair(p, "r/s", tui_io_num(a, sizeof(a), d->row.r_s), "w/s",
+		 tui_io_num(b, sizeof(b), d->row.w_s));
+	pen_pair(p, "rkB/s", tui_io_num(a, sizeof(a), d->row.rkb_s), "wkB/s",
+		 tui_io_num(b, sizeof(b), d->row.wkb_s));
+	pen_pair(p, "areq-sz", tui_io_num(a, sizeof(a), d->row.avgrq_sz / 2), "avgrq-sz",
+		 tui_io_num(b, sizeof(b), d->row.avgrq_sz));
+	snprintf(b, sizeof(b), "%.0f", d->row.in_flight);
+	pen_pair(p, "aqu-sz", tui_io_num(a, sizeof(a), d->row.aqu_sz), "in-flight", b);
+	pen_pair(p, "r_await", tui_io_num(a, sizeof(a), d->row.r_await), "w_await",
+		 tui_io_num(b, sizeof(b), d->row.w_await));
+	pen_busy(p, f, d->row.util);
+	pen_line(p, TA_DIM, "(awaits ms; areq-sz kB, avgrq-sz sectors)");
+	p->y++;
+	for (int i = 0, n = tui_io_hint(f, d, hint); i < n; i++) {
+		if (hint[i][0])
+			pen_line(p, i == 2 ? TA_WARN : TA_NORMAL, hint[i]);
+		else
+			p->y++;
+	}
+}
+
 static void tui_draw_iostat_side(const struct tui_frame *f, const struct tui_rect *r)
 {
 	const struct tui_iostat *io = f->io;
 	const struct tui_iodev *d = tui_iostat_selected(io);
-	char title[96], a[TUI_FMT_LEN], b[TUI_FMT_LEN], line[256];
-	char hint[TUI_HINT_LINES][TUI_HINT_LEN];
-	int y = r->y + 1, end = r->y + r->h, x = r->x + 1, w = r->w - 1;
-	bool vals;
+	struct tui_pen pen = { r->y + 1, r->y + r->h, r->x + 1, r->w - 1 };
+	char title[96], a[TUI_FMT_LEN], line[256];
 
 	if (!d) {
 		tui_text_title(r, " iostat ", NULL, TA_DIM, f->ascii);
-		tui_text_wrapped(y, x, w, end, TA_WARN, io->stack);
+		tui_text_wrapped(pen.y, pen.x, pen.w, pen.end, TA_WARN, io->stack);
 		return;
 	}
 	snprintf(title, sizeof(title), " iostat %s [%zu/%zu] ", d->name, io->sel + 1, io->ndev);
 	tui_text_title(r, title, NULL, TA_DIM, f->ascii);
-	vals = d->state == TUI_IO_OK;
-#define IO_LINE(...)                                                   \
-	do {                                                           \
-		if (y < end) {                                         \
-			snprintf(line, sizeof(line), __VA_ARGS__);     \
-			tui_text_put(y, x, w, TA_NORMAL, line);             \
-		}                                                      \
-		y++;                                                   \
-	} while (0)
-#define IO_PAIR(l1, v1, l2, v2)                                                  \
-	do {                                                                     \
-		if (y < end) {                                                   \
-			snprintf(line, sizeof(line), "%-8s%8s  %-9s%8s", l1, v1, l2, v2); \
-			tui_text_put(y, x, w, TA_NORMAL, line);                       \
-		}                                                                \
-		y++;                                                             \
-	} while (0)
-	if (y < end) {
-		snprintf(line, sizeof(line), "%s (%s)%s%s", d->kind, d->top ? "top" : "leaf",
-			 *d->detail ? " " : "", d->detail);
-		tui_text_put(y, x, w, TA_DIM, line);
-	}
-	y++;
-	if (y < end) {
-		int n = tui_text_put(y, x, w, TA_LABEL, "state     ");
+	snprintf(line, sizeof(line), "%s (%s)%s%s", d->kind, d->top ? "top" : "leaf",
+		 *d->detail ? " " : "", d->detail);
+	pen_line(&pen, TA_DIM, line);
+	if (pen.y < pen.end) {
+		int n = tui_text_put(pen.y, pen.x, pen.w, TA_LABEL, "state     ");
 
-		tui_text_put(y, x + n, w - n, tui_io_state_attr(d->state),
-			tui_iostat_state_text(d->state));
+		tui_text_put(pen.y, pen.x + n, pen.w - n, tui_io_state_attr(d->state),
+			     tui_iostat_state_text(d->state));
 	}
-	y++;
-	if (vals) {
-		IO_PAIR("r/s", tui_io_num(a, sizeof(a), d->row.r_s), "w/s",
-			tui_io_num(b, sizeof(b), d->row.w_s));
-		IO_PAIR("rkB/s", tui_io_num(a, sizeof(a), d->row.rkb_s), "wkB/s",
-			tui_io_num(b, sizeof(b), d->row.wkb_s));
-		IO_PAIR("areq-sz", tui_io_num(a, sizeof(a), d->row.avgrq_sz / 2), "avgrq-sz",
-			tui_io_num(b, sizeof(b), d->row.avgrq_sz));
-		snprintf(b, sizeof(b), "%.0f", d->row.in_flight);
-		IO_PAIR("aqu-sz", tui_io_num(a, sizeof(a), d->row.aqu_sz), "in-flight", b);
-		IO_PAIR("r_await", tui_io_num(a, sizeof(a), d->row.r_await), "w_await",
-			tui_io_num(b, sizeof(b), d->row.w_await));
-		if (y < end) {
-			char bar[128];
-			int bw = w - 15, n;
-
-			if (bw > 0) {
-				n = tui_text_put(y, x, w, TA_LABEL, "busy ");
-				n += tui_text_put(y, x + n, 1, TA_DIM, "[");
-				tui_fmt_bar(bar, sizeof(bar), bw, d->row.util / 100.0, f->ascii);
-				n += tui_text_put(y, x + n, bw, tui_busy_attr(d->row.util), bar);
-				n += tui_text_put(y, x + n, 1, TA_DIM, "]");
-				snprintf(line, sizeof(line), "%6.1f%%", d->row.util);
-				tui_text_put(y, x + n, w - n, TA_NORMAL, line);
-			}
-		}
-		y++;
-		if (y < end)
-			tui_text_put(y, x, w, TA_DIM, "(awaits: kernel, ms; sizes: kB)");
-		y += 2;
-		for (int i = 0, n = tui_io_hint(f, d, hint); i < n; i++, y++)
-			if (y < end && hint[i][0])
-				tui_text_put(y, x, w, i == 2 ? TA_WARN : TA_NORMAL, hint[i]);
-	} else {
-		IO_LINE("%s", d->state == TUI_IO_INIT ? "waiting for a second sample" :
-			      d->state == TUI_IO_RESET ? "counters went backwards: skipped" :
-			      "no fresh data in /proc/diskstats");
-	}
-#undef IO_LINE
-#undef IO_PAIR
-	y++;
-	if (io->ndev > 1 && y < end) {
-		tui_text_put(y++, x, w, TA_LABEL, "stack (d: next)");
-		for (size_t i = 0; i < io->ndev && y < end; i++, y++) {
+	pen.y++;
+	if (d->state == TUI_IO_OK)
+		pen_device_rows(&pen, f, d);
+	else
+		pen_line(&pen, TA_NORMAL, d->state == TUI_IO_INIT ? "waiting for a second sample" :
+			 d->state == TUI_IO_RESET ? "counters went backwards: skipped" :
+			 "no fresh data in /proc/diskstats");
+	pen.y++;
+	if (io->ndev > 1 && pen.y < pen.end) {
+		pen_line(&pen, TA_LABEL, "stack (d: next)");
+		for (size_t i = 0; i < io->ndev && pen.y < pen.end; i++) {
 			const struct tui_iodev *v = &io->dev[i];
 
 			snprintf(line, sizeof(line), "%s %-10s %8s/s %5.1f%%",
 				 i == io->sel ? (f->ascii ? ">" : "▸") : " ", v->name,
 				 tui_io_num(a, sizeof(a), v->row.r_s + v->row.w_s + v->row.d_s),
 				 v->row.util);
-			tui_text_put(y, x, w, i == io->sel ? TA_SEL : TA_NORMAL, line);
+			pen_line(&pen, i == io->sel ? TA_SEL : TA_NORMAL, line);
 		}
 	}
-	tui_text_wrapped(y + 1, x, w, end, TA_DIM, io->stack);
+	tui_text_wrapped(pen.y + 1, pen.x, pen.w, pen.end, TA_DIM, io->stack);
 }
 
 static void tui_draw_iostat_bottom(const struct tui_frame *f, const struct tui_rect *r)
