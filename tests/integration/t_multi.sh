@@ -112,6 +112,13 @@ check "same device under two names: exit 1" rc_is 1
 check "same device under two names: said" err_has "^ioprobe: duplicate target: \"$T_TMP/alias\" is \"$A\"$"
 check "same device under two names: nothing run" out_empty
 
+probe -X -c 1 "$A" "$B"
+check "-X with several targets: exit 1, said (the overview is not built yet)" \
+	eval 'rc_is 1 && err_has "^ioprobe: --tui shows one target" && out_empty'
+probe --fio-job=1s "$A" "$B"
+check "--fio-job with several targets: exit 1, said" \
+	eval 'rc_is 1 && err_has "^ioprobe: --fio-job watches one target" && out_empty'
+
 ## 6. SIGINT ends every target (summaries, exit 0); a closed pipe ends them all quietly
 "$IOPROBE" -i 0.05 "$A" "$B" >"$OUT" 2>"$ERR" &
 pid=$!
