@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_int.h"
@@ -51,6 +52,7 @@ struct mt_run {
 	struct ticker iostat;
 	bool iostat_failed;
 	size_t n;
+	size_t ncpu;             /* online CPUs: more targets than that do not spin */
 	struct mt_target *tg;
 };
 
@@ -158,6 +160,8 @@ static void *mt_thread(void *arg)
 				   mt_on_warn };
 
 	clock_tighten_slack(); /* per thread */
+	if (tg->run->n >= tg->run->ncpu)
+		clock_set_spin(0);
 	tg->ret = probe_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
 	if (tg->ret && tg->msg[0])
 		cli_msg("%s: %s", tg->o.path, tg->msg);
@@ -405,11 +409,13 @@ static int mt_prepare_all(struct mt_run *r, const struct engine_ops *ops, size_t
 int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 {
 	struct mt_run r = { .o = o, .n = o->npaths };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t ready;
 	int code;
 
 	if ((code = mt_check_same(o)) >= 0)
 		return code;
+	r.ncpu = ncpu > 0 ? (size_t)ncpu : 1;
 	r.tg = calloc(r.n, sizeof(*r.tg));
 	if (!r.tg) {
 		cli_msg("out of memory");

@@ -15,6 +15,14 @@
  */
 #define CLOCK_SLICE_NS 50000000ull
 
+/* This thread's spin (clock_set_spin()). */
+static _Thread_local uint64_t clock_spin = CLOCK_SPIN_NS;
+
+void clock_set_spin(uint64_t ns)
+{
+	clock_spin = ns;
+}
+
 static uint64_t clock_read(clockid_t id)
 {
 	struct timespec ts;
@@ -42,8 +50,8 @@ int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
 {
 	uint64_t now = clock_now();
 
-	while (now + CLOCK_SPIN_NS < deadline) {
-		uint64_t wake = deadline - CLOCK_SPIN_NS;
+	while (now + clock_spin < deadline) {
+		uint64_t wake = deadline - clock_spin;
 		struct timespec ts;
 
 		if (wake - now > CLOCK_SLICE_NS)

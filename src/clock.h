@@ -29,6 +29,13 @@ uint64_t clock_boottime(void);
  */
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
 
+/*
+ * Spin at most ns before each deadline in this thread (default 50 us). Many
+ * probe threads on few cores spin each other off the CPU: they sleep the
+ * whole wait instead (0).
+ */
+void clock_set_spin(uint64_t ns);
+
 /* Lower this thread's timer slack so sleeps end close to their deadline. */
 void clock_tighten_slack(void);
 

@@ -10,6 +10,7 @@
 /* --help, with %s for the engine names (no other conversion in it). */
 #define USAGE_FORMAT \
 	" Usage: ioprobe [options...] directory|file|device\n" \
+	"        ioprobe [options...] target target... (at most 256, one thread each)\n" \
 	"        ioprobe -h | -v\n" \
 	"\n" \
 	" options:\n" \

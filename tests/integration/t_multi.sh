@@ -112,7 +112,33 @@ check "same device under two names: exit 1" rc_is 1
 check "same device under two names: said" err_has "^ioprobe: duplicate target: \"$T_TMP/alias\" is \"$A\"$"
 check "same device under two names: nothing run" out_empty
 
-## 6. a target that vanishes mid-run: the others go on, exit 3
+probe -X -c 1 "$A" "$B"
+check "-X with several targets: exit 1, said (the overview is not built yet)" \
+	eval 'rc_is 1 && err_has "^ioprobe: --tui shows one target" && out_empty'
+probe --fio-job=1s "$A" "$B"
+check "--fio-job with several targets: exit 1, said" \
+	eval 'rc_is 1 && err_has "^ioprobe: --fio-job watches one target" && out_empty'
+
+## 6. SIGINT ends every target (summaries, exit 0); a closed pipe ends them all quietly
+"$IOPROBE" -i 0.05 "$A" "$B" >"$OUT" 2>"$ERR" &
+pid=$!
+BG+=("$pid")
+wait_lines "$OUT" "<<< $B " 3 10
+wait_caught "$pid" 2 5
+kill -INT "$pid"
+wait_exit "$pid" 5
+wait "$pid"
+RC=$?
+check "sigint: exit 0 within 5 s" rc_is 0
+check "sigint: both summaries" [ "$(heads)" = "$A $B " ]
+t0=$(now_ms)
+timeout -k 5 20 "$IOPROBE" -i 0.01 "$A" "$B" 2>"$ERR" | head -2 >/dev/null
+RC=${PIPESTATUS[0]}
+check "pipe: exit 0 when the reader goes away" rc_is 0
+check "pipe: quickly" [ $(($(now_ms) - t0)) -lt 5000 ]
+check "pipe: stderr empty" err_empty
+
+## 7. a target that vanishes mid-run: the others go on, exit 3
 timeout -k 5 30 "$IOPROBE" -D -E -i 0.05 -c 40 "$A" "$C" >"$OUT" 2>"$ERR" &
 pid=$!
 BG+=("$pid")
