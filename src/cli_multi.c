@@ -66,6 +66,10 @@ int cli_multi_check(const struct opts *o)
 		cli_msg("--tui shows one target: the overview of several is not built yet");
 		return CLI_EXIT_USAGE;
 	}
+	if (o->sweep) {
+		cli_msg("--sweep steps one target's rate: give one target");
+		return CLI_EXIT_USAGE;
+	}
 	return -1;
 }
 

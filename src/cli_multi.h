@@ -13,7 +13,7 @@
 #include "opts.h"
 
 /*
- * Options that do not combine with several targets: returns -1 when o is
+ * Options that do not combine with several targets (--fio-job, --tui, --sweep): returns -1 when o is
  * fine, else the exit code after the message.
  */
 int cli_multi_check(const struct opts *o);

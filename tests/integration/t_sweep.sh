@@ -67,6 +67,8 @@ check "SIGINT mid-sweep: the finished steps and a knee line" \
 	eval 'out_has "^4 KiB +20 " && out_has "^4 KiB +40 " && ! out_has "^4 KiB +160 " && out_has "^keeps up "'
 
 ## refusals
+probe --sweep=10 -w 1 "$L" "$L.none"
+check "--sweep with two targets: exit 1" eval 'rc_is 1 && err_has "^ioprobe: --sweep steps one target'"'"'s rate: give one target$"'
 probe --sweep=10,,20 "$L"
 check "--sweep=10,,20: exit 1" eval 'rc_is 1 && err_has "^ioprobe: --sweep: bad rate list"'
 probe --sweep=0 "$L"
