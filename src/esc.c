@@ -6,17 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/*
- * Length of the valid UTF-8 sequence at s (at most len bytes) that is not a
- * C1 control, or 0 when the first byte must be escaped.
- */
-static size_t esc_utf8_len(const unsigned char *s, size_t len)
+size_t esc_utf8_seq(const unsigned char *s, size_t len)
 {
 	uint32_t cp;
 	size_t n;
 
+	if (!len)
+		return 0;
 	if (s[0] < 0x80)
-		return (s[0] < 0x20 || s[0] == 0x7f) ? 0 : 1;
+		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
 		n = 2;
 		cp = s[0] & 0x1f;
@@ -36,9 +34,25 @@ static size_t esc_utf8_len(const unsigned char *s, size_t len)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	/* overlong forms, surrogates, beyond U+10FFFF, and the C1 controls */
+	/* overlong forms, surrogates, beyond U+10FFFF */
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * Length of the printable run element at s: a valid UTF-8 sequence that is
+ * not a control (C0, DEL, or the C1 controls U+0080..U+009F), or 0 when the
+ * first byte must be escaped.
+ */
+static size_t esc_utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n = esc_utf8_seq(s, len);
+
+	if (n == 1 && (s[0] < 0x20 || s[0] == 0x7f))
+		return 0;
+	if (n == 2 && s[0] == 0xc2 && s[1] <= 0x9f) /* U+0080..U+009F */
 		return 0;
 	return n;
 }

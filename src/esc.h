@@ -32,6 +32,14 @@ int esc_puts(struct sbuf *sb, const char *s);
  */
 int esc_field(struct sbuf *sb, const char *s);
 
+/*
+ * Length of the valid UTF-8 sequence at s (len bytes left; ASCII counts as
+ * 1, controls included), or 0 when s does not start one: a stray
+ * continuation byte, an overlong form, a surrogate, beyond U+10FFFF, or a
+ * sequence cut short. (Also used by the Prometheus label escaping.)
+ */
+size_t esc_utf8_seq(const unsigned char *s, size_t len);
+
 /* True when s (len bytes) would print unchanged (nothing to escape). */
 bool esc_is_clean(const char *s, size_t len);
 

@@ -7,36 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "esc.h"
 #include "msg.h"
-
-/* Length of the valid UTF-8 sequence at s (len bytes left), 0 when s[0] starts none. */
-static size_t promfmt_utf8_len(const unsigned char *s, size_t len)
-{
-	uint32_t cp;
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 void promfmt_label_value(struct sbuf *sb, const char *s)
 {
@@ -44,7 +16,7 @@ void promfmt_label_value(struct sbuf *sb, const char *s)
 	size_t len = strlen(s);
 
 	for (size_t i = 0; i < len;) {
-		size_t n = promfmt_utf8_len(u + i, len - i);
+		size_t n = esc_utf8_seq(u + i, len - i);
 
 		if (!n) {
 			sbuf_puts(sb, "\xef\xbf\xbd"); /* U+FFFD */

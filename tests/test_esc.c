@@ -80,3 +80,14 @@ Test(esc, field)
 	cr_assert_str_eq(sbuf_str(&sb), "a\\x20b\\x09c\\x5cd\xc3\xa9\\xff\\x7f");
 	sbuf_free(&sb);
 }
+
+Test(esc, utf8_sequence_lengths)
+{
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"a", 1), 1);
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"\n", 1), 1, "controls are valid UTF-8");
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"\xc2\x9b", 2), 2, "so is U+009B");
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"\xe2\x94\x82", 3), 3);
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"\xe2\x94", 2), 0, "cut short");
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"\x80", 1), 0, "stray continuation");
+	cr_assert_eq(esc_utf8_seq((const unsigned char *)"", 0), 0);
+}
