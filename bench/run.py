@@ -83,6 +83,57 @@ def multi(a):
     write_table(a, rows, "<!-- bench-multi:begin -->", "<!-- bench-multi:end -->")
 
 
+def free_port():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def scrape(port):
+    """One GET /metrics on a new connection; returns its wall time in ns."""
+    import socket
+    t0 = time.perf_counter_ns()
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    while s.recv(65536):
+        pass
+    s.close()
+    return time.perf_counter_ns() - t0
+
+
+def bench_listen(probe, data, quick):
+    """--listen: median/p99 time to serve /metrics (one target), and the probe's rate at
+    -i 1ms with and without 20 scrapes a second."""
+    rows, secs = [], 3 if quick else 10
+    rates = {}
+    for scrapes in (0, 20):
+        port = free_port()
+        p = subprocess.Popen([probe, "-C", "-i", "1ms", "-a", "0", "-w", str(secs), "-B",
+                              "--listen", str(port), data], stdout=subprocess.PIPE, text=True)
+        times = []
+        time.sleep(0.3)
+        end = time.monotonic() + secs - 0.5
+        while scrapes and time.monotonic() < end:
+            times.append(scrape(port))
+            time.sleep(max(0, 1 / scrapes - times[-1] / 1e9))
+        if not scrapes:  # serve time alone: back-to-back scrapes for 1 s
+            t1 = time.monotonic() + 1
+            while time.monotonic() < t1:
+                times.append(scrape(port))
+            serve = sorted(times)
+        f = raw_fields(p.communicate()[0])
+        rates[scrapes] = f[8] / (secs * 1000)
+    rows.append(("/metrics serve time (1 target), median / p99",
+                 f"{statistics.median(serve) / 1e3:.0f} us / {serve[len(serve) * 99 // 100] / 1e3:.0f} us",
+                 "-", "goal <= 2 ms"))
+    rows.append(("rate -i 1ms with 20 scrapes/s", f"{rates[20]:.4f}",
+                 f"{rates[20] / rates[0]:.4f} x without ({rates[0]:.4f})", "goal >= 0.995"))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -167,6 +218,9 @@ def main():
             theirs = max_rss_kib([ioping, "-C", "-i", "0", "-q", "-c", reqs[0], data]) if ioping else None
             rows.append((f"max RSS, {reqs[1]} requests", f"{mine} KiB",
                          f"{mine / theirs:.2f} x ioping ({theirs} KiB)" if theirs else "-", "goal <= 1.5 x, flat"))
+
+        # 6. fleet endpoint (issue 17): /metrics serve time, and 20 scrapes/s beside the probe
+        rows.extend(bench_listen(probe, data, a.quick))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
