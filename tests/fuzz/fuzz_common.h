@@ -92,6 +92,25 @@ static inline bool fuzz_is_truncation(const char *small, size_t smalllen, const 
 	       memcmp(small, full, want) == 0;
 }
 
+/*
+ * small (smalllen bytes) is what a message-composing function wrote for the
+ * message full under err_set()'s rule (msg.h): the whole text when it fits,
+ * else a NUL-terminated text that fills the buffer (its middle or start gave
+ * way, its end kept).
+ */
+static inline bool fuzz_is_shortening(const char *small, size_t smalllen, const char *full)
+{
+	size_t n = strlen(full);
+
+	if (!smalllen)
+		return true;
+	if (!fuzz_has_nul(small, smalllen))
+		return false;
+	if (n < smalllen)
+		return strcmp(small, full) == 0;
+	return strlen(small) < smalllen;
+}
+
 /* 64-bit FNV-1a of the input: a cheap way to derive extra parameters from it. */
 static inline uint64_t fuzz_hash(const uint8_t *data, size_t size)
 {

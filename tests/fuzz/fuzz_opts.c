@@ -81,10 +81,17 @@ static void check_msg(enum opts_status st, const char *msg)
 	};
 	static const char *const err_prefixes[] = {
 		"no destination specified",
-		"more than one destination specified",
 		"invalid suffix: \"",
 		"division by zero in parsing argument: ",
 		"integer overflow at parsing argument: ",
+		"request size must be greater than zero",
+		"duplicate target \"",
+		"too many targets: ",
+		"-Q: the queue depth must be 1 to ",
+		"--fio-job needs a window longer than 0",
+		"--prometheus-period must be at least ",
+		"--check takes WARN,CRIT: ",
+		"--check-iops takes WARN,CRIT: ",
 		NULL,
 	};
 	const char *const *p;
@@ -148,7 +155,7 @@ static void check_derived(const struct opts *o)
 	if (o->interval_set)
 		CHECK(interval >= o->interval, "interval %llu below -i %llu",
 		      (unsigned long long)interval, (unsigned long long)o->interval);
-	else if (!o->speed_limit && !(o->rate_limit > 0) && !o->rapid)
+	else if (!o->limit_set && !o->speed_limit && !(o->rate_limit > 0) && !o->rapid)
 		CHECK(interval == 1000000000ull, "default interval %llu", (unsigned long long)interval);
 	if (o->speed_limit) {
 		long double t = (long double)size * 1e9L / (long double)o->speed_limit;
@@ -219,8 +226,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	small = fuzz_msgbuf(smalllen);
 	st2 = opts_parse(argc, argv, &o2, small, smalllen);
 	CHECK(st2 == st && same_opts(&o, &o2), "result depends on msglen %zu", smalllen);
-	CHECK(fuzz_is_truncation(small, smalllen, msg),
-	      "msg \"%.*s\" (msglen %zu) is not a truncation of \"%s\"", (int)smalllen, small,
+	CHECK(fuzz_is_shortening(small, smalllen, msg),
+	      "msg \"%.*s\" (msglen %zu) is not a shortening of \"%s\"", (int)smalllen, small,
 	      smalllen, msg);
 
 	free(small);

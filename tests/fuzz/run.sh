@@ -34,9 +34,9 @@ SRC=$(cd "${FUZZ_SRC:-$HERE/../../src}" && pwd)
 
 # The sources each harness links: the module under test and what it includes.
 declare -A SOURCES=(
-	[fuzz_opts]="opts.c suffix.c"
+	[fuzz_opts]="opts.c suffix.c msg.c"
 	[fuzz_suffix]="suffix.c"
-	[fuzz_diskstats]="diskstats.c iostat.c sbuf.c json.c"
+	[fuzz_diskstats]="diskstats.c iostat.c sbuf.c json.c verdict.c fmt.c"
 	[fuzz_mountinfo]="mountinfo.c"
 )
 ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo)
