@@ -24,7 +24,6 @@
 #include "fiojob.h"
 #include "fmt.h"
 #include "json.h"
-#include "readfile.h"
 #include "sweep.h"
 #include "verdict.h"
 #include "msg.h"
@@ -1030,26 +1029,6 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	return code;
 }
 
-/* queue/max_sectors_kb of the block device major:minor (a partition's disk for a partition); 0 = unknown. */
-static unsigned cli_max_sectors_kb(unsigned major, unsigned minor)
-{
-	static const char *const fmts[] = { "/sys/dev/block/%u:%u/queue/max_sectors_kb",
-					     "/sys/dev/block/%u:%u/../queue/max_sectors_kb" };
-	unsigned kb = 0;
-
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]) && !kb; i++) {
-		char path[96], *text;
-		int err;
-
-		snprintf(path, sizeof(path), fmts[i], major, minor);
-		text = readfile_text(path, &err);
-		if (text)
-			kb = (unsigned)strtoul(text, NULL, 10);
-		free(text);
-	}
-	return kb;
-}
-
 /* Is name one of the comma-separated names in list? */
 static bool cli_name_listed(const char *list, const char *name)
 {
@@ -1101,7 +1080,7 @@ static int cli_fio_job(const struct opts *o)
 	fiojob_global(&sb, seconds, usage_version());
 	for (size_t i = 0; i < w->ndev; i++) {
 		const struct devwatch_dev *d = &w->dev[i];
-		struct fiojob_dev fd = { d->name, d->row, 0 };
+		struct fiojob_dev fd = { d->name, d->row, d->max_sectors_kb };
 
 		if (o->iostat_devices ? !cli_name_listed(o->iostat_devices, d->name) : i > 0)
 			continue;
@@ -1109,7 +1088,6 @@ static int cli_fio_job(const struct opts *o)
 			cli_msg("--fio-job: %s: no complete interval to read", d->name);
 			continue;
 		}
-		fd.max_sectors_kb = cli_max_sectors_kb(d->major, d->minor);
 		if (!fiojob_section(&sb, &fd))
 			jobs++;
 		else
