@@ -280,21 +280,27 @@ static struct stats *cli_iv_close(struct cli_ctx *c, uint64_t now)
 	return lat;
 }
 
+/* The devices of the stack as the verdict reads them (rows only where complete). */
+static size_t cli_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->ndev && n < max; i++, n++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
+					       d->max_sectors_kb, d->write_cache };
+	}
+	return n;
+}
+
 /* The interval's verdict on the watched stack (top first). */
 static void cli_iv_judge(struct cli_ctx *c, struct verdict *v)
 {
-	const struct devwatch *w = c->watch;
 	struct verdict_dev dev[DEVWATCH_MAX];
+	size_t n = cli_verdict_devs(c->watch, dev, DEVWATCH_MAX);
 
-	for (size_t i = 0; i < w->ndev; i++) {
-		const struct devwatch_dev *d = &w->dev[i];
-
-		dev[i].name = d->name;
-		dev[i].row = d->state == DEVWATCH_OK ? &d->row : NULL;
-		dev[i].max_sectors_kb = d->max_sectors_kb;
-		dev[i].write_cache = d->write_cache;
-	}
-	verdict_judge(&c->vhist, &c->vp, dev, w->ndev, v);
+	verdict_judge(&c->vhist, &c->vp, dev, n, v);
 }
 
 /* The block's time line, as `iostat -t` prints it (ISO 8601 with S_TIME_FORMAT=ISO). */
@@ -775,20 +781,6 @@ static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const
 	if ((err = cli_finish(c, p)))
 		return cli_out_error(err);
 	return p->acct.total.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
-}
-
-/* The devices of the stack as the verdict reads them (rows only where complete). */
-static size_t cli_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < w->ndev && n < max; i++, n++) {
-		const struct devwatch_dev *d = &w->dev[i];
-
-		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
-					       d->max_sectors_kb, d->write_cache };
-	}
-	return n;
 }
 
 /* One finished step of the sweep: judge it and fill its table row. */
