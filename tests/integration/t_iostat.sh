@@ -44,14 +44,17 @@ bad = 0
 for i, name in enumerate(cols):
     a = statistics.median(r[i] for r in ours[:n])
     b = statistics.median(r[i] for r in theirs[:n])
-    ok = abs(a - b) <= max(0.02 * abs(b), 0.0101)
+    # %util comes from io_ticks, which counts whole jiffies (10 ms at HZ=100): two samplers a
+    # fraction of a second apart can see one jiffy more or less in a 1 s interval (1 point).
+    tol = 1.0 if name == "%util" else 0.0101
+    ok = abs(a - b) <= max(0.02 * abs(b), tol)
     print(f"{'ok  ' if ok else 'BAD '} {name:9} ioprobe {a:10.2f}  iostat {b:10.2f}")
     bad += not ok
 print(f"{n} intervals compared")
 sys.exit(1 if bad or n < 5 else 0)
 PY
 }
-check "every column agrees with iostat within 2 % (or 0.01)" compare
+check "every column agrees with iostat within 2 % (or 0.01; %util one jiffy)" compare
 compare | sed 's/^/    /'
 
 # The numbers are what was asked: 100 reads of 4 KiB and 200 writes of 64 KiB a second.
