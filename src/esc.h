@@ -36,7 +36,8 @@ int esc_field(struct sbuf *sb, const char *s);
  * Length of the valid UTF-8 sequence at s (len bytes left; ASCII counts as
  * 1, controls included), or 0 when s does not start one: a stray
  * continuation byte, an overlong form, a surrogate, beyond U+10FFFF, or a
- * sequence cut short. (Also used by the Prometheus label escaping.)
+ * sequence cut short (Unicode Table 3-7). The one UTF-8 validator: also
+ * used by the JSON strings and the Prometheus label escaping.
  */
 size_t esc_utf8_seq(const unsigned char *s, size_t len);
 

@@ -3,43 +3,9 @@
 #include "json.h"
 
 #include <stddef.h>
+#include <string.h>
 
-/*
- * Length of the well-formed UTF-8 sequence starting at s (2..4), or 0 when the
- * byte at s does not start one: bad lead byte, missing or wrong continuation
- * byte (including the NUL ending the string, so we never read past it),
- * overlong form, UTF-16 surrogate (U+D800..U+DFFF) or code point above
- * U+10FFFF. Follows Table 3-7 of the Unicode standard; s[0] must be >= 0x80.
- */
-static size_t utf8_seq_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		if (s[0] == 0xe0)
-			lo = 0xa0;      /* overlong below U+0800 */
-		else if (s[0] == 0xed)
-			hi = 0x9f;      /* surrogates U+D800..U+DFFF */
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		if (s[0] == 0xf0)
-			lo = 0x90;      /* overlong below U+10000 */
-		else if (s[0] == 0xf4)
-			hi = 0x8f;      /* above U+10FFFF */
-	} else {
-		return 0;               /* 0x80..0xc1 (continuation, overlong lead), 0xf5..0xff */
-	}
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
+#include "esc.h"
 
 /* Short escape for c ('"', '\\' and the control bytes JSON names), or 0. */
 static char short_escape(unsigned char c)
@@ -76,6 +42,7 @@ static int append_u00(struct sbuf *sb, unsigned char c)
 int json_append_string(struct sbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 	const unsigned char *run = p;   /* start of bytes copied verbatim, not yet appended */
 	size_t n;
 	char e;
@@ -87,7 +54,7 @@ int json_append_string(struct sbuf *sb, const char *s)
 			continue;
 		}
 		if (*p >= 0x80) {
-			n = utf8_seq_len(p);
+			n = esc_utf8_seq(p, (size_t)(end - p));
 			if (n) {
 				p += n;
 				continue;

@@ -91,3 +91,22 @@ Test(esc, utf8_sequence_lengths)
 	cr_assert_eq(esc_utf8_seq((const unsigned char *)"\x80", 1), 0, "stray continuation");
 	cr_assert_eq(esc_utf8_seq((const unsigned char *)"", 0), 0);
 }
+
+/* The one validator (JSON strings use it too): Unicode Table 3-7's edges. */
+#define SEQ(lit) esc_utf8_seq((const unsigned char *)(lit), sizeof(lit) - 1)
+Test(esc, utf8_sequence_table_edges)
+{
+	cr_assert_eq(SEQ("\xc1\xbf"), 0, "overlong two-byte lead");
+	cr_assert_eq(SEQ("\xc2\x80"), 2, "U+0080, lowest two-byte");
+	cr_assert_eq(SEQ("\xe0\x9f\xbf"), 0, "overlong below U+0800");
+	cr_assert_eq(SEQ("\xe0\xa0\x80"), 3, "U+0800");
+	cr_assert_eq(SEQ("\xed\x9f\xbf"), 3, "U+D7FF");
+	cr_assert_eq(SEQ("\xed\xa0\x80"), 0, "U+D800, a surrogate");
+	cr_assert_eq(SEQ("\xee\x80\x80"), 3, "U+E000");
+	cr_assert_eq(SEQ("\xf0\x8f\xbf\xbf"), 0, "overlong below U+10000");
+	cr_assert_eq(SEQ("\xf0\x90\x80\x80"), 4, "U+10000");
+	cr_assert_eq(SEQ("\xf4\x8f\xbf\xbf"), 4, "U+10FFFF");
+	cr_assert_eq(SEQ("\xf4\x90\x80\x80"), 0, "beyond U+10FFFF");
+	cr_assert_eq(SEQ("\xf5\x80\x80\x80"), 0, "lead beyond U+10FFFF");
+	cr_assert_eq(SEQ("\xe2\x00\x82"), 0, "a NUL is no continuation byte");
+}
