@@ -29,6 +29,7 @@
 #include "msg.h"
 #include "opts.h"
 #include "out.h"
+#include "outw.h"
 #include "probe.h"
 #include "promfile.h"
 #include "report.h"
@@ -102,9 +103,7 @@ struct cli_ctx {
 	const struct opts *o;
 	struct report_cfg rc;
 	struct sbuf sb;          /* the probe thread's line buffer */
-	pthread_mutex_t lock;    /* stdout: whole pieces, one writer at a time */
-	bool json_started;       /* an object was written: the next needs a separator */
-	int out_err;             /* first stdout error */
+	struct outw out;         /* stdout, shared with the ticker and the sweep */
 	struct devwatch *watch;  /* --iostat devices, or NULL */
 	struct ticker iostat;    /* --iostat sampler */
 	bool iostat_failed;      /* a sample failed (said once on stderr) */
@@ -121,29 +120,6 @@ struct cli_ctx {
 	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
 	struct exporters *x;     /* --listen, --prometheus, --influx, or NULL */
 };
-
-/* Write sb to stdout and reset it; the caller holds c->lock. */
-static int cli_flush(struct cli_ctx *c, struct sbuf *sb)
-{
-	int ret;
-
-	if (sb->error)
-		ret = sb->error;
-	else
-		ret = out_write(STDOUT_FILENO, sbuf_str(sb), sb->len);
-	sbuf_reset(sb);
-	if (ret && !c->out_err)
-		c->out_err = ret;
-	return ret;
-}
-
-/* Put the separator a JSON object needs before it; the caller holds c->lock. */
-static void cli_json_sep(struct cli_ctx *c, struct sbuf *sb)
-{
-	if (c->json_started && !c->rc.json_lines)
-		sbuf_putc(sb, ',');
-	c->json_started = true;
-}
 
 /* Count a finished request into the --iostat interval (brief: never waits on stdout). */
 static void cli_iv_add(struct cli_ctx *c, const struct sample *s)
@@ -168,17 +144,17 @@ static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 		cli_iv_add(c, s);
 	if (c->o->quiet)
 		return 0;
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->out.lock);
 	if (c->o->json) {
-		cli_json_sep(c, &c->sb);
+		outw_json_sep(&c->out, &c->sb);
 		report_json_request(&c->sb, &c->rc, s, n, clock_realtime());
 		if (c->rc.json_lines)
 			sbuf_putc(&c->sb, '\n');
 	} else {
 		report_request_line(&c->sb, &c->rc, s, n, clock_realtime());
 	}
-	ret = cli_flush(c, &c->sb);
-	pthread_mutex_unlock(&c->lock);
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
 	return ret;
 }
 
@@ -189,21 +165,20 @@ static int cli_on_period(void *ctx, const struct tally *t)
 
 	if (c->o->influx) {
 		ret = exporters_period(c->x, clock_realtime());
-		if (ret && !c->out_err)
-			c->out_err = ret;
+		outw_keep_err(&c->out, ret);
 		return ret;
 	}
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->out.lock);
 	if (c->o->json) {
-		cli_json_sep(c, &c->sb);
+		outw_json_sep(&c->out, &c->sb);
 		report_json_stat(&c->sb, &c->rc, t, clock_realtime(), false);
 		if (c->rc.json_lines)
 			sbuf_putc(&c->sb, '\n');
 	} else {
 		report_raw_line(&c->sb, &c->rc, t);
 	}
-	ret = cli_flush(c, &c->sb);
-	pthread_mutex_unlock(&c->lock);
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
 	return ret;
 }
 
@@ -214,10 +189,10 @@ static int cli_on_burst_end(void *ctx)
 
 	if (c->o->quiet || c->o->json)
 		return 0;
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->out.lock);
 	sbuf_putc(&c->sb, '\n');
-	ret = cli_flush(c, &c->sb);
-	pthread_mutex_unlock(&c->lock);
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
 	return ret;
 }
 
@@ -235,9 +210,9 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 
 	if (o->influx || o->check)
 		return 0;
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->out.lock);
 	if (o->json) {
-		cli_json_sep(c, &c->sb);
+		outw_json_sep(&c->out, &c->sb);
 		report_json_stat(&c->sb, &c->rc, &p->acct.total, clock_realtime(), true);
 		sbuf_puts(&c->sb, c->rc.json_lines ? "\n" : "]\n");
 	} else if (o->batch) {
@@ -245,8 +220,8 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
 		report_summary(&c->sb, &c->rc, &p->acct.total, &p->acct.read, &p->acct.write);
 	}
-	ret = cli_flush(c, &c->sb);
-	pthread_mutex_unlock(&c->lock);
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
 	return ret;
 }
 
@@ -355,9 +330,9 @@ static void cli_iostat_tick(void *arg)
 	}
 	cli_iv_judge(c, &v);
 	stats_init(lat);
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->out.lock);
 	if (c->o->json) {
-		cli_json_sep(c, &sb);
+		outw_json_sep(&c->out, &sb);
 		report_json_iostat(&sb, &c->rc, w, &v, clock_realtime());
 		if (c->rc.json_lines)
 			sbuf_putc(&sb, '\n');
@@ -375,9 +350,9 @@ static void cli_iostat_tick(void *arg)
 		verdict_format(&sb, &v);
 		sbuf_puts(&sb, "\n\n");
 	}
-	if (cli_flush(c, &sb))
+	if (outw_flush(&c->out, &sb))
 		cli_stop = 1; /* stdout is gone (or full): end the run like a signal would */
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(&c->out.lock);
 	sbuf_free(&sb);
 }
 
@@ -527,7 +502,7 @@ static int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret,
 				 o->check_iops_crit };
 	struct sbuf sb = SBUF_INIT;
 	enum check_state st = check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL);
-	int err = sb.error ? sb.error : out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len);
+	int err = out_write_sbuf(STDOUT_FILENO, &sb);
 
 	sbuf_free(&sb);
 	cli_check_said = true;
@@ -768,10 +743,10 @@ static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const
 {
 	int err;
 
-	if (c->o->check && !c->out_err)
+	if (c->o->check && !c->out.err)
 		return cli_check_conclude(c, p, ret, msg);
-	if (c->out_err)
-		return cli_out_error(c->out_err);
+	if (c->out.err)
+		return cli_out_error(c->out.err);
 	if (ret) {
 		cli_msg("%s", msg);
 		if (c->o->json && (err = cli_finish(c, p)))
@@ -826,9 +801,9 @@ static int cli_sweep_out(struct cli_ctx *c, struct sbuf *sb)
 {
 	int ret;
 
-	pthread_mutex_lock(&c->lock);
-	ret = cli_flush(c, sb);
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_lock(&c->out.lock);
+	ret = outw_flush(&c->out, sb);
+	pthread_mutex_unlock(&c->out.lock);
 	return ret;
 }
 
@@ -975,7 +950,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		free(buf);
 		return CLI_EXIT_PREPARE;
 	}
-	pthread_mutex_init(&c.lock, NULL);
+	outw_init(&c.out, STDOUT_FILENO, o->json_lines);
 	pthread_mutex_init(&c.iv_lock, NULL);
 	cli_probe_cfg(o, &pc);
 	cli_report_cfg(o, t, &c.rc);
@@ -988,11 +963,11 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		p->ctl = wd->ctl;
 		ret = cli_sweep(&c, p, msg, sizeof(msg));
 		watchdog_stop(wd);
-		if (c.out_err)
-			code = cli_out_error(c.out_err);
+		if (c.out.err)
+			code = cli_out_error(c.out.err);
 		else if (ret)
 			cli_msg("%s", msg);
-		code = c.out_err ? code : (ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
+		code = c.out.err ? code : (ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
 	} else if (c.watch && cli_start_iostat(&c, t)) {
 		code = CLI_EXIT_PREPARE;
 	} else if ((p->ctl = wd->ctl, code = cli_fleet_start(&c, p, t, ops))) {
@@ -1001,7 +976,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 		p->ctl = wd->ctl ? wd->ctl : p->ctl; /* NULL: no hang warnings (exporters may set one) */
 		if (o->json && !c.rc.json_lines) {
 			sbuf_putc(&c.sb, '[');
-			ret = cli_flush(&c, &c.sb);
+			ret = outw_flush(&c.out, &c.sb);
 		}
 		if (!ret)
 			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
@@ -1014,7 +989,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	free(c.iv_lat[0]);
 	free(c.iv_lat[1]);
 	pthread_mutex_destroy(&c.iv_lock);
-	pthread_mutex_destroy(&c.lock);
+	outw_destroy(&c.out);
 	free(p);
 	engine_stop(&eng);
 	free(buf);
@@ -1088,7 +1063,7 @@ static int cli_fio_job(const struct opts *o)
 	}
 	if (!jobs) {
 		code = CLI_EXIT_PREPARE;
-	} else if ((ret = sb.error ? sb.error : out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len))) {
+	} else if ((ret = out_write_sbuf(STDOUT_FILENO, &sb))) {
 		code = cli_out_error(ret);
 	}
 	sbuf_free(&sb);

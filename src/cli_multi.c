@@ -16,7 +16,7 @@
 #include "devwatch.h"
 #include "iostat.h"
 #include "msg.h"
-#include "out.h"
+#include "outw.h"
 #include "sbuf.h"
 #include "ticker.h"
 
@@ -45,9 +45,7 @@ struct mt_target {
 /* What the targets share: stdout and its lock, --iostat. */
 struct mt_run {
 	const struct opts *o;
-	pthread_mutex_t lock;    /* stdout: whole pieces, one writer at a time */
-	bool json_started;       /* an object was written: the next needs a separator */
-	int out_err;             /* first stdout error */
+	struct outw out;         /* stdout, shared by the probe threads and the ticker */
 	struct devwatch *watch;  /* --iostat devices, or NULL */
 	struct ticker iostat;
 	bool iostat_failed;
@@ -73,24 +71,14 @@ int cli_multi_check(const struct opts *o)
 	return -1;
 }
 
-/* Write sb to stdout and reset it; the caller holds r->lock. An error ends every probe. */
+/* outw_flush(); a stdout error ends every probe. The caller holds r->out.lock. */
 static int mt_flush(struct mt_run *r, struct sbuf *sb)
 {
-	int ret = sb->error ? sb->error : out_write(STDOUT_FILENO, sbuf_str(sb), sb->len);
+	int ret = outw_flush(&r->out, sb);
 
-	sbuf_reset(sb);
-	if (ret && !r->out_err) {
-		r->out_err = ret;
+	if (ret)
 		cli_stop = 1;
-	}
 	return ret;
-}
-
-static void mt_json_sep(struct mt_run *r, struct sbuf *sb)
-{
-	if (r->json_started && !r->o->json_lines)
-		sbuf_putc(sb, ',');
-	r->json_started = true;
 }
 
 static int mt_on_request(void *ctx, const struct sample *s, enum notice n)
@@ -101,9 +89,9 @@ static int mt_on_request(void *ctx, const struct sample *s, enum notice n)
 
 	if (r->o->quiet)
 		return 0;
-	pthread_mutex_lock(&r->lock);
+	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
-		mt_json_sep(r, &tg->sb);
+		outw_json_sep(&r->out, &tg->sb);
 		report_json_request(&tg->sb, &tg->rc, s, n, clock_realtime());
 		if (r->o->json_lines)
 			sbuf_putc(&tg->sb, '\n');
@@ -111,7 +99,7 @@ static int mt_on_request(void *ctx, const struct sample *s, enum notice n)
 		report_request_line(&tg->sb, &tg->rc, s, n, clock_realtime());
 	}
 	ret = mt_flush(r, &tg->sb);
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->out.lock);
 	return ret;
 }
 
@@ -121,9 +109,9 @@ static int mt_on_period(void *ctx, const struct tally *t)
 	struct mt_run *r = tg->run;
 	int ret;
 
-	pthread_mutex_lock(&r->lock);
+	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
-		mt_json_sep(r, &tg->sb);
+		outw_json_sep(&r->out, &tg->sb);
 		report_json_stat(&tg->sb, &tg->rc, t, clock_realtime(), false);
 		if (r->o->json_lines)
 			sbuf_putc(&tg->sb, '\n');
@@ -131,7 +119,7 @@ static int mt_on_period(void *ctx, const struct tally *t)
 		report_raw_line(&tg->sb, &tg->rc, t);
 	}
 	ret = mt_flush(r, &tg->sb);
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->out.lock);
 	return ret;
 }
 
@@ -142,10 +130,10 @@ static int mt_on_burst_end(void *ctx)
 
 	if (tg->run->o->quiet || tg->run->o->json)
 		return 0;
-	pthread_mutex_lock(&tg->run->lock);
+	pthread_mutex_lock(&tg->run->out.lock);
 	sbuf_putc(&tg->sb, '\n');
 	ret = mt_flush(tg->run, &tg->sb);
-	pthread_mutex_unlock(&tg->run->lock);
+	pthread_mutex_unlock(&tg->run->out.lock);
 	return ret;
 }
 
@@ -195,9 +183,9 @@ static void mt_iostat_tick(void *arg)
 			rc = &r->tg[i].rc; /* JSON's "target": the first one */
 	if (!any || !rc)
 		return;
-	pthread_mutex_lock(&r->lock);
+	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
-		mt_json_sep(r, &sb);
+		outw_json_sep(&r->out, &sb);
 		report_json_iostat(&sb, rc, w, NULL, clock_realtime()); /* no verdict across targets */
 		if (r->o->json_lines)
 			sbuf_putc(&sb, '\n');
@@ -209,7 +197,7 @@ static void mt_iostat_tick(void *arg)
 		sbuf_putc(&sb, '\n');
 	}
 	mt_flush(r, &sb);
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->out.lock);
 	sbuf_free(&sb);
 }
 
@@ -357,7 +345,7 @@ static void mt_finish_one(struct mt_run *r, struct mt_target *tg)
 	const struct account *a = &tg->p->acct;
 
 	if (o->json) {
-		mt_json_sep(r, &tg->sb);
+		outw_json_sep(&r->out, &tg->sb);
 		report_json_stat(&tg->sb, &tg->rc, &a->total, clock_realtime(), true);
 		if (o->json_lines)
 			sbuf_putc(&tg->sb, '\n');
@@ -374,8 +362,8 @@ static int mt_conclude(struct mt_run *r, int code)
 {
 	struct sbuf end = SBUF_INIT;
 
-	pthread_mutex_lock(&r->lock);
-	for (size_t i = 0; i < r->n && !r->out_err; i++) {
+	pthread_mutex_lock(&r->out.lock);
+	for (size_t i = 0; i < r->n && !r->out.err; i++) {
 		struct mt_target *tg = &r->tg[i];
 		int c = CLI_EXIT_OK;
 
@@ -386,13 +374,13 @@ static int mt_conclude(struct mt_run *r, int code)
 			c = CLI_EXIT_RUNTIME;
 		code = c > code ? c : code;
 	}
-	if (r->o->json && !r->o->json_lines && !r->out_err) {
+	if (r->o->json && !r->o->json_lines && !r->out.err) {
 		sbuf_puts(&end, "]\n");
 		mt_flush(r, &end);
 	}
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->out.lock);
 	sbuf_free(&end);
-	return r->out_err ? cli_out_error(r->out_err) : code;
+	return r->out.err ? cli_out_error(r->out.err) : code;
 }
 
 /* Prepare every target; returns the worst preparation code (0 when all were prepared). */
@@ -425,7 +413,7 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	pthread_mutex_init(&r.lock, NULL);
+	outw_init(&r.out, STDOUT_FILENO, o->json_lines);
 	code = mt_prepare_all(&r, ops, &ready);
 	if (!ready) {
 		code = code ? code : CLI_EXIT_PREPARE;
@@ -451,7 +439,7 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 	for (size_t i = 0; i < r.n; i++)
 		mt_release(&r.tg[i]);
 	free(r.watch);
-	pthread_mutex_destroy(&r.lock);
+	outw_destroy(&r.out);
 	free(r.tg);
 	return code;
 }

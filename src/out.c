@@ -24,6 +24,11 @@ int out_write(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+int out_write_sbuf(int fd, const struct sbuf *sb)
+{
+	return sb->error ? sb->error : out_write(fd, sbuf_str(sb), sb->len);
+}
+
 int out_guard_std_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++) {
