@@ -308,9 +308,10 @@ static void cli_iostat_tick(void *arg)
 	struct cli_ctx *c = arg;
 	struct devwatch *w = c->watch;
 	struct sbuf sb = SBUF_INIT;
+	struct iostat_dev_row rows[DEVWATCH_MAX];
 	struct verdict v;
 	struct stats *lat;
-	bool any = false;
+	size_t n;
 	uint64_t now = clock_boottime();
 	int err = devwatch_sample(w, NULL, now);
 
@@ -322,9 +323,8 @@ static void cli_iostat_tick(void *arg)
 		stats_init(lat);
 		return;
 	}
-	for (size_t i = 0; i < w->ndev; i++)
-		any |= w->dev[i].state == DEVWATCH_OK || w->dev[i].state == DEVWATCH_RESET;
-	if (!any) {
+	n = devwatch_rows(w, rows, DEVWATCH_MAX);
+	if (!n) {
 		stats_init(lat);
 		return;
 	}
@@ -333,18 +333,12 @@ static void cli_iostat_tick(void *arg)
 	pthread_mutex_lock(&c->out.lock);
 	if (c->o->json) {
 		outw_json_sep(&c->out, &sb);
-		report_json_iostat(&sb, &c->rc, w, &v, clock_realtime());
+		report_json_iostat(&sb, &c->rc, rows, n, &v, clock_realtime());
 		if (c->rc.json_lines)
 			sbuf_putc(&sb, '\n');
 	} else {
 		cli_iostat_time(c, &sb);
-		iostat_format_header(&sb);
-		for (size_t i = 0; i < w->ndev; i++) {
-			const struct devwatch_dev *d = &w->dev[i];
-
-			if (d->state == DEVWATCH_OK || d->state == DEVWATCH_RESET)
-				iostat_format_row(&sb, d->name, &d->row);
-		}
+		iostat_format_table(&sb, rows, n);
 		verdict_format_probe(&sb, &v);
 		sbuf_putc(&sb, '\n');
 		verdict_format(&sb, &v);

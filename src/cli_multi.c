@@ -167,7 +167,8 @@ static void mt_iostat_tick(void *arg)
 	struct devwatch *w = r->watch;
 	struct sbuf sb = SBUF_INIT;
 	const struct report_cfg *rc = NULL;
-	bool any = false;
+	struct iostat_dev_row rows[DEVWATCH_MAX];
+	size_t n;
 	int err = devwatch_sample(w, NULL, 0);
 
 	if (err) {
@@ -176,24 +177,20 @@ static void mt_iostat_tick(void *arg)
 		r->iostat_failed = true;
 		return;
 	}
-	for (size_t i = 0; i < w->ndev; i++)
-		any |= w->dev[i].state == DEVWATCH_OK || w->dev[i].state == DEVWATCH_RESET;
+	n = devwatch_rows(w, rows, DEVWATCH_MAX);
 	for (size_t i = 0; i < r->n && !rc; i++)
 		if (r->tg[i].state != MT_UNUSED)
 			rc = &r->tg[i].rc; /* JSON's "target": the first one */
-	if (!any || !rc)
+	if (!n || !rc)
 		return;
 	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
 		outw_json_sep(&r->out, &sb);
-		report_json_iostat(&sb, rc, w, NULL, clock_realtime()); /* no verdict across targets */
+		report_json_iostat(&sb, rc, rows, n, NULL, clock_realtime()); /* no verdict across targets */
 		if (r->o->json_lines)
 			sbuf_putc(&sb, '\n');
 	} else {
-		iostat_format_header(&sb);
-		for (size_t i = 0; i < w->ndev; i++)
-			if (w->dev[i].state == DEVWATCH_OK || w->dev[i].state == DEVWATCH_RESET)
-				iostat_format_row(&sb, w->dev[i].name, &w->dev[i].row);
+		iostat_format_table(&sb, rows, n);
 		sbuf_putc(&sb, '\n');
 	}
 	mt_flush(r, &sb);

@@ -126,6 +126,19 @@ int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
 	return 0;
 }
 
+size_t devwatch_rows(const struct devwatch *w, struct iostat_dev_row *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->ndev && n < max; i++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		if (d->state == DEVWATCH_OK || d->state == DEVWATCH_RESET)
+			out[n++] = (struct iostat_dev_row){ d->name, &d->row };
+	}
+	return n;
+}
+
 int devwatch_stack(const char *path, struct devstack *ds)
 {
 	char *mountinfo, *real;

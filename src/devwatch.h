@@ -76,6 +76,13 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns);
 
 /*
+ * The devices with a row this interval (state OK or RESET), in watch order,
+ * as plain rows pointing into w (valid until the next sample): at most max
+ * of them into out. Returns how many.
+ */
+size_t devwatch_rows(const struct devwatch *w, struct iostat_dev_row *out, size_t max);
+
+/*
  * The device stack under path (a file, directory or device), resolved
  * through /sys and /proc/self/mountinfo. Returns 0, -ENOENT when there is
  * no block device below path (ds->no_blockdev may say why), or -errno.

@@ -167,6 +167,15 @@ int iostat_format_row(struct sbuf *sb, const char *devname, const struct iostat_
 			   r->f_s, r->f_await, r->aqu_sz, r->util);
 }
 
+int iostat_format_table(struct sbuf *sb, const struct iostat_dev_row *rows, size_t n)
+{
+	int ret = iostat_format_header(sb);
+
+	for (size_t i = 0; i < n; i++)
+		ret = iostat_format_row(sb, rows[i].name, rows[i].row);
+	return ret; /* sbuf errors are sticky: the last call reports any */
+}
+
 int iostat_json_row(struct sbuf *sb, const char *devname, const struct iostat_row *r)
 {
 	static const struct iostat_row zero;

@@ -54,6 +54,12 @@ struct iostat_row {
 	double tps, await;    /* iostat -s style: reads+writes+discards */
 };
 
+/* One device's row by name: what a report of several devices takes. */
+struct iostat_dev_row {
+	const char *name;
+	const struct iostat_row *row;
+};
+
 /*
  * Compute the row for the interval prev -> cur lasting interval_ns
  * (CLOCK_BOOTTIME delta; /proc/uptime semantics). prev == NULL means an
@@ -87,6 +93,9 @@ int iostat_format_header(struct sbuf *sb);
  * widen it. Returns 0 or -ENOMEM.
  */
 int iostat_format_row(struct sbuf *sb, const char *devname, const struct iostat_row *row);
+
+/* The header line, then one row line per rows[0..n). Returns 0 or -ENOMEM. */
+int iostat_format_table(struct sbuf *sb, const struct iostat_dev_row *rows, size_t n);
 
 /*
  * Append one `iostat -dx -o JSON` device object, without indentation, comma

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "devwatch.h"
 #include "esc.h"
 #include "fmt.h"
+#include "iostat.h"
 #include "json.h"
 #include "msg.h"
 #include "common.h"
@@ -405,26 +405,21 @@ static void json_verdict(struct jw *w, const struct verdict *v)
 	jw_close(w);
 }
 
-void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
-			const struct verdict *v, uint64_t realtime)
+void report_json_iostat(struct sbuf *sb, const struct report_cfg *c,
+			const struct iostat_dev_row *rows, size_t n, const struct verdict *v,
+			uint64_t realtime)
 {
 	struct jw jw = { sb, c->json_lines, 0, true };
-	bool first = true;
 
 	put_record_head(&jw, c, "iostat", realtime);
 	jw_open(&jw, "iostat");
-	jw_u64(&jw, "interval", w->ndev ? w->dev[0].row.interval_ns : 0);
+	jw_u64(&jw, "interval", n ? rows[0].row->interval_ns : 0);
 	jw_key(&jw, "disk");
 	sbuf_putc(sb, '[');
-	for (size_t i = 0; i < w->ndev; i++) {
-		const struct devwatch_dev *d = &w->dev[i];
-
-		if (d->state != DEVWATCH_OK && d->state != DEVWATCH_RESET)
-			continue;
-		if (!first)
+	for (size_t i = 0; i < n; i++) {
+		if (i)
 			sbuf_puts(sb, ", ");
-		iostat_json_row(sb, d->name, &d->row);
-		first = false;
+		iostat_json_row(sb, rows[i].name, rows[i].row);
 	}
 	sbuf_putc(sb, ']');
 	if (v)

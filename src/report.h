@@ -73,20 +73,22 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 		      uint64_t realtime, bool total);
 
-struct devwatch;
+struct iostat_dev_row;
 struct verdict;
 
 /*
  * JSON object for one --iostat interval: the usual head (timestamp,
- * localtime, target) and "iostat": {"interval": ns, "disk": [...]}, one
- * sysstat `iostat -o JSON` device object per device with a row; with v
+ * localtime, target) and "iostat": {"interval": ns (rows[0]'s; 0 when n is
+ * 0), "disk": [...]}, one sysstat `iostat -o JSON` device object per row of
+ * rows[0..n); with v
  * (NULL: left out) also "probe": {"asked", "achieved" (requests/s; asked 0
  * = unpaced), "requests", "skipped", "p50", "p99" (ns)} and "verdict":
  * {"state", "reason" ("" unless one), "device", "device_rate", "expected",
  * "own", "text" (verdict_format's line)}.
  */
-void report_json_iostat(struct sbuf *sb, const struct report_cfg *c, const struct devwatch *w,
-			const struct verdict *v, uint64_t realtime);
+void report_json_iostat(struct sbuf *sb, const struct report_cfg *c,
+			const struct iostat_dev_row *rows, size_t n, const struct verdict *v,
+			uint64_t realtime);
 
 
 #endif

@@ -146,6 +146,31 @@ Test(devwatch, missing_device_starts_again_and_backwards_counters_reset)
 	cr_assert_eq(w.dev[0].row.r_s, 10, "10 reads in 1 s");
 }
 
+/* Plain rows: only the devices with a row this interval (OK or RESET), in watch order. */
+Test(devwatch, rows_leave_out_devices_without_an_interval)
+{
+	static struct devwatch w;
+	static const char only_vda[] = " 254       0 vda 1 0 8 1 0 0 0 0 0 1 1\n";
+	struct iostat_dev_row rows[DEVWATCH_MAX];
+
+	devwatch_reset(&w, proc_path);
+	devwatch_watch(&w, "loop0", 7, 0);
+	devwatch_watch(&w, "vda", 254, 0);
+	devwatch_sample(&w, P_DISKSTATS[0], 100 * CS);
+	cr_assert_eq(devwatch_rows(&w, rows, DEVWATCH_MAX), 0, "baseline only: no rows");
+	devwatch_sample(&w, P_DISKSTATS[1], 200 * CS);
+	cr_assert_eq(devwatch_rows(&w, rows, DEVWATCH_MAX), 2);
+	cr_assert_str_eq(rows[0].name, "loop0");
+	cr_assert_eq(rows[1].row, &w.dev[1].row, "rows point into the watch");
+	cr_assert_eq(devwatch_rows(&w, rows, 1), 1, "at most max");
+	devwatch_sample(&w, only_vda, 300 * CS);
+	cr_assert_eq(w.dev[0].state, DEVWATCH_MISSING);
+	cr_assert_eq(w.dev[1].state, DEVWATCH_RESET);
+	cr_assert_eq(devwatch_rows(&w, rows, DEVWATCH_MAX), 1, "missing left out, reset kept");
+	cr_assert_str_eq(rows[0].name, "vda");
+	cr_assert(rows[0].row->reset);
+}
+
 Test(devwatch, unreadable_file_is_an_error)
 {
 	static struct devwatch w;

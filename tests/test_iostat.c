@@ -216,25 +216,27 @@ Test(iostat, header_is_iostat_12_6)
 	sbuf_free(&sb);
 }
 
-/* Rebuild iostat -dx -p ALL's report k from the captured /proc/diskstats. */
+/* Rebuild iostat -dx -p ALL's report k from the captured /proc/diskstats (one table). */
 static void p_report(int k, struct sbuf *sb)
 {
 	struct disk_counters cur[16], prev[16];
+	struct iostat_row r[16];
+	struct iostat_dev_row rows[16];
 	int n, np = 0, i;
 
 	n = diskstats_parse(P_DISKSTATS[k], cur, 16);
 	cr_assert_eq(n, 10);
 	if (k > 0)
 		np = diskstats_parse(P_DISKSTATS[k - 1], prev, 16);
-	iostat_format_header(sb);
 	for (i = 0; i < n; i++) {
-		struct iostat_row r;
 		uint64_t itv = k ? P_UPTIME_CS[k] - P_UPTIME_CS[k - 1] : P_UPTIME_CS[0];
 
 		cr_assert_eq(np == 0 || np == n, 1);
-		cr_assert_eq(iostat_compute(k ? &prev[i] : NULL, &cur[i], itv * NS_PER_CS, &r), 0);
-		iostat_format_row(sb, cur[i].name, &r);
+		cr_assert_eq(iostat_compute(k ? &prev[i] : NULL, &cur[i], itv * NS_PER_CS, &r[i]),
+			     0);
+		rows[i] = (struct iostat_dev_row){ cur[i].name, &r[i] };
 	}
+	cr_assert_eq(iostat_format_table(sb, rows, (size_t)n), 0);
 }
 
 Test(iostat, real_proc_diskstats_reports_byte_identical)

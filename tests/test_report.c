@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "iostat.h"
 #include "msg.h"
 #include "report.h"
 #include "sbuf.h"
@@ -1336,5 +1337,29 @@ Test(report, raw_line_target_field)
 	c.target.path = "/dev/sdb";
 	report_raw_line(&sb, &c, &t);
 	cr_assert(strstr(sbuf_str(&sb), " /dev/sdb\n"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
+/* --iostat's JSON object from plain rows: the interval is the first row's, every row a disk. */
+Test(report, json_iostat_from_plain_rows)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	struct iostat_row a = { .interval_ns = 1000000000, .r_s = 3 }, b = { .interval_ns = 1000000000 };
+	struct iostat_dev_row rows[] = { { "vda", &a }, { "loop0", &b } };
+
+	report_json_iostat(&sb, &c, rows, ARRAY_SIZE(rows), NULL, REALTIME);
+	check_json_valid(sbuf_str(&sb));
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"interval\": 1000000000,"), "%s", sbuf_str(&sb));
+	cr_assert_not_null(strstr(sbuf_str(&sb), "[{\"disk_device\": \"vda\", \"r/s\": 3.00,"),
+			   "%s", sbuf_str(&sb));
+	cr_assert_not_null(strstr(sbuf_str(&sb), "}, {\"disk_device\": \"loop0\","), "%s",
+			   sbuf_str(&sb));
+	cr_assert_null(strstr(sbuf_str(&sb), "\"verdict\""), "no verdict without one");
+	sbuf_reset(&sb);
+	report_json_iostat(&sb, &c, NULL, 0, NULL, REALTIME);
+	check_json_valid(sbuf_str(&sb));
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"interval\": 0,"), "%s", sbuf_str(&sb));
+	cr_assert_not_null(strstr(sbuf_str(&sb), "\"disk\": []"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
