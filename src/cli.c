@@ -453,7 +453,8 @@ static int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct targ
 	struct exporters_cfg cfg = {
 		.listen = o->listen, .prom_file = o->prometheus,
 		.prom_period = o->prometheus_period, .influx = o->influx, .engine = ops->name,
-		.warn = cli_fleet_warn,
+		.path = o->path, .interval = opts_interval(o), .write = o->write > 0,
+		.read_write = o->read_write, .warn = cli_fleet_warn,
 	};
 	char msg[MSG_MAX];
 	int err;
@@ -465,7 +466,7 @@ static int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct targ
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	err = exporters_prepare(c->x, &cfg, o, t, msg, sizeof(msg));
+	err = exporters_prepare(c->x, &cfg, t, msg, sizeof(msg));
 	if (!err)
 		err = exporters_start(c->x, p, msg, sizeof(msg));
 	if (err) {
@@ -595,6 +596,16 @@ static int cli_parse(int argc, char *argv[], struct opts *o)
 		break;
 	}
 	return -1;
+}
+
+void cli_target_cfg(const struct opts *o, struct target_cfg *tc)
+{
+	*tc = (struct target_cfg){
+		.path = o->path, .size = opts_request_size(o), .work_size = o->work_size,
+		.work_offset = o->work_offset, .seed = o->seed, .write = o->write,
+		.rapid = o->rapid, .direct = o->direct, .sync = o->sync, .dsync = o->dsync,
+		.keep = o->keep,
+	};
 }
 
 void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
@@ -1068,6 +1079,7 @@ static int cli_fio_job(const struct opts *o)
 static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 {
 	struct opts o;
+	struct target_cfg tc;
 	struct target t;
 	struct devwatch *watch = NULL;
 	struct watchdog wd = { 0 };
@@ -1139,7 +1151,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 		return cli_multi_run(&o, ops);
 	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
 		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
-	ret = target_open(&t, &o, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,
+	cli_target_cfg(&o, &tc);
+	ret = target_open(&t, &tc, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,
 			  sizeof(msg));
 	if (ret) {
 		watchdog_stop(&wd);

@@ -51,28 +51,27 @@ static void exporters_devices(struct exporters *x, const char *path)
 	free(ds);
 }
 
-static void exporters_info(struct exporters *x, const struct opts *o, const struct target *t,
-			   struct metrics_info *in)
+static void exporters_info(struct exporters *x, const struct target *t, struct metrics_info *in)
 {
-	bool rw = o->read_write, w = o->write > 0 && !rw;
+	bool rw = x->cfg.read_write, w = x->cfg.write && !rw;
 
 	snprintf(x->mode, sizeof(x->mode), "%s", rw ? "read-write" : w ? "write" : "read");
-	exporters_devices(x, o->path);
+	exporters_devices(x, x->cfg.path);
 	memset(in, 0, sizeof(*in));
-	in->target = o->path;
+	in->target = x->cfg.path;
 	in->device = x->device;
 	in->disk = x->disk;
 	in->fstype = t->kind == TARGET_DIR || t->kind == TARGET_FILE ? t->fstype : "";
 	in->engine = x->cfg.engine;
 	in->mode = x->mode;
-	in->interval = opts_interval(o);
+	in->interval = x->cfg.interval;
 	in->size = t->size;
 	in->start_real = clock_realtime();
 	in->op[OP_READ] = !w;
 	in->op[OP_WRITE] = w || rw;
 }
 
-int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, const struct opts *o,
+int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg,
 		      const struct target *t, char *msg, size_t msglen)
 {
 	struct metrics_info info;
@@ -93,7 +92,7 @@ int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, cons
 	}
 	for (int i = 0; cfg->influx && i < METRICS_OPS; i++)
 		stats_init(&x->period[i].valid);
-	exporters_info(x, o, t, &info);
+	exporters_info(x, t, &info);
 	if ((err = metrics_target_init(&x->target[0], &info, NULL))) {
 		snprintf(msg, msglen, "cannot set up the metrics: %s", strerror(-err));
 		return err;

@@ -29,6 +29,9 @@ struct exporters_cfg {
 	uint64_t prom_period;      /* ns between textfile writes */
 	bool influx;               /* --influx: line protocol on stdout every period */
 	const char *engine;        /* engine name (ioprobe_probe_info) */
+	const char *path;          /* the target as given */
+	uint64_t interval;         /* ns between request starts (0 = as fast as possible) */
+	bool write, read_write;    /* -W (writes only), -G (reads and writes) */
 	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
 };
 
@@ -61,11 +64,11 @@ struct exporters {
 bool exporters_wanted(const struct exporters_cfg *cfg);
 
 /*
- * Prepare for target t probed with options o: check the textfile name, bind
+ * Prepare for target t (cfg->path as given): check the textfile name, bind
  * the listening socket, describe the target. Returns 0, or -errno with msg
  * filled (exit 2; -EINVAL for a bad argument: exit 1).
  */
-int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, const struct opts *o,
+int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg,
 		      const struct target *t, char *msg, size_t msglen);
 
 /*

@@ -101,16 +101,17 @@ static int target_check_align(struct target *t, const char *path, char *msg, siz
 }
 
 /* O_SYNC / O_DSYNC as asked (-Y, -y). */
-static int target_sync_flags(const struct opts *o)
+static int target_sync_flags(const struct target_cfg *cfg)
 {
-	return (o->sync ? O_SYNC : 0) | (o->dsync ? O_DSYNC : 0);
+	return (cfg->sync ? O_SYNC : 0) | (cfg->dsync ? O_DSYNC : 0);
 }
 
-static int target_set_direct(struct target *t, const struct opts *o, char *msg, size_t msglen)
+static int target_set_direct(struct target *t, const struct target_cfg *cfg, char *msg,
+			     size_t msglen)
 {
 	int fl;
 
-	if (!o->direct)
+	if (!cfg->direct)
 		return 0;
 	fl = fcntl(t->fd, F_GETFL);
 	if (fl < 0 || fcntl(t->fd, F_SETFL, fl | O_DIRECT) < 0)
@@ -144,8 +145,9 @@ static int target_pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 }
 
 /* Fill [offset, offset + work_size) of the temp file with random data, then fsync. */
-static int target_fill(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
-		       const struct target_progress *pg, char *msg, size_t msglen)
+static int target_fill(struct target *t, const struct target_cfg *cfg,
+		       const volatile sig_atomic_t *stop, const struct target_progress *pg,
+		       char *msg, size_t msglen)
 {
 	uint64_t end = t->work_offset + t->work_size;
 	struct stat st;
@@ -153,12 +155,12 @@ static int target_fill(struct target *t, const struct opts *o, const volatile si
 	void *buf;
 	int err = 0;
 
-	if (o->keep && !fstat(t->fd, &st) && (uint64_t)st.st_size >= end &&
+	if (cfg->keep && !fstat(t->fd, &st) && (uint64_t)st.st_size >= end &&
 	    (uint64_t)st.st_blocks >= (end + 511) / 512)
 		goto sync; /* already full: reuse it */
 	if (posix_memalign(&buf, 4096, t->size))
 		return err_set(msg, msglen, -ENOMEM, "buffer allocation failed");
-	rng_seed(&rng, o->seed ^ 0x696f70726f6265ull);
+	rng_seed(&rng, cfg->seed ^ 0x696f70726f6265ull);
 	for (uint64_t off = t->work_offset; off < end && !err; off += t->size) {
 		if (stop && *stop) {
 			free(buf);
@@ -186,7 +188,7 @@ sync:
  * measured, and its last chunk may be shorter than a request (an unaligned
  * -S), which O_DIRECT would refuse. O_DIRECT is set again afterwards.
  */
-static int target_fill_buffered(struct target *t, const struct opts *o,
+static int target_fill_buffered(struct target *t, const struct target_cfg *cfg,
 				const volatile sig_atomic_t *stop, const struct target_progress *pg,
 				char *msg, size_t msglen)
 {
@@ -195,7 +197,7 @@ static int target_fill_buffered(struct target *t, const struct opts *o,
 
 	if (direct && fcntl(t->fd, F_SETFL, fl & ~O_DIRECT) < 0)
 		return err_set(msg, msglen, -errno, "fcntl failed: %s", strerror(errno));
-	ret = target_fill(t, o, stop, pg, msg, msglen);
+	ret = target_fill(t, cfg, stop, pg, msg, msglen);
 	if (direct && fcntl(t->fd, F_SETFL, fl) < 0 && !ret)
 		ret = err_set(msg, msglen, -errno,
 			      "fcntl(O_DIRECT) failed, please retry without option -D: %s",
@@ -208,24 +210,25 @@ static int target_fill_buffered(struct target *t, const struct opts *o,
  * temp file, a character device): -S, else 1 MiB (64 MiB with -R) or the
  * request size if larger, after the offset.
  */
-static uint64_t target_default_end(const struct target *t, const struct opts *o)
+static uint64_t target_default_end(const struct target *t, const struct target_cfg *cfg)
 {
-	uint64_t size = o->work_size ? o->work_size : (o->rapid ? RAPID_WORK_SIZE : DIR_WORK_SIZE);
+	uint64_t size = cfg->work_size ? cfg->work_size :
+			(cfg->rapid ? RAPID_WORK_SIZE : DIR_WORK_SIZE);
 
-	if (!o->work_size && t->size > size)
+	if (!cfg->work_size && t->size > size)
 		size = t->size;
 	return size + t->work_offset;
 }
 
 /* Working set and request size checks, ioping's order and texts. */
-static int target_check_sizes(struct target *t, const struct opts *o, uint64_t size,
+static int target_check_sizes(struct target *t, const struct target_cfg *cfg, uint64_t size,
 			      char *msg, size_t msglen)
 {
-	if (o->work_size && (t->work_offset > size || o->work_size > size - t->work_offset))
+	if (cfg->work_size && (t->work_offset > size || cfg->work_size > size - t->work_offset))
 		return err_set(msg, msglen, -ERANGE, "target is too small for this");
-	if (!o->work_size && t->work_offset > size)
+	if (!cfg->work_size && t->work_offset > size)
 		return err_set(msg, msglen, -ERANGE, "target is too small for this");
-	t->work_size = o->work_size ? o->work_size : size - t->work_offset;
+	t->work_size = cfg->work_size ? cfg->work_size : size - t->work_offset;
 	if (t->size > t->work_size)
 		return err_set(msg, msglen, -ERANGE, "request size is too big for this target");
 	return 0;
@@ -249,20 +252,20 @@ static int target_kind_of(const struct stat *st)
  * The message for a failed open of the destination, with ioping's texts: a
  * stat() here only chooses the words (nothing is decided from it).
  */
-static int target_open_failed(const struct opts *o, int err, char *msg, size_t msglen)
+static int target_open_failed(const struct target_cfg *cfg, int err, char *msg, size_t msglen)
 {
 	struct stat st;
 
-	if (stat(o->path, &st))
-		return err_set(msg, msglen, -errno, "stat \"%s\" failed: %s", o->path,
+	if (stat(cfg->path, &st))
+		return err_set(msg, msglen, -errno, "stat \"%s\" failed: %s", cfg->path,
 			       strerror(errno));
 	if (target_kind_of(&st) < 0)
-		return err_set(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", o->path);
+		return err_set(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", cfg->path);
 	if (err == EBUSY)
 		return err_set(msg, msglen, -EBUSY,
 			       "failed to open \"%s\": device is busy (mounted or in use), "
-			       "refusing to write to it", o->path);
-	return err_set(msg, msglen, -err, "failed to open \"%s\": %s", o->path, strerror(err));
+			       "refusing to write to it", cfg->path);
+	return err_set(msg, msglen, -err, "failed to open \"%s\": %s", cfg->path, strerror(err));
 }
 
 /*
@@ -274,37 +277,37 @@ static int target_open_failed(const struct opts *o, int err, char *msg, size_t m
  * use). A directory is opened O_PATH when it cannot be read. O_NONBLOCK keeps
  * the open of a FIFO from waiting; it is cleared before any I/O.
  */
-static int target_open_once(struct target *t, const struct opts *o, struct stat *st, char *msg,
-			    size_t msglen)
+static int target_open_once(struct target *t, const struct target_cfg *cfg, struct stat *st,
+			    char *msg, size_t msglen)
 {
-	bool shred = o->write >= 3;
-	int base = O_CLOEXEC | O_NOCTTY | O_NONBLOCK | target_sync_flags(o);
-	int fd = open(o->path, base | (shred ? O_RDWR | O_EXCL : O_RDONLY));
+	bool shred = cfg->write >= 3;
+	int base = O_CLOEXEC | O_NOCTTY | O_NONBLOCK | target_sync_flags(cfg);
+	int fd = open(cfg->path, base | (shred ? O_RDWR | O_EXCL : O_RDONLY));
 	int err = fd < 0 ? errno : 0;
 
 	if (fd < 0 && (err == EISDIR || err == EACCES))
-		fd = open(o->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = open(cfg->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return target_open_failed(o, err, msg, msglen);
+		return target_open_failed(cfg, err, msg, msglen);
 	t->fd = fd;
 	if (fstat(fd, st))
-		return err_set(msg, msglen, -errno, "stat \"%s\" failed: %s", o->path,
+		return err_set(msg, msglen, -errno, "stat \"%s\" failed: %s", cfg->path,
 			       strerror(errno));
 	if (target_kind_of(st) < 0)
-		return err_set(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", o->path);
+		return err_set(msg, msglen, -EINVAL, "unsupported destination: \"%s\"", cfg->path);
 	t->kind = (enum target_kind)target_kind_of(st);
-	if (t->kind != TARGET_DIR && o->write > 0 && o->write < 3)
+	if (t->kind != TARGET_DIR && cfg->write > 0 && cfg->write < 3)
 		return err_set(msg, msglen, -EPERM,
 			       "think twice, then use -WWW to shred this target");
 	if (t->kind != TARGET_DIR &&
 	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
-		return err_set(msg, msglen, -errno, "failed to open \"%s\": %s", o->path,
+		return err_set(msg, msglen, -errno, "failed to open \"%s\": %s", cfg->path,
 			       strerror(errno));
 	return 0;
 }
 
 /* A directory: check sizes, create and fill the temporary file inside it. */
-static int target_open_dir(struct target *t, const struct opts *o, const struct stat *st,
+static int target_open_dir(struct target *t, const struct target_cfg *cfg, const struct stat *st,
 			   const volatile sig_atomic_t *stop, const struct target_progress *pg,
 			   char *msg, size_t msglen)
 {
@@ -312,22 +315,22 @@ static int target_open_dir(struct target *t, const struct opts *o, const struct 
 	int dirfd = t->fd, ret;
 
 	t->fd = -1;
-	ret = target_check_sizes(t, o, target_default_end(t, o), msg, msglen);
+	ret = target_check_sizes(t, cfg, target_default_end(t, cfg), msg, msglen);
 	if (!ret) {
 		target_describe_fs(t, st->st_dev, dirfd);
-		ret = tempfile_open(dirfd, st, o->path, target_sync_flags(o), o->keep, &tf, msg,
-				    msglen);
+		ret = tempfile_open(dirfd, st, cfg->path, target_sync_flags(cfg), cfg->keep, &tf,
+				    msg, msglen);
 	}
 	if (ret) {
 		close(dirfd);
 		return ret;
 	}
 	t->fd = tf.fd;
-	ret = target_set_direct(t, o, msg, msglen);
-	if (!ret && o->direct)
-		ret = target_check_align(t, o->path, msg, msglen);
+	ret = target_set_direct(t, cfg, msg, msglen);
+	if (!ret && cfg->direct)
+		ret = target_check_align(t, cfg->path, msg, msglen);
 	if (!ret)
-		ret = target_fill_buffered(t, o, stop, pg, msg, msglen);
+		ret = target_fill_buffered(t, cfg, stop, pg, msg, msglen);
 	if (ret)
 		tempfile_discard(dirfd, &tf);
 	close(dirfd);
@@ -335,7 +338,7 @@ static int target_open_dir(struct target *t, const struct opts *o, const struct 
 }
 
 /* A file or a device, already open as t->fd: sizes and description. */
-static int target_open_node(struct target *t, const struct opts *o, const struct stat *st,
+static int target_open_node(struct target *t, const struct target_cfg *cfg, const struct stat *st,
 			    char *msg, size_t msglen)
 {
 	uint64_t size;
@@ -343,7 +346,7 @@ static int target_open_node(struct target *t, const struct opts *o, const struct
 
 	switch (t->kind) {
 	case TARGET_FILE:
-		if ((ret = target_check_sizes(t, o, (uint64_t)st->st_size, msg, msglen)))
+		if ((ret = target_check_sizes(t, cfg, (uint64_t)st->st_size, msg, msglen)))
 			return ret;
 		target_describe_fs(t, st->st_dev, t->fd);
 		break;
@@ -353,22 +356,22 @@ static int target_open_node(struct target *t, const struct opts *o, const struct
 				       strerror(errno));
 		snprintf(t->fstype, sizeof(t->fstype), "block device");
 		t->device_size = size;
-		if ((ret = target_check_sizes(t, o, size, msg, msglen)))
+		if ((ret = target_check_sizes(t, cfg, size, msg, msglen)))
 			return ret;
 		break;
 	default:
 		/* a character device has no size to read: a working set as for a directory */
 		snprintf(t->fstype, sizeof(t->fstype), "character device");
-		if ((ret = target_check_sizes(t, o, target_default_end(t, o), msg, msglen)))
+		if ((ret = target_check_sizes(t, cfg, target_default_end(t, cfg), msg, msglen)))
 			return ret;
 		break;
 	}
-	if ((ret = target_set_direct(t, o, msg, msglen)))
+	if ((ret = target_set_direct(t, cfg, msg, msglen)))
 		return ret;
-	return o->direct ? target_check_align(t, o->path, msg, msglen) : 0;
+	return cfg->direct ? target_check_align(t, cfg->path, msg, msglen) : 0;
 }
 
-int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
+int target_open(struct target *t, const struct target_cfg *cfg, const volatile sig_atomic_t *stop,
 		const struct target_progress *progress, char *msg, size_t msglen)
 {
 	struct stat st;
@@ -376,14 +379,14 @@ int target_open(struct target *t, const struct opts *o, const volatile sig_atomi
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	t->size = opts_request_size(o);
-	t->work_offset = o->work_offset;
-	t->writable = o->write > 0;
-	ret = target_open_once(t, o, &st, msg, msglen);
+	t->size = cfg->size;
+	t->work_offset = cfg->work_offset;
+	t->writable = cfg->write > 0;
+	ret = target_open_once(t, cfg, &st, msg, msglen);
 	if (!ret)
 		ret = t->kind == TARGET_DIR ?
-			      target_open_dir(t, o, &st, stop, progress, msg, msglen) :
-			      target_open_node(t, o, &st, msg, msglen);
+			      target_open_dir(t, cfg, &st, stop, progress, msg, msglen) :
+			      target_open_node(t, cfg, &st, msg, msglen);
 	if (ret)
 		target_close(t);
 	return ret;

@@ -19,8 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
-
 enum target_kind { TARGET_DIR, TARGET_FILE, TARGET_BLOCK, TARGET_CHAR };
 
 struct target {
@@ -36,6 +34,20 @@ struct target {
 	bool writable;          /* opened for writing */
 };
 
+/* What target_open() needs of the command line (the CLI fills it from its options). */
+struct target_cfg {
+	const char *path;       /* the file, directory or device */
+	uint64_t size;          /* request size, bytes (defaults applied) */
+	uint64_t work_size;     /* -S: working set, bytes; 0 = the default */
+	uint64_t work_offset;   /* -o: start of the working set, bytes */
+	uint64_t seed;          /* -e: seeds the temp file's random fill */
+	unsigned write;         /* how many -W (and -G): 1-2 writes, 3 = -WWW (any target, O_EXCL) */
+	bool rapid;             /* -R: the smaller default working set */
+	bool direct;            /* -D: O_DIRECT, requests aligned to the logical block size */
+	bool sync, dsync;       /* -Y, -y: O_SYNC, O_DSYNC */
+	bool keep;              /* -k: keep and reuse the directory's temp file */
+};
+
 /*
  * Progress of a long preparation: fn(arg, done, total) in bytes, after each
  * chunk of the working set written (done == total at the end).
@@ -47,12 +59,12 @@ struct target_progress {
 
 /*
  * Resolve the working set, open the target and (for a directory) create and
- * fill the temporary file. o must have passed opts_parse(). A non-zero *stop
+ * fill the temporary file, as cfg says. A non-zero *stop
  * (a signal during a long fill) ends the preparation with -EINTR. On failure
  * nothing is left behind (no temp file, fd closed). progress (NULL = none)
  * hears how the fill goes.
  */
-int target_open(struct target *t, const struct opts *o, const volatile sig_atomic_t *stop,
+int target_open(struct target *t, const struct target_cfg *cfg, const volatile sig_atomic_t *stop,
 		const struct target_progress *progress, char *msg, size_t msglen);
 
 /* Close the target (idempotent). */
