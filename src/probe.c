@@ -82,6 +82,45 @@ static void probe_fail_hint(const struct probe *p, const struct sample *s, char 
 	}
 }
 
+/* The fatal text for a failed request (as ioping HEAD prints it), with its hint. */
+static int probe_fail(const struct probe *p, const struct sample *s, char *msg, size_t msglen)
+{
+	char ebuf[32];
+	int ret = err_set(msg, msglen, (int)s->result, "request failed: %s: %s",
+			  errno_name((int)s->result, ebuf, sizeof(ebuf)),
+			  strerror((int)-s->result));
+
+	probe_fail_hint(p, s, msg, msglen);
+	return ret;
+}
+
+/*
+ * Fill s for the next request (number, read or write, offset, size) and
+ * prepare it: drop its range from the page cache unless -C, fill buf with
+ * random data for a write. Returns 0 or a fatal -errno with msg filled.
+ */
+static int probe_prepare(struct probe *p, struct sample *s, void *buf, char *msg, size_t msglen)
+{
+	const struct probe_cfg *c = &p->cfg;
+	const struct target *t = p->target;
+	bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->request = ++p->requests;
+	s->op = write ? OP_WRITE : OP_READ;
+	s->offset = probe_offset(p);
+	s->size = t->size;
+	if (!c->cached && (err = posix_fadvise(t->fd, (off_t)s->offset, (off_t)t->size,
+					       POSIX_FADV_DONTNEED))) {
+		snprintf(msg, msglen, "fadvise(DONTNEED) failed, please retry with option -C");
+		return -err;
+	}
+	if (write)
+		rng_fill(&p->rng, buf, t->size);
+	return 0;
+}
+
 /*
  * Apply the controller's requests before the next request: wait out a pause
  * (the schedule restarts afterwards, so a pause is not counted as skipped
@@ -175,25 +214,10 @@ struct probe_depth {
 	int ret;       /* first fatal error or sink return */
 };
 
-/* The fatal text for a failed request (as ioping HEAD prints it), with its hint. */
-static int probe_depth_fail(struct probe *p, const struct sample *s, char *msg, size_t msglen)
-{
-	char ebuf[32];
-	int ret = err_set(msg, msglen, (int)s->result, "request failed: %s: %s",
-			  errno_name((int)s->result, ebuf, sizeof(ebuf)),
-			  strerror((int)-s->result));
-
-	probe_fail_hint(p, s, msg, msglen);
-	return ret;
-}
-
 /* Prepare and submit the next request at now. Returns 0 or a fatal -errno. */
 static int probe_depth_start(struct probe_depth *d, uint64_t now, char *msg, size_t msglen)
 {
 	struct probe *p = d->p;
-	const struct probe_cfg *c = &p->cfg;
-	const struct target *t = p->target;
-	bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
 	struct probe_slot *sl = d->slots;
 	unsigned i = 0;
 	int err;
@@ -201,22 +225,12 @@ static int probe_depth_start(struct probe_depth *d, uint64_t now, char *msg, siz
 	while (sl[i].busy)
 		i++;
 	sl += i;
-	memset(&sl->s, 0, sizeof(sl->s));
-	sl->s.request = ++p->requests;
-	sl->s.op = write ? OP_WRITE : OP_READ;
-	sl->s.offset = probe_offset(p);
-	sl->s.size = t->size;
-	if (!c->cached && (err = posix_fadvise(t->fd, (off_t)sl->s.offset, (off_t)t->size,
-					       POSIX_FADV_DONTNEED))) {
-		snprintf(msg, msglen, "fadvise(DONTNEED) failed, please retry with option -C");
-		return -err;
-	}
-	if (write)
-		rng_fill(&p->rng, engine_buf(p->engine, i), t->size);
+	if ((err = probe_prepare(p, &sl->s, engine_buf(p->engine, i), msg, msglen)))
+		return err;
 	sl->due = openloop_start(&p->ol, now);
 	sl->t0 = clock_now();
 	sl->busy = true;
-	err = engine_submit(p->engine, i, write, sl->s.offset);
+	err = engine_submit(p->engine, i, sl->s.op == OP_WRITE, sl->s.offset);
 	if (err) { /* completes at once, failed */
 		sl->s.result = err;
 		sl->s.time = 0;
@@ -315,7 +329,7 @@ static int probe_depth_complete(struct probe_depth *d, struct probe_slot *sl, in
 	s->lateness = sl->t0 > sl->due ? sl->t0 - sl->due : 0;
 	s->response = t1 - (sl->due < sl->t0 ? sl->due : sl->t0);
 	if (s->result < 0 && !c->ignore_error && !(c->nowait && s->result == -EAGAIN))
-		return probe_depth_fail(p, s, msg, msglen);
+		return probe_fail(p, s, msg, msglen);
 	if (s->result >= 0 && (uint64_t)s->result < s->size)
 		probe_warn(d->sink, "request returned less than expected: %lld",
 			   (long long)s->result);
@@ -410,58 +424,126 @@ static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
 	return d.ret;
 }
 
-int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
-	      char *msg, size_t msglen)
+/* State of one run at depth 1: one request at a time on the pacer's schedule. */
+struct probe_serial {
+	struct probe *p;
+	const struct probe_sink *sink;
+	const volatile sig_atomic_t *stop;
+	uint64_t period_start, period_due, skipped_mark;
+	unsigned reset_seen;
+	bool done;     /* the count or the deadline is reached: no next request */
+};
+
+/*
+ * When request (just prepared) is due: the schedule and the periods start
+ * with the first one; the controller's requests (the view) apply before
+ * each.
+ */
+static uint64_t probe_serial_due(struct probe_serial *st, uint64_t request)
+{
+	struct probe *p = st->p;
+	const struct probe_cfg *c = &p->cfg;
+
+	if (request == 1) {
+		p->first_start = clock_now();
+		pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
+		st->period_start = p->first_start;
+		st->period_due = sat_add(p->first_start, c->print_interval);
+	}
+	if (p->ctl)
+		probe_obey(p, st->stop, &st->reset_seen, &st->period_start);
+	return p->pacer.due;
+}
+
+/*
+ * Classify a timed request's result: 0 when it is to be counted (a failure
+ * too under -Z, and -N's EAGAIN), or the fatal -errno with msg filled.
+ * sync_err is fdatasync's -errno after a write, or 0.
+ */
+static int probe_serial_check(struct probe_serial *st, struct sample *s, int sync_err, char *msg,
+			      size_t msglen)
+{
+	const struct probe_cfg *c = &st->p->cfg;
+
+	if (sync_err && !c->ignore_error) {
+		snprintf(msg, msglen, "fdatasync failed, please retry with option -C: %s",
+			 strerror(-sync_err));
+		return sync_err;
+	}
+	if (sync_err)
+		s->result = sync_err;
+	if (s->result < 0 && !c->ignore_error && !(c->nowait && s->result == -EAGAIN))
+		return probe_fail(st->p, s, msg, msglen);
+	if (s->result >= 0 && (uint64_t)s->result < s->size)
+		probe_warn(st->sink, "request returned less than expected: %lld",
+			   (long long)s->result);
+	return 0;
+}
+
+/*
+ * Count the request that ended at t1 and tell the sink; step the schedule
+ * (skipped slots), end a burst and a period. Sets st->done after the last
+ * request (-c) or at the deadline (-w). Returns 0 or the sink's error.
+ */
+static int probe_serial_account(struct probe_serial *st, const struct sample *s, uint64_t t1)
+{
+	struct probe *p = st->p;
+	const struct probe_cfg *c = &p->cfg;
+	const struct probe_sink *sink = st->sink;
+	uint64_t skipped;
+	bool last, burst_done;
+	enum notice n;
+	int ret;
+
+	if (c->nowait && s->result == -EAGAIN)
+		n = NOTICE_ERROR; /* it would have blocked: shown, counted nowhere (ioping) */
+	else
+		n = account_add(&p->acct, s);
+	if (sink->request && (ret = sink->request(sink->ctx, s, n)))
+		return ret;
+	last = c->count && p->requests >= c->count;
+	skipped = p->pacer.skipped;
+	burst_done = pacer_next(&p->pacer, t1);
+	if (last)
+		p->pacer.skipped = skipped; /* no slot after the last request is missed */
+	else if (p->pacer.last_skipped && n != NOTICE_WARMUP)
+		account_add_skipped(&p->acct, t1 - p->pacer.skip_first, p->pacer.interval,
+				    p->pacer.last_skipped);
+	/* ioping prints the burst's blank line before the period's line */
+	if (burst_done && sink->burst_end && (ret = sink->burst_end(sink->ctx)))
+		return ret;
+	if (probe_period_due(p, st->period_due) &&
+	    (ret = probe_period(p, sink, t1, &st->period_start, &st->period_due,
+				&st->skipped_mark)))
+		return ret;
+	st->done = last || (c->deadline && p->pacer.due >= p->first_start + c->deadline);
+	return 0;
+}
+
+/*
+ * The run at depth 1: prepare a request, wait for its slot, time it (the two
+ * clock reads stay here, around the request alone), check and count it;
+ * until the count, the deadline, a stop or a failure.
+ */
+static int probe_run_serial(struct probe *p, const struct probe_sink *sink,
+			    const volatile sig_atomic_t *stop, char *msg, size_t msglen)
 {
 	const struct probe_cfg *c = &p->cfg;
-	const struct target *t = p->target;
-	uint64_t period_start = 0, period_due = 0, skipped_mark = 0, end = 0;
-	unsigned reset_seen = p->ctl ? atomic_load(&p->ctl->reset) : 0;
+	struct probe_serial st = { .p = p, .sink = sink, .stop = stop };
+	uint64_t end = 0;
 	int ret = 0;
 
-	if (!(c->linear && c->cached) &&
-	    posix_fadvise(t->fd, (off_t)t->work_offset, (off_t)t->work_size, POSIX_FADV_RANDOM))
-		probe_warn(sink, "fadvise(RANDOM) failed, operations might perform unneeded "
-			   "readahead");
-	if (c->depth > 1)
-		return probe_run_depth(p, sink, stop, msg, msglen);
-
+	st.reset_seen = p->ctl ? atomic_load(&p->ctl->reset) : 0;
 	while (!*stop) {
-		struct sample s = { 0 };
-		uint64_t t0, t1, due = p->pacer.due;
-		bool write = c->write || (c->read_write && (p->requests + 1) % 2 == 1);
-		enum notice n;
+		struct sample s;
+		uint64_t t0, t1, due;
+		bool write;
 		int sync_err = 0;
-		uint64_t skipped;
-		bool last, burst_done;
 
-		s.request = ++p->requests;
-		s.op = write ? OP_WRITE : OP_READ;
-		s.offset = probe_offset(p);
-		s.size = t->size;
-		if (!c->cached) {
-			int err = posix_fadvise(t->fd, (off_t)s.offset, (off_t)t->size,
-						POSIX_FADV_DONTNEED);
-			if (err) {
-				snprintf(msg, msglen,
-					 "fadvise(DONTNEED) failed, please retry with option -C");
-				ret = -err;
-				break;
-			}
-		}
-		if (write)
-			rng_fill(&p->rng, p->buf, t->size);
-		if (s.request == 1) {
-			/* the schedule starts once the first request is prepared */
-			p->first_start = due = clock_now();
-			pacer_init(&p->pacer, p->first_start, c->interval, c->burst);
-			period_start = p->first_start;
-			period_due = sat_add(p->first_start, c->print_interval);
-		}
-		if (p->ctl) {
-			probe_obey(p, stop, &reset_seen, &period_start);
-			due = p->pacer.due;
-		}
+		if ((ret = probe_prepare(p, &s, p->buf, msg, msglen)))
+			break;
+		write = s.op == OP_WRITE;
+		due = probe_serial_due(&st, s.request);
 		if (clock_wait_until(due, stop))
 			break;
 
@@ -469,7 +551,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			atomic_store_explicit(&p->ctl->inflight, clock_now(), memory_order_relaxed);
 		t0 = clock_now();
 		s.result = engine_io(p->engine, write, s.offset);
-		if (write && !c->cached && s.result > 0 && fdatasync(t->fd))
+		if (write && !c->cached && s.result > 0 && fdatasync(p->target->fd))
 			sync_err = -errno;
 		t1 = clock_now();
 		end = t1;
@@ -483,51 +565,8 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 		s.response = t1 - (due < t0 ? due : t0);
 		if (s.result == -EINTR && *stop)
 			break;
-		if (sync_err && !c->ignore_error) {
-			snprintf(msg, msglen, "fdatasync failed, please retry with option -C: %s",
-				 strerror(-sync_err));
-			ret = sync_err;
-			break;
-		}
-		if (sync_err)
-			s.result = sync_err;
-		if (s.result < 0 && !c->ignore_error && !(c->nowait && s.result == -EAGAIN)) {
-			char ebuf[32];
-
-			/* the fatal text as ioping HEAD prints it */
-			ret = err_set(msg, msglen, (int)s.result, "request failed: %s: %s",
-				      errno_name((int)s.result, ebuf, sizeof(ebuf)),
-				      strerror((int)-s.result));
-			probe_fail_hint(p, &s, msg, msglen);
-			break;
-		}
-		if (s.result >= 0 && (uint64_t)s.result < t->size)
-			probe_warn(sink, "request returned less than expected: %lld",
-				   (long long)s.result);
-
-		if (c->nowait && s.result == -EAGAIN)
-			n = NOTICE_ERROR; /* it would have blocked: shown, counted nowhere (ioping) */
-		else
-			n = account_add(&p->acct, &s);
-		if (sink->request && (ret = sink->request(sink->ctx, &s, n)))
-			break;
-		last = c->count && p->requests >= c->count;
-		skipped = p->pacer.skipped;
-		burst_done = pacer_next(&p->pacer, t1);
-		if (last)
-			p->pacer.skipped = skipped; /* no slot after the last request is missed */
-		else if (p->pacer.last_skipped && n != NOTICE_WARMUP)
-			account_add_skipped(&p->acct, t1 - p->pacer.skip_first, p->pacer.interval,
-					    p->pacer.last_skipped);
-		/* ioping prints the burst's blank line before the period's line */
-		if (burst_done && sink->burst_end && (ret = sink->burst_end(sink->ctx)))
-			break;
-		if (probe_period_due(p, period_due) &&
-		    (ret = probe_period(p, sink, t1, &period_start, &period_due, &skipped_mark)))
-			break;
-		if (last)
-			break;
-		if (c->deadline && p->pacer.due >= p->first_start + c->deadline)
+		if ((ret = probe_serial_check(&st, &s, sync_err, msg, msglen)) ||
+		    (ret = probe_serial_account(&st, &s, t1)) || st.done)
 			break;
 	}
 	if (!p->first_start) /* stopped before the first request */
@@ -535,4 +574,19 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 	p->acct.total.wall = (*stop ? clock_now() : (end ? end : clock_now())) - p->first_start;
 	p->acct.total.skipped = p->pacer.skipped;
 	return ret;
+}
+
+int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
+	      char *msg, size_t msglen)
+{
+	const struct probe_cfg *c = &p->cfg;
+	const struct target *t = p->target;
+
+	if (!(c->linear && c->cached) &&
+	    posix_fadvise(t->fd, (off_t)t->work_offset, (off_t)t->work_size, POSIX_FADV_RANDOM))
+		probe_warn(sink, "fadvise(RANDOM) failed, operations might perform unneeded "
+			   "readahead");
+	if (c->depth > 1)
+		return probe_run_depth(p, sink, stop, msg, msglen);
+	return probe_run_serial(p, sink, stop, msg, msglen);
 }
