@@ -1,17 +1,36 @@
 /*
- * cli_int: what the command-line front end's modules (cli.c, cli_multi.c)
- * share. Not for other modules: messages and exit codes live only here.
+ * cli_int: what the command-line front end's files (cli*.c) share. Not for
+ * other modules: messages and exit codes live only here. cli.c parses, checks
+ * and prepares the target; cli_cfg.c maps the options onto each module's
+ * settings; cli_run.c runs one target (cli_iostat.c, cli_sweep.c and
+ * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_multi.c runs
+ * several; cli_fiojob.c is --fio-job.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "engine.h"
 #include "opts.h"
+#include "outw.h"
 #include "probe.h"
 #include "report.h"
+#include "sbuf.h"
 #include "target.h"
+#include "ticker.h"
+#include "verdict.h"
+
+struct devwatch;
+struct exporters;
+struct stats;
+struct view_cfg;
+struct view_ops;
+struct watchdog;
 
 /* Set by SIGINT/TERM/HUP (a second one exits 4): every probe's stop flag. */
 extern volatile sig_atomic_t cli_stop;
@@ -38,5 +57,105 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
  */
 int cli_engine_start(const struct opts *o, const struct target *t,
 		     const struct engine_ops *ops, struct engine *eng, void **buf);
+
+/* ---- one target's run (cli_run.c, cli_iostat.c, cli_sweep.c, cli_fleet.c) ---- */
+
+/* Everything one target's run shares between the probe thread, the ticker and the end. */
+struct cli_ctx {
+	const struct opts *o;
+	struct report_cfg rc;
+	struct sbuf sb;          /* the probe thread's line buffer */
+	struct outw out;         /* stdout, shared with the ticker and the sweep */
+	struct devwatch *watch;  /* --iostat devices, or NULL */
+	struct ticker iostat;    /* --iostat sampler */
+	bool iostat_failed;      /* a sample failed (said once on stderr) */
+	bool iso_time;           /* S_TIME_FORMAT=ISO: block times as iostat -t prints them then */
+	/* --iostat: the probe's side of each interval, from the samples cli_on_request sees */
+	pthread_mutex_t iv_lock; /* held only to add a sample or to swap the buffers */
+	struct stats *iv_lat[2]; /* latencies of the interval; the probe adds to iv_lat[iv_cur] */
+	int iv_cur;
+	uint64_t iv_skipped;     /* skipped slots of the run, as of the last sample */
+	uint64_t iv_first;       /* boottime ns the first request started; 0 = none yet */
+	uint64_t iv_prev;        /* boottime ns of the previous block (the ticker's) */
+	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
+	struct verdict_hist vhist;
+	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
+	struct exporters *x;     /* --listen, --prometheus, --influx, or NULL */
+};
+
+/* While a view runs: its async-signal-safe terminal restore, called before _exit. */
+extern void (*volatile cli_view_emergency)(void);
+/* The last message said on stderr (--check repeats it in its UNKNOWN line). */
+extern char cli_last_msg[512];
+/* --check was given: every way out prints one plugin line (cli_main). */
+extern bool cli_check_wanted;
+
+/* The view's settings for target t opened from o. */
+void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc);
+
+/* cli_run.c: the probe's sink, the view, the exit code. */
+
+/* The probe's warn callback: one message on stderr (ctx unused). */
+void cli_on_warn(void *ctx, const char *text);
+
+/* Prepare, probe, report. The target is open; returns the exit code. */
+int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
+	    const struct view_ops *view, struct devwatch *watch, struct watchdog *wd);
+
+/* cli_iostat.c: --iostat, the device rows and the verdict every interval. */
+
+/* Count a finished request into the --iostat interval (brief: never waits on stdout). */
+void cli_iv_add(struct cli_ctx *c, const struct sample *s);
+
+/* The devices of the stack as the verdict reads them (rows only where complete). */
+size_t cli_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max);
+
+/*
+ * Start the --iostat sampler (its baseline was taken at start-up). Returns 0
+ * or -errno.
+ */
+int cli_start_iostat(struct cli_ctx *c, const struct target *t);
+
+/* cli_sweep.c: --sweep. */
+
+/*
+ * --sweep: step the asked rate on the same target with the same options,
+ * each step -w long (5 s), judge each step with the saturation verdict, print
+ * the operators' table row by row and then the knee. A signal ends the sweep
+ * after the steps already finished (the one in progress is not judged).
+ * Returns 0 or a negative errno with msg filled (a failed request).
+ */
+int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen);
+
+/* cli_fleet.c: --listen, --prometheus, --influx, --check (exporters.c, check.c). */
+
+/* Does the command line ask for --check (also when parsing stopped on it or before it)? */
+bool cli_argv_check(int argc, char *argv[]);
+
+/* Defaults the fleet modes imply, then their usage checks; -1 to go on, or the exit code. */
+int cli_fleet_setup(struct opts *o);
+
+/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
+int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
+		    const struct engine_ops *ops);
+
+/* Stop the exporters (the textfile gets its last version). */
+void cli_fleet_stop(struct cli_ctx *c);
+
+/* --check: the plugin line on stdout; the exit code is its state. */
+int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg);
+
+/* --check: a run that ended before its verdict is UNKNOWN, with the last message. */
+int cli_check_unknown(int code);
+
+/* cli_fiojob.c: --fio-job. */
+
+/*
+ * --fio-job: watch the target's device (or the devices named with --iostat)
+ * for the window without issuing a single request, then print a fio job that
+ * imitates what they did. A signal ends the window early (the job covers
+ * what was seen). Returns the exit code.
+ */
+int cli_fio_job(const struct opts *o);
 
 #endif

@@ -1,0 +1,110 @@
+#include "config.h"
+
+#include "cli_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "opts.h"
+#include "view.h"
+
+void cli_target_cfg(const struct opts *o, struct target_cfg *tc)
+{
+	*tc = (struct target_cfg){
+		.path = o->path, .size = opts_request_size(o), .work_size = o->work_size,
+		.work_offset = o->work_offset, .seed = o->seed, .write = o->write,
+		.rapid = o->rapid, .direct = o->direct, .sync = o->sync, .dsync = o->dsync,
+		.keep = o->keep,
+	};
+}
+
+void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->count = o->count;
+	pc->deadline = opts_deadline(o);
+	pc->interval = opts_interval(o);
+	pc->burst = o->burst;
+	pc->print_count = o->print_count;
+	pc->print_interval = o->print_interval;
+	pc->seed = o->seed;
+	pc->linear = o->linear;
+	pc->cached = o->cached;
+	pc->write = o->write > 0 && !o->read_write;
+	pc->read_write = o->read_write;
+	pc->ignore_error = o->ignore_error;
+	pc->nowait = o->nowait;
+	pc->depth = (unsigned)o->depth;
+	pc->account.warmup = o->warmup;
+	pc->account.min_time = o->min_time;
+	pc->account.max_time = o->max_time;
+	pc->account.split = o->read_write;
+}
+
+void cli_report_cfg(const struct opts *o, const struct target *t, struct report_cfg *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->target.path = o->path;
+	rc->target.fstype = t->fstype;
+	rc->target.device = t->device;
+	rc->target.device_size = t->device_size;
+	rc->time_format = o->time_format;
+	rc->size = t->size;
+	rc->write = o->write > 0 && !o->read_write;
+	rc->read_write = o->read_write;
+	rc->json_lines = o->json_lines;
+	rc->raw_percentiles = o->raw_percentiles;
+	rc->response = o->depth_set || o->response;
+}
+
+void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc)
+{
+	memset(vc, 0, sizeof(*vc));
+	vc->path = o->path;
+	vc->ascii = o->ascii;
+	vc->no_color = o->no_color;
+	vc->write = o->write > 0 && !o->read_write;
+	vc->read_write = o->read_write;
+	vc->direct = o->direct;
+	vc->cached = o->cached;
+	vc->sync = o->sync;
+	vc->dsync = o->dsync;
+	vc->burst = o->burst;
+	vc->print_count = o->print_count;
+	vc->print_interval = o->print_interval;
+	vc->rate_limit = o->rate_limit;
+	vc->speed_limit = o->speed_limit;
+	vc->work_size = t->work_size;
+}
+
+int cli_engine_start(const struct opts *o, const struct target *t,
+		     const struct engine_ops *ops, struct engine *eng, void **buf)
+{
+	struct engine_params ep = { 0 };
+	int ret;
+
+	/* one buffer per request in flight, each on its own pages */
+	ep.depth = (unsigned)o->depth;
+	ep.buf_stride = o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
+	if (posix_memalign(buf, 4096, ep.buf_stride * o->depth)) {
+		cli_msg("buffer allocation failed");
+		return -ENOMEM;
+	}
+	memset(*buf, 0, ep.buf_stride * o->depth);
+	ep.fd = t->fd;
+	ep.buf = *buf;
+	ep.buf_len = t->size;
+	ep.nowait = o->nowait;
+	ep.hipri = o->hipri;
+	ep.arg = o->engine ? strchr(o->engine, ':') : NULL;
+	if (ep.arg)
+		ep.arg++;
+	ret = engine_start(eng, ops, &ep);
+	if (ret) {
+		cli_msg("failed to start the %s engine: %s", ops->name, strerror(-ret));
+		free(*buf);
+	}
+	return ret;
+}

@@ -1,0 +1,92 @@
+#include "config.h"
+
+#include "cli.h"
+#include "cli_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "devwatch.h"
+#include "fiojob.h"
+#include "iostat.h"
+#include "msg.h"
+#include "out.h"
+#include "sbuf.h"
+#include "usage.h"
+
+/* Is name one of the comma-separated names in list? */
+static bool cli_name_listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strcspn(p, ",") == len && !strncmp(p, name, len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --fio-job: watch the target's device (or the devices named with --iostat)
+ * for the window without issuing a single request, then print a fio job that
+ * imitates what they did. A signal ends the window early (the job covers
+ * what was seen). Returns the exit code.
+ */
+int cli_fio_job(const struct opts *o)
+{
+	struct devwatch *w = malloc(sizeof(*w));
+	struct sbuf sb = SBUF_INIT;
+	char msg[MSG_MAX];
+	uint64_t t0;
+	double seconds;
+	int ret, code = CLI_EXIT_OK, jobs = 0;
+
+	if (!w) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	ret = devwatch_for_path(w, o->path, o->iostat_devices, msg, sizeof(msg));
+	if (!ret && (ret = devwatch_sample(w, NULL, 0)))
+		err_set(msg, sizeof(msg), ret, "--fio-job: cannot read /proc/diskstats: %s",
+			strerror(-ret));
+	if (ret) {
+		cli_msg("%s", msg);
+		free(w);
+		return CLI_EXIT_PREPARE;
+	}
+	t0 = clock_now();
+	clock_wait_until(t0 + o->fio_job_window, &cli_stop);
+	seconds = (double)(clock_now() - t0) / 1e9;
+	if ((ret = devwatch_sample(w, NULL, 0))) {
+		cli_msg("--fio-job: cannot read /proc/diskstats: %s", strerror(-ret));
+		free(w);
+		return CLI_EXIT_PREPARE;
+	}
+	fiojob_global(&sb, seconds, usage_version());
+	for (size_t i = 0; i < w->ndev; i++) {
+		const struct devwatch_dev *d = &w->dev[i];
+		struct fiojob_dev fd = { d->name, d->row, d->max_sectors_kb };
+
+		if (o->iostat_devices ? !cli_name_listed(o->iostat_devices, d->name) : i > 0)
+			continue;
+		if (d->state != DEVWATCH_OK) {
+			cli_msg("--fio-job: %s: no complete interval to read", d->name);
+			continue;
+		}
+		if (!fiojob_section(&sb, &fd))
+			jobs++;
+		else
+			cli_msg("%s: no reads or writes in %.1f s, nothing to imitate", d->name,
+				seconds);
+	}
+	if (!jobs) {
+		code = CLI_EXIT_PREPARE;
+	} else if ((ret = out_write_sbuf(STDOUT_FILENO, &sb))) {
+		code = cli_out_error(ret);
+	}
+	sbuf_free(&sb);
+	free(w);
+	return code;
+}

@@ -1,0 +1,155 @@
+#include "config.h"
+
+#include "cli.h"
+#include "cli_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "engine.h"
+#include "exporters.h"
+#include "msg.h"
+#include "opts.h"
+#include "out.h"
+#include "promfile.h"
+#include "sbuf.h"
+
+/* ---- fleet outputs: --listen, --prometheus, --influx, --check (exporters.c, check.c) ---- */
+
+/* --check was given: every way out prints one plugin line (cli_main). */
+bool cli_check_wanted;
+static bool cli_check_said;
+
+/* Does the command line ask for --check (also when parsing stopped on it or before it)? */
+bool cli_argv_check(int argc, char *argv[])
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--check", 7) || !strncmp(argv[i], "-check", 6))
+			return true;
+	return false;
+}
+
+static void cli_fleet_warn(const char *text)
+{
+	cli_msg("%s", text);
+}
+
+/* Defaults the fleet modes imply, then their usage checks; -1 to go on, or the exit code. */
+int cli_fleet_setup(struct opts *o)
+{
+	cli_check_wanted = o->check;
+	if (o->check) {
+		o->ignore_error = true; /* failed requests are counted: CRITICAL */
+		if (!o->count && !o->deadline_set && !o->rapid)
+			o->count = 10;
+		if (!o->interval_set && !o->rapid && !o->rate_limit && !o->speed_limit) {
+			o->interval = 100000000ull;
+			o->interval_set = true;
+		}
+	}
+	if (o->influx && !o->print_count && !o->print_interval)
+		o->print_interval = 10000000000ull;
+	if (o->prometheus && !promfile_name_ok(o->prometheus)) {
+		cli_msg("--prometheus: the file name must end in .prom (what node_exporter reads): "
+			"\"%s\"", o->prometheus);
+		return CLI_EXIT_USAGE;
+	}
+	if ((o->influx || o->check) && (o->json || o->batch || o->tui || (o->influx && o->check))) {
+		cli_msg("--influx and --check own standard output: not with -J, -B, --tui or each "
+			"other");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->check_iops && !o->check) {
+		cli_msg("--check-iops needs --check");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->tui && (o->listen || o->prometheus)) {
+		cli_msg("--listen and --prometheus do not run beside --tui yet");
+		return CLI_EXIT_USAGE;
+	}
+	if ((o->listen || o->prometheus || o->influx || o->check) &&
+	    (o->npaths > 1 || o->sweep || o->fio_job)) {
+		cli_msg("--listen, --prometheus, --influx and --check take one target for now "
+			"(not several, nor --sweep or --fio-job)");
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
+int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
+		    const struct engine_ops *ops)
+{
+	const struct opts *o = c->o;
+	struct exporters_cfg cfg = {
+		.listen = o->listen, .prom_file = o->prometheus,
+		.prom_period = o->prometheus_period, .influx = o->influx, .engine = ops->name,
+		.path = o->path, .interval = opts_interval(o), .write = o->write > 0,
+		.read_write = o->read_write, .warn = cli_fleet_warn,
+	};
+	char msg[MSG_MAX];
+	int err;
+
+	if (!exporters_wanted(&cfg))
+		return 0;
+	c->x = malloc(sizeof(*c->x));
+	if (!c->x) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	err = exporters_prepare(c->x, &cfg, t, msg, sizeof(msg));
+	if (!err)
+		err = exporters_start(c->x, p, msg, sizeof(msg));
+	if (err) {
+		cli_msg("%s", msg);
+		exporters_stop(c->x);
+		free(c->x);
+		c->x = NULL;
+		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+/* Stop the exporters (the textfile gets its last version). */
+void cli_fleet_stop(struct cli_ctx *c)
+{
+	if (!c->x)
+		return;
+	exporters_stop(c->x);
+	free(c->x);
+	c->x = NULL;
+}
+
+/* --check: the plugin line on stdout; the exit code is its state. */
+int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
+{
+	const struct opts *o = c->o;
+	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
+				 o->check_iops_crit };
+	struct sbuf sb = SBUF_INIT;
+	enum check_state st = check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL);
+	int err = out_write_sbuf(STDOUT_FILENO, &sb);
+
+	sbuf_free(&sb);
+	cli_check_said = true;
+	if (err && err != -EPIPE)
+		cli_msg("write error on standard output: %s", strerror(-err));
+	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+}
+
+/* --check: a run that ended before its verdict is UNKNOWN, with the last message. */
+int cli_check_unknown(int code)
+{
+	char line[sizeof(cli_last_msg) + 32];
+
+	if (!cli_check_wanted || cli_check_said)
+		return code;
+	snprintf(line, sizeof(line), "IOPROBE UNKNOWN - %s\n",
+		 cli_last_msg[0] ? cli_last_msg : "the run did not complete");
+	out_write(STDOUT_FILENO, line, strlen(line));
+	return CHECK_UNKNOWN;
+}

@@ -1,0 +1,235 @@
+#include "config.h"
+
+#include "cli.h"
+#include "cli_int.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "exporters.h"
+#include "msg.h"
+#include "out.h"
+#include "outw.h"
+#include "probe.h"
+#include "report.h"
+#include "sbuf.h"
+#include "ticker.h"
+#include "view.h"
+#include "watchdog.h"
+
+static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
+{
+	struct cli_ctx *c = ctx;
+	int ret;
+
+	if (c->x)
+		exporters_request(c->x, s, n);
+	if (c->watch)
+		cli_iv_add(c, s);
+	if (c->o->quiet)
+		return 0;
+	pthread_mutex_lock(&c->out.lock);
+	if (c->o->json) {
+		outw_json_sep(&c->out, &c->sb);
+		report_json_request(&c->sb, &c->rc, s, n, clock_realtime());
+		if (c->rc.json_lines)
+			sbuf_putc(&c->sb, '\n');
+	} else {
+		report_request_line(&c->sb, &c->rc, s, n, clock_realtime());
+	}
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
+	return ret;
+}
+
+static int cli_on_period(void *ctx, const struct tally *t)
+{
+	struct cli_ctx *c = ctx;
+	int ret;
+
+	if (c->o->influx) {
+		ret = exporters_period(c->x, clock_realtime());
+		outw_keep_err(&c->out, ret);
+		return ret;
+	}
+	pthread_mutex_lock(&c->out.lock);
+	if (c->o->json) {
+		outw_json_sep(&c->out, &c->sb);
+		report_json_stat(&c->sb, &c->rc, t, clock_realtime(), false);
+		if (c->rc.json_lines)
+			sbuf_putc(&c->sb, '\n');
+	} else {
+		report_raw_line(&c->sb, &c->rc, t);
+	}
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
+	return ret;
+}
+
+static int cli_on_burst_end(void *ctx)
+{
+	struct cli_ctx *c = ctx;
+	int ret;
+
+	if (c->o->quiet || c->o->json)
+		return 0;
+	pthread_mutex_lock(&c->out.lock);
+	sbuf_putc(&c->sb, '\n');
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
+	return ret;
+}
+
+void cli_on_warn(void *ctx, const char *text)
+{
+	(void)ctx;
+	cli_msg("%s", text);
+}
+
+/* The closing output: JSON total, raw -B line, or the human summary. */
+static int cli_finish(struct cli_ctx *c, const struct probe *p)
+{
+	const struct opts *o = c->o;
+	int ret;
+
+	if (o->influx || o->check)
+		return 0;
+	pthread_mutex_lock(&c->out.lock);
+	if (o->json) {
+		outw_json_sep(&c->out, &c->sb);
+		report_json_stat(&c->sb, &c->rc, &p->acct.total, clock_realtime(), true);
+		sbuf_puts(&c->sb, c->rc.json_lines ? "\n" : "]\n");
+	} else if (o->batch) {
+		report_raw_line(&c->sb, &c->rc, &p->acct.total);
+	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
+		report_summary(&c->sb, &c->rc, &p->acct.total, &p->acct.read, &p->acct.write);
+	}
+	ret = outw_flush(&c->out, &c->sb);
+	pthread_mutex_unlock(&c->out.lock);
+	return ret;
+}
+
+static void cli_view_message(const char *text)
+{
+	cli_msg("%s", text);
+}
+
+/* Run the probe under the full-screen view, then print what it deferred. */
+static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
+			const struct engine_ops *ops, const struct target *t, char *msg,
+			size_t msglen)
+{
+	struct sbuf deferred = SBUF_INIT;
+	struct view_cfg vc;
+	struct view_params vp = {
+		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
+		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
+	};
+	int ret;
+
+	cli_view_cfg(c->o, t, &vc);
+	cli_view_emergency = view->emergency;
+	ret = view->run(&vp, msg, msglen);
+	cli_view_emergency = NULL;
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
+	return ret;
+}
+
+/*
+ * The exit code once the probe has stopped: an output error first, then a
+ * failed run (its message; with -J the totals so far still close the array,
+ * so the output stays valid JSON), then the closing output, then failed
+ * requests (-E).
+ */
+static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
+{
+	int err;
+
+	if (c->o->check && !c->out.err)
+		return cli_check_conclude(c, p, ret, msg);
+	if (c->out.err)
+		return cli_out_error(c->out.err);
+	if (ret) {
+		cli_msg("%s", msg);
+		if (c->o->json && (err = cli_finish(c, p)))
+			return cli_out_error(err);
+		return CLI_EXIT_RUNTIME;
+	}
+	if ((err = cli_finish(c, p)))
+		return cli_out_error(err);
+	return p->acct.total.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}
+
+/* Prepare, probe, report. The target is open; returns the exit code. */
+int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
+	    const struct view_ops *view, struct devwatch *watch, struct watchdog *wd)
+{
+	struct engine eng;
+	struct probe_cfg pc;
+	struct cli_ctx c = { .o = o, .sb = SBUF_INIT, .watch = watch };
+	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
+				   cli_on_warn };
+	struct probe *p;
+	char msg[MSG_MAX] = "";
+	void *buf;
+	int ret = 0, code = CLI_EXIT_OK;
+
+	if (cli_engine_start(o, t, ops, &eng, &buf))
+		return CLI_EXIT_PREPARE;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		cli_msg("out of memory");
+		engine_stop(&eng);
+		free(buf);
+		return CLI_EXIT_PREPARE;
+	}
+	outw_init(&c.out, STDOUT_FILENO, o->json_lines);
+	pthread_mutex_init(&c.iv_lock, NULL);
+	cli_probe_cfg(o, &pc);
+	cli_report_cfg(o, t, &c.rc);
+	probe_init(p, &pc, t, &eng, buf);
+	clock_tighten_slack();
+	if (view) {
+		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
+		code = cli_conclude(&c, p, ret, msg);
+	} else if (o->sweep) {
+		p->ctl = wd->ctl;
+		ret = cli_sweep(&c, p, msg, sizeof(msg));
+		watchdog_stop(wd);
+		if (c.out.err)
+			code = cli_out_error(c.out.err);
+		else if (ret)
+			cli_msg("%s", msg);
+		code = c.out.err ? code : (ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
+	} else if (c.watch && cli_start_iostat(&c, t)) {
+		code = CLI_EXIT_PREPARE;
+	} else if ((p->ctl = wd->ctl, code = cli_fleet_start(&c, p, t, ops))) {
+		ticker_stop(&c.iostat);
+	} else {
+		p->ctl = wd->ctl ? wd->ctl : p->ctl; /* NULL: no hang warnings (exporters may set one) */
+		if (o->json && !c.rc.json_lines) {
+			sbuf_putc(&c.sb, '[');
+			ret = outw_flush(&c.out, &c.sb);
+		}
+		if (!ret)
+			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
+		ticker_stop(&c.iostat);
+		cli_fleet_stop(&c); /* before the watchdog: its page holds the in-flight start */
+		watchdog_stop(wd);
+		code = cli_conclude(&c, p, ret, msg);
+	}
+	sbuf_free(&c.sb);
+	free(c.iv_lat[0]);
+	free(c.iv_lat[1]);
+	pthread_mutex_destroy(&c.iv_lock);
+	outw_destroy(&c.out);
+	free(p);
+	engine_stop(&eng);
+	free(buf);
+	return code;
+}

@@ -1,0 +1,157 @@
+#include "config.h"
+
+#include "cli_int.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "devwatch.h"
+#include "iostat.h"
+#include "json.h"
+#include "opts.h"
+#include "outw.h"
+#include "probe.h"
+#include "sbuf.h"
+#include "stats.h"
+#include "sweep.h"
+#include "verdict.h"
+
+/* One finished step of the sweep: judge it and fill its table row. */
+static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double rate,
+			  struct verdict_hist *h, struct verdict *v, struct sweep_row *r)
+{
+	const struct opts *o = c->o;
+	const struct tally *t = &p->acct.total;
+	struct verdict_dev devs[DEVWATCH_MAX];
+	size_t n = cli_verdict_devs(c->watch, devs, DEVWATCH_MAX);
+	struct verdict_probe vp = {
+		.asked = rate, .size = p->target->size,
+		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),
+		.flush = !o->cached, .depth = (unsigned)o->depth, .period_ns = t->wall,
+		.done = t->requests,
+		.skipped = t->skipped, .p50_ns = stats_percentile(&t->valid, 50),
+		.p99_ns = stats_percentile(&t->valid, 99),
+	};
+	const struct iostat_row *row = n ? devs[0].row : NULL;
+
+	verdict_judge(h, &vp, devs, n, v);
+	*r = (struct sweep_row){
+		.size = p->target->size, .asked = rate, .achieved = v->achieved,
+		.expected = v->expected, .dev_rate = v->dev_rate, .p50_ns = vp.p50_ns,
+		.p99_ns = vp.p99_ns, .skipped = t->skipped,
+		/* response time (completion - scheduled start) when -Q or --response asks */
+		.rp50_ns = o->depth_set || o->response ? stats_percentile(&t->response, 50) : 0,
+		.rp99_ns = o->depth_set || o->response ? stats_percentile(&t->response, 99) : 0,
+		.kept_up = v->state == VERDICT_KEEPS_UP ||
+			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
+	};
+	if (row) {
+		r->areq_kb = row->avgrq_sz / 2;
+		r->aqu = row->aqu_sz;
+		r->await_ms = row->await;
+		r->util = row->util;
+		r->dev_mbs = (row->rkb_s + row->wkb_s) / 1024;
+	}
+}
+
+/* Put one piece of the sweep's output on stdout (whole lines, flushed). */
+static int cli_sweep_out(struct cli_ctx *c, struct sbuf *sb)
+{
+	int ret;
+
+	pthread_mutex_lock(&c->out.lock);
+	ret = outw_flush(&c->out, sb);
+	pthread_mutex_unlock(&c->out.lock);
+	return ret;
+}
+
+/*
+ * --sweep: step the asked rate on the same target with the same options,
+ * each step -w long (5 s), judge each step with the saturation verdict, print
+ * the operators' table row by row and then the knee. A signal ends the sweep
+ * after the steps already finished (the one in progress is not judged).
+ * Returns 0 or a negative errno with msg filled (a failed request).
+ */
+int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
+{
+	const struct opts *o = c->o;
+	struct probe_cfg pc = p->cfg;
+	struct sweep_plan plan;
+	struct verdict_hist h;
+	struct sbuf sb = SBUF_INIT;
+	char bad[160] = "";
+	double rate, bad_rate = 0;
+	bool first = true;
+	int ret = 0;
+
+	sweep_parse(o->sweep_rates, &plan, NULL, 0); /* checked at start-up */
+	verdict_hist_init(&h);
+	pc.count = 0;
+	pc.print_count = pc.print_interval = 0;
+	pc.deadline = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
+	if (o->json)
+		sbuf_puts(&sb, "{\"sweep\": [");
+	else
+		sweep_format_header(&sb);
+	ret = cli_sweep_out(c, &sb);
+	while (!ret && !cli_stop && (rate = sweep_next(&plan))) {
+		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn };
+		struct verdict v;
+		struct sweep_row r;
+		struct sbuf text = SBUF_INIT;
+
+		pc.interval = rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / rate);
+		probe_init(p, &pc, p->target, p->engine, p->buf);
+		devwatch_sample(c->watch, NULL, 0);
+		ret = probe_run(p, &quiet, &cli_stop, msg, msglen);
+		if (ret || cli_stop)
+			break;
+		devwatch_sample(c->watch, NULL, 0);
+		cli_sweep_row(c, p, rate, &h, &v, &r);
+		verdict_format(&text, &v);
+		r.verdict = sbuf_str(&text);
+		sweep_record(&plan, rate, r.kept_up);
+		if (!r.kept_up && (!bad_rate || rate < bad_rate)) {
+			const char *why = verdict_reason_text(v.reason);
+
+			bad_rate = rate; /* the knee line names the verdict's words only */
+			snprintf(bad, sizeof(bad), "%s%s%s", verdict_state_text(v.state),
+				 *why ? ": " : "", why);
+		}
+		if (o->json) {
+			if (!first)
+				sbuf_puts(&sb, ", ");
+			sweep_json_row(&sb, &r);
+		} else {
+			sweep_format_row(&sb, &r);
+		}
+		first = false;
+		sbuf_free(&text);
+		ret = cli_sweep_out(c, &sb);
+	}
+	if (!ret) {
+		struct sbuf knee = SBUF_INIT;
+
+		if (plan.steps && (plan.ok || plan.bad))
+			sweep_format_knee(&knee, &plan, p->target->size, bad[0] ? bad : NULL);
+		if (o->json) {
+			sbuf_puts(&sb, "], \"knee\": ");
+			if (knee.len) {
+				sbuf_printf(&sb, "{\"rate\": %.3f, \"size\": %llu, \"line\": ",
+					    sweep_knee(&plan), (unsigned long long)p->target->size);
+				knee.buf[knee.len - 1] = '\0'; /* no newline inside the string */
+				json_append_string(&sb, sbuf_str(&knee));
+				sbuf_puts(&sb, "}}\n");
+			} else {
+				sbuf_puts(&sb, "null}\n");
+			}
+		} else {
+			sbuf_append(&sb, sbuf_str(&knee), knee.len);
+		}
+		sbuf_free(&knee);
+		ret = cli_sweep_out(c, &sb);
+	}
+	sbuf_free(&sb);
+	return ret;
+}
