@@ -198,18 +198,109 @@ static int cli_parse(int argc, char *argv[], struct opts *o)
 	return -1;
 }
 
-static int cli_start(int argc, char *argv[], const struct view_ops *tui)
+/* The checks of a run that need the engine or the view: -1 to go on, or the exit code. */
+static int cli_check_run(const struct opts *o, const struct view_ops *tui)
 {
-	struct opts o;
-	struct target_cfg tc;
-	struct target t;
-	struct devwatch *watch = NULL;
+	char msg[MSG_MAX];
+	int ret;
+
+	if (o->sweep) {
+		struct sweep_plan plan;
+
+		if (sweep_parse(o->sweep_rates, &plan, msg, sizeof(msg))) {
+			cli_msg("%s", msg);
+			return CLI_EXIT_USAGE;
+		}
+		if (o->tui) {
+			cli_msg("--sweep runs on the command line; it cannot be combined with --tui");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (o->tui) {
+		if (!tui) {
+			cli_msg("this ioprobe was built without the full-screen view (--tui)");
+			return CLI_EXIT_PREPARE;
+		}
+		ret = tui->check(msg, sizeof(msg));
+		if (ret) {
+			cli_msg("%s", msg);
+			return ret == -ENOTTY ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+		}
+		if (o->json || o->batch) {
+			cli_msg("--tui cannot be combined with -J or -B");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (o->nowait && !o->cached && !o->direct)
+		cli_msg("nowait without cached or direct I/O is supposed to fail");
+	if (opts_request_size(o) > CLI_MAX_RW) {
+		/* ioping warns and goes on, then counts bytes that were never moved */
+		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
+		return CLI_EXIT_PREPARE;
+	}
+	return -1;
+}
+
+/*
+ * The devices --iostat (or a sweep, which judges every step by their rows)
+ * watches under the open target, with their baseline sample: *watch, or
+ * NULL when neither is asked. Returns 0 or the exit code (said).
+ */
+static int cli_watch_start(const struct opts *o, struct devwatch **watch)
+{
+	char msg[MSG_MAX];
+	int ret;
+
+	*watch = NULL;
+	if (!o->iostat && !o->sweep)
+		return 0;
+	*watch = malloc(sizeof(**watch));
+	ret = *watch ? devwatch_for_path(*watch, o->path, o->iostat_devices, msg, sizeof(msg)) :
+		       -ENOMEM;
+	if (!ret && (ret = devwatch_sample(*watch, NULL, 0)))
+		err_set(msg, sizeof(msg), ret, "--iostat: cannot read /proc/diskstats: %s",
+			strerror(-ret));
+	if (ret) {
+		cli_msg("%s", *watch ? msg : "out of memory");
+		free(*watch);
+		*watch = NULL;
+		return CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+/* One target: the hang watchdog, the target, its devices, the run. Returns the exit code. */
+static int cli_single(const struct opts *o, const struct engine_ops *ops,
+		      const struct view_ops *view)
+{
 	struct watchdog wd = { 0 };
 	struct cli_progress pg = { 0 };
 	const struct target_progress progress = { cli_on_progress, &pg };
+	struct target t;
+	struct devwatch *watch;
+	int code;
+
+	if (!o->tui) /* best effort: without it a hung request just gets no warnings */
+		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
+	code = cli_target_open(o, &t, isatty(STDERR_FILENO) ? &progress : NULL);
+	if (code) {
+		watchdog_stop(&wd);
+		return code;
+	}
+	if (!(code = cli_watch_start(o, &watch)))
+		code = cli_run(o, &t, ops, view, watch, &wd);
+	watchdog_stop(&wd);
+	free(watch);
+	target_close(&t);
+	return code;
+}
+
+/* Parse, check, prepare and run; returns the exit code. */
+static int cli_start(int argc, char *argv[], const struct view_ops *tui)
+{
+	struct opts o;
 	const struct engine_ops *ops;
-	char msg[MSG_MAX];
-	int code, ret;
+	int code;
 
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN); /* over ulimit -f a write fails with EFBIG and is reported */
@@ -233,74 +324,12 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	ops = cli_engine(&o, &code);
 	if (!ops)
 		return code;
-	if (o.sweep) {
-		struct sweep_plan plan;
-
-		if (sweep_parse(o.sweep_rates, &plan, msg, sizeof(msg))) {
-			cli_msg("%s", msg);
-			return CLI_EXIT_USAGE;
-		}
-		if (o.tui) {
-			cli_msg("--sweep runs on the command line; it cannot be combined with --tui");
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (o.tui) {
-		if (!tui) {
-			cli_msg("this ioprobe was built without the full-screen view (--tui)");
-			return CLI_EXIT_PREPARE;
-		}
-		ret = tui->check(msg, sizeof(msg));
-		if (ret) {
-			cli_msg("%s", msg);
-			return ret == -ENOTTY ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
-		}
-		if (o.json || o.batch) {
-			cli_msg("--tui cannot be combined with -J or -B");
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (o.nowait && !o.cached && !o.direct)
-		cli_msg("nowait without cached or direct I/O is supposed to fail");
-	if (opts_request_size(&o) > CLI_MAX_RW) {
-		/* ioping warns and goes on, then counts bytes that were never moved */
-		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
-		return CLI_EXIT_PREPARE;
-	}
-
+	if ((code = cli_check_run(&o, tui)) >= 0)
+		return code;
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
 	if (o.npaths > 1)
 		return cli_multi_run(&o, ops);
-	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
-		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
-	cli_target_cfg(&o, &tc);
-	ret = target_open(&t, &tc, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,
-			  sizeof(msg));
-	if (ret) {
-		watchdog_stop(&wd);
-		cli_msg("%s", msg);
-		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
-	}
-	if (o.iostat || o.sweep) { /* a sweep judges every step by the device's rows */
-		watch = malloc(sizeof(*watch));
-		ret = watch ? devwatch_for_path(watch, o.path, o.iostat_devices, msg, sizeof(msg)) :
-			      -ENOMEM;
-		if (!ret && (ret = devwatch_sample(watch, NULL, 0)))
-			err_set(msg, sizeof(msg), ret, "--iostat: cannot read /proc/diskstats: %s",
-				strerror(-ret));
-		if (ret) {
-			watchdog_stop(&wd);
-			cli_msg("%s", watch ? msg : "out of memory");
-			free(watch);
-			target_close(&t);
-			return CLI_EXIT_PREPARE;
-		}
-	}
-	code = cli_run(&o, &t, ops, o.tui ? tui : NULL, watch, &wd);
-	watchdog_stop(&wd);
-	free(watch);
-	target_close(&t);
-	return code;
+	return cli_single(&o, ops, o.tui ? tui : NULL);
 }
 
 int cli_main(int argc, char *argv[], const struct view_ops *tui)

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "cli.h"
 #include "cli_int.h"
 
 #include <errno.h>
@@ -7,10 +8,11 @@
 #include <string.h>
 
 #include "engine.h"
+#include "msg.h"
 #include "opts.h"
 #include "view.h"
 
-void cli_target_cfg(const struct opts *o, struct target_cfg *tc)
+static void cli_target_cfg(const struct opts *o, struct target_cfg *tc)
 {
 	*tc = (struct target_cfg){
 		.path = o->path, .size = opts_request_size(o), .work_size = o->work_size,
@@ -18,6 +20,20 @@ void cli_target_cfg(const struct opts *o, struct target_cfg *tc)
 		.rapid = o->rapid, .direct = o->direct, .sync = o->sync, .dsync = o->dsync,
 		.keep = o->keep,
 	};
+}
+
+int cli_target_open(const struct opts *o, struct target *t, const struct target_progress *pg)
+{
+	struct target_cfg tc;
+	char msg[MSG_MAX];
+	int ret;
+
+	cli_target_cfg(o, &tc);
+	ret = target_open(t, &tc, &cli_stop, pg, msg, sizeof(msg));
+	if (!ret)
+		return 0;
+	cli_msg("%s", msg);
+	return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 }
 
 void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)

@@ -41,8 +41,12 @@ void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit code for a stdout error (-EPIPE ends quietly with 0, others say so and give 3). */
 int cli_out_error(int err);
 
-/* The target's settings from the command line (o->path is the target). */
-void cli_target_cfg(const struct opts *o, struct target_cfg *tc);
+/*
+ * Open target o->path with the command line's settings (pg: the fill's
+ * progress, or NULL). Returns 0, or the exit code with the message said (1
+ * for a -D alignment problem, else 2).
+ */
+int cli_target_open(const struct opts *o, struct target *t, const struct target_progress *pg);
 
 /* The probe's settings from the command line. */
 void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc);

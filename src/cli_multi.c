@@ -231,7 +231,6 @@ static int mt_check_same(const struct opts *o)
 static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 		      const struct engine_ops *ops)
 {
-	struct target_cfg tc;
 	struct probe_cfg pc;
 	int ret;
 
@@ -239,12 +238,8 @@ static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 	tg->o = *r->o;
 	tg->o.path = path;
 	tg->sb = (struct sbuf)SBUF_INIT;
-	cli_target_cfg(&tg->o, &tc);
-	ret = target_open(&tg->t, &tc, &cli_stop, NULL, tg->msg, sizeof(tg->msg));
-	if (ret) {
-		cli_msg("%s", tg->msg);
-		return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
-	}
+	if ((ret = cli_target_open(&tg->o, &tg->t, NULL)))
+		return ret;
 	if (cli_engine_start(&tg->o, &tg->t, ops, &tg->eng, &tg->buf)) {
 		target_close(&tg->t);
 		return CLI_EXIT_PREPARE;

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -117,29 +118,6 @@ static void cli_view_message(const char *text)
 	cli_msg("%s", text);
 }
 
-/* Run the probe under the full-screen view, then print what it deferred. */
-static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
-			const struct engine_ops *ops, const struct target *t, char *msg,
-			size_t msglen)
-{
-	struct sbuf deferred = SBUF_INIT;
-	struct view_cfg vc;
-	struct view_params vp = {
-		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
-		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
-	};
-	int ret;
-
-	cli_view_cfg(c->o, t, &vc);
-	cli_view_emergency = view->emergency;
-	ret = view->run(&vp, msg, msglen);
-	cli_view_emergency = NULL;
-	if (deferred.len)
-		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
-	sbuf_free(&deferred);
-	return ret;
-}
-
 /*
  * The exit code once the probe has stopped: an output error first, then a
  * failed run (its message; with -J the totals so far still close the array,
@@ -165,19 +143,117 @@ static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const
 	return p->acct.total.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 }
 
+/* --sweep's exit code: an output error first, then a failed step (its message). */
+static int cli_sweep_conclude(struct cli_ctx *c, int ret, const char *msg)
+{
+	if (c->out.err)
+		return cli_out_error(c->out.err);
+	if (ret) {
+		cli_msg("%s", msg);
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* --sweep: its steps (hang warnings on), then its exit code. */
+static int cli_run_sweep(struct cli_ctx *c, struct probe *p, struct watchdog *wd)
+{
+	char msg[MSG_MAX] = "";
+	int ret;
+
+	p->ctl = wd->ctl;
+	ret = cli_sweep(c, p, msg, sizeof(msg));
+	watchdog_stop(wd);
+	return cli_sweep_conclude(c, ret, msg);
+}
+
+/*
+ * The plain run: start --iostat's sampler and the exporters, open the JSON
+ * array, probe until done, stop the helpers, report. Returns the exit code.
+ */
+static int cli_run_plain(struct cli_ctx *c, struct probe *p, const struct target *t,
+			 const struct engine_ops *ops, struct watchdog *wd)
+{
+	struct probe_sink sink = { c, cli_on_request, cli_on_period, cli_on_burst_end,
+				   cli_on_warn };
+	char msg[MSG_MAX] = "";
+	int ret = 0, code;
+
+	if (c->watch && cli_start_iostat(c, t))
+		return CLI_EXIT_PREPARE;
+	p->ctl = wd->ctl;
+	if ((code = cli_fleet_start(c, p, t, ops))) {
+		ticker_stop(&c->iostat);
+		return code;
+	}
+	p->ctl = wd->ctl ? wd->ctl : p->ctl; /* NULL: no hang warnings (exporters may set one) */
+	if (c->o->json && !c->rc.json_lines) {
+		sbuf_putc(&c->sb, '[');
+		ret = outw_flush(&c->out, &c->sb);
+	}
+	if (!ret)
+		ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
+	ticker_stop(&c->iostat);
+	cli_fleet_stop(c); /* before the watchdog: its page holds the in-flight start */
+	watchdog_stop(wd);
+	return cli_conclude(c, p, ret, msg);
+}
+
+/* Set c up for target t opened from o: stdout, the report's settings, --iostat's lock. */
+static void cli_ctx_init(struct cli_ctx *c, const struct opts *o, const struct target *t,
+			 struct devwatch *watch)
+{
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->sb = (struct sbuf)SBUF_INIT;
+	c->watch = watch;
+	outw_init(&c->out, STDOUT_FILENO, o->json_lines);
+	pthread_mutex_init(&c->iv_lock, NULL);
+	cli_report_cfg(o, t, &c->rc);
+}
+
+static void cli_ctx_free(struct cli_ctx *c)
+{
+	sbuf_free(&c->sb);
+	free(c->iv_lat[0]);
+	free(c->iv_lat[1]);
+	pthread_mutex_destroy(&c->iv_lock);
+	outw_destroy(&c->out);
+}
+
+/* Run the probe under the full-screen view, print what it deferred, report; the exit code. */
+static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
+			const struct engine_ops *ops, const struct target *t)
+{
+	char msg[MSG_MAX] = "";
+	struct sbuf deferred = SBUF_INIT;
+	struct view_cfg vc;
+	struct view_params vp = {
+		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
+		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
+	};
+	int ret;
+
+	cli_view_cfg(c->o, t, &vc);
+	cli_view_emergency = view->emergency;
+	ret = view->run(&vp, msg, sizeof(msg));
+	cli_view_emergency = NULL;
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
+	return cli_conclude(c, p, ret, msg);
+}
+
 /* Prepare, probe, report. The target is open; returns the exit code. */
 int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
 	    const struct view_ops *view, struct devwatch *watch, struct watchdog *wd)
 {
 	struct engine eng;
 	struct probe_cfg pc;
-	struct cli_ctx c = { .o = o, .sb = SBUF_INIT, .watch = watch };
-	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
-				   cli_on_warn };
+	struct cli_ctx c;
 	struct probe *p;
-	char msg[MSG_MAX] = "";
 	void *buf;
-	int ret = 0, code = CLI_EXIT_OK;
+	int code;
 
 	if (cli_engine_start(o, t, ops, &eng, &buf))
 		return CLI_EXIT_PREPARE;
@@ -188,46 +264,17 @@ int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops
 		free(buf);
 		return CLI_EXIT_PREPARE;
 	}
-	outw_init(&c.out, STDOUT_FILENO, o->json_lines);
-	pthread_mutex_init(&c.iv_lock, NULL);
+	cli_ctx_init(&c, o, t, watch);
 	cli_probe_cfg(o, &pc);
-	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
 	clock_tighten_slack();
-	if (view) {
-		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
-		code = cli_conclude(&c, p, ret, msg);
-	} else if (o->sweep) {
-		p->ctl = wd->ctl;
-		ret = cli_sweep(&c, p, msg, sizeof(msg));
-		watchdog_stop(wd);
-		if (c.out.err)
-			code = cli_out_error(c.out.err);
-		else if (ret)
-			cli_msg("%s", msg);
-		code = c.out.err ? code : (ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
-	} else if (c.watch && cli_start_iostat(&c, t)) {
-		code = CLI_EXIT_PREPARE;
-	} else if ((p->ctl = wd->ctl, code = cli_fleet_start(&c, p, t, ops))) {
-		ticker_stop(&c.iostat);
-	} else {
-		p->ctl = wd->ctl ? wd->ctl : p->ctl; /* NULL: no hang warnings (exporters may set one) */
-		if (o->json && !c.rc.json_lines) {
-			sbuf_putc(&c.sb, '[');
-			ret = outw_flush(&c.out, &c.sb);
-		}
-		if (!ret)
-			ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
-		ticker_stop(&c.iostat);
-		cli_fleet_stop(&c); /* before the watchdog: its page holds the in-flight start */
-		watchdog_stop(wd);
-		code = cli_conclude(&c, p, ret, msg);
-	}
-	sbuf_free(&c.sb);
-	free(c.iv_lat[0]);
-	free(c.iv_lat[1]);
-	pthread_mutex_destroy(&c.iv_lock);
-	outw_destroy(&c.out);
+	if (view)
+		code = cli_run_view(view, p, &c, ops, t);
+	else if (o->sweep)
+		code = cli_run_sweep(&c, p, wd);
+	else
+		code = cli_run_plain(&c, p, t, ops, wd);
+	cli_ctx_free(&c);
 	free(p);
 	engine_stop(&eng);
 	free(buf);
