@@ -160,7 +160,7 @@ static void *mt_thread(void *arg)
 	return NULL;
 }
 
-/* One --iostat block for the union of the targets' devices (see cli.c's). */
+/* One --iostat block for the union of the targets' devices (see cli_iostat.c's). */
 static void mt_iostat_tick(void *arg)
 {
 	struct mt_run *r = arg;

@@ -67,6 +67,35 @@ static int cli_sweep_out(struct cli_ctx *c, struct sbuf *sb)
 }
 
 /*
+ * The sweep's end into sb: the knee line (bad: the verdict's words at the
+ * lowest rate that fell short, or NULL), or with -J the array's end and the
+ * "knee" object (null when no step finished).
+ */
+static void cli_sweep_end(const struct cli_ctx *c, const struct sweep_plan *plan, uint64_t size,
+			  const char *bad, struct sbuf *sb)
+{
+	struct sbuf knee = SBUF_INIT;
+
+	if (plan->steps && (plan->ok || plan->bad))
+		sweep_format_knee(&knee, plan, size, bad);
+	if (c->o->json) {
+		sbuf_puts(sb, "], \"knee\": ");
+		if (knee.len) {
+			sbuf_printf(sb, "{\"rate\": %.3f, \"size\": %llu, \"line\": ",
+				    sweep_knee(plan), (unsigned long long)size);
+			knee.buf[knee.len - 1] = '\0'; /* no newline inside the string */
+			json_append_string(sb, sbuf_str(&knee));
+			sbuf_puts(sb, "}}\n");
+		} else {
+			sbuf_puts(sb, "null}\n");
+		}
+	} else {
+		sbuf_append(sb, sbuf_str(&knee), knee.len);
+	}
+	sbuf_free(&knee);
+}
+
+/*
  * --sweep: step the asked rate on the same target with the same options,
  * each step -w long (5 s), judge each step with the saturation verdict, print
  * the operators' table row by row and then the knee. A signal ends the sweep
@@ -131,25 +160,7 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 		ret = cli_sweep_out(c, &sb);
 	}
 	if (!ret) {
-		struct sbuf knee = SBUF_INIT;
-
-		if (plan.steps && (plan.ok || plan.bad))
-			sweep_format_knee(&knee, &plan, p->target->size, bad[0] ? bad : NULL);
-		if (o->json) {
-			sbuf_puts(&sb, "], \"knee\": ");
-			if (knee.len) {
-				sbuf_printf(&sb, "{\"rate\": %.3f, \"size\": %llu, \"line\": ",
-					    sweep_knee(&plan), (unsigned long long)p->target->size);
-				knee.buf[knee.len - 1] = '\0'; /* no newline inside the string */
-				json_append_string(&sb, sbuf_str(&knee));
-				sbuf_puts(&sb, "}}\n");
-			} else {
-				sbuf_puts(&sb, "null}\n");
-			}
-		} else {
-			sbuf_append(&sb, sbuf_str(&knee), knee.len);
-		}
-		sbuf_free(&knee);
+		cli_sweep_end(c, &plan, p->target->size, bad[0] ? bad : NULL, &sb);
 		ret = cli_sweep_out(c, &sb);
 	}
 	sbuf_free(&sb);

@@ -5,7 +5,7 @@
  * the probe thread: a short critical section, never a wait); the endpoint and
  * the textfile writer run in threads of their own that only copy snapshots,
  * so a hung request never stalls them and they never stall the probe.
- * cli.c starts and stops them and prints what they report through warn().
+ * cli_fleet.c starts and stops them and prints what they report through warn().
  */
 #ifndef IOPROBE_EXPORTERS_H
 #define IOPROBE_EXPORTERS_H

@@ -3,7 +3,7 @@
  * way operators turn iostat numbers into fio parameters: the read/write mix
  * from r/s and w/s, bs from rareq-sz and wareq-sz, iodepth from aqu-sz,
  * rate_iops per direction, direct=1, a time-based runtime. Pure: the rows
- * come from devwatch (--fio-job in cli.c); no I/O here.
+ * come from devwatch (--fio-job in cli_fiojob.c); no I/O here.
  *
  * What the averages cannot tell is written into the job as comments: a mean
  * request size hides a mix of sizes, merges mean the requests arrived
