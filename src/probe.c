@@ -83,7 +83,7 @@ static void probe_fail_hint(const struct probe *p, const struct sample *s, char 
 }
 
 /* The fatal text for a failed request (as ioping HEAD prints it), with its hint. */
-static int probe_fail(const struct probe *p, const struct sample *s, char *msg, size_t msglen)
+static int probe_fail_msg(const struct probe *p, const struct sample *s, char *msg, size_t msglen)
 {
 	char ebuf[32];
 	int ret = err_set(msg, msglen, (int)s->result, "request failed: %s: %s",
@@ -329,7 +329,7 @@ static int probe_depth_complete(struct probe_depth *d, struct probe_slot *sl, in
 	s->lateness = sl->t0 > sl->due ? sl->t0 - sl->due : 0;
 	s->response = t1 - (sl->due < sl->t0 ? sl->due : sl->t0);
 	if (s->result < 0 && !c->ignore_error && !(c->nowait && s->result == -EAGAIN))
-		return probe_fail(p, s, msg, msglen);
+		return probe_fail_msg(p, s, msg, msglen);
 	if (s->result >= 0 && (uint64_t)s->result < s->size)
 		probe_warn(d->sink, "request returned less than expected: %lld",
 			   (long long)s->result);
@@ -473,7 +473,7 @@ static int probe_serial_check(struct probe_serial *st, struct sample *s, int syn
 	if (sync_err)
 		s->result = sync_err;
 	if (s->result < 0 && !c->ignore_error && !(c->nowait && s->result == -EAGAIN))
-		return probe_fail(st->p, s, msg, msglen);
+		return probe_fail_msg(st->p, s, msg, msglen);
 	if (s->result >= 0 && (uint64_t)s->result < s->size)
 		probe_warn(st->sink, "request returned less than expected: %lld",
 			   (long long)s->result);
