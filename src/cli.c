@@ -690,6 +690,8 @@ static void cli_view_cfg(const struct opts *o, const struct target *t, struct vi
 	vc->rate_limit = o->rate_limit;
 	vc->speed_limit = o->speed_limit;
 	vc->work_size = t->work_size;
+	vc->asked_rate = opts_asked_rate(o);
+	vc->depth = (unsigned)o->depth;
 }
 
 /* Run the probe under the full-screen view, then print what it deferred. */

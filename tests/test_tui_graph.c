@@ -15,7 +15,7 @@
 
 static struct tui_col col(uint64_t min, uint64_t max, uint32_t n)
 {
-	struct tui_col c = { min, max, n, 0, 0, 0 };
+	struct tui_col c = { .min = min, .max = max, .n = n };
 
 	return c;
 }

@@ -2,8 +2,9 @@
  * tui_iostat: the iostat panel's data — the target's device stack (its top
  * device and the leaf disks under it, from devstack) and, once a second,
  * sysstat's `iostat -x` columns for each of them, plus the probe's own
- * request rate over the same interval for the saturation hint. The
- * sampling is src/devwatch's (the same rows as --iostat); this module adds
+ * request rate over the same interval. The sampling is src/devwatch's (the
+ * same rows, max_sectors_kb and write_cache as --iostat's, which the
+ * panel's verdict reads from io->watch); this module adds
  * what the panel shows about each device and the stale rule. Runs in the
  * UI thread, never in the probe thread.
  *
