@@ -415,6 +415,25 @@ static void cli_on_progress(void *arg, uint64_t done, uint64_t total)
 	out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+/*
+ * Who hears how the working set fills: the view, which then shows it (its
+ * screen opens here, before the target is prepared), else the \r line on a
+ * terminal, else nobody.
+ */
+static const struct target_progress *cli_progress_for(const struct opts *o,
+						      const struct view_ops *tui,
+						      const struct target_progress *line,
+						      struct target_progress *view)
+{
+	struct view_cfg vc = { .path = o->path, .ascii = o->ascii, .no_color = o->no_color };
+
+	if (o->tui && tui && tui->prepare && !tui->prepare(&vc, &cli_stop, &view->fn, &view->arg)) {
+		cli_view_emergency = tui->emergency;
+		return view;
+	}
+	return isatty(STDERR_FILENO) ? line : NULL;
+}
+
 /* ---- fleet outputs: --listen, --prometheus, --influx, --check (exporters.c, check.c) ---- */
 
 /* --check was given: every way out prints one plugin line (cli_main). */
@@ -1106,6 +1125,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	struct watchdog wd = { 0 };
 	struct cli_progress pg = { 0 };
 	const struct target_progress progress = { cli_on_progress, &pg };
+	struct target_progress view_progress;
 	const struct engine_ops *ops;
 	char msg[MSG_MAX];
 	int code, ret;
@@ -1172,8 +1192,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 		return cli_multi_run(&o, ops);
 	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
 		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
-	ret = target_open(&t, &o, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,
-			  sizeof(msg));
+	ret = target_open(&t, &o, &cli_stop, cli_progress_for(&o, tui, &progress, &view_progress),
+			  msg, sizeof(msg));
 	if (ret) {
 		watchdog_stop(&wd);
 		cli_msg("%s", msg);

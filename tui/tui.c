@@ -29,6 +29,7 @@
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_prep.h"
 #include "tui_term.h"
 #include "tui_text.h"
 #include "tui_verdict.h"
@@ -671,5 +672,6 @@ const struct view_ops tui_view = {
 	.name = "tui",
 	.check = tui_check,
 	.run = tui_run,
+	.prepare = tui_prep_open,
 	.emergency = tui_term_emergency,
 };

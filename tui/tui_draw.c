@@ -263,22 +263,49 @@ static void tui_stat_line(int y, int x, const bool *shown, const struct tui_row 
 	}
 }
 
-/* " service p50 7.41 ms  p90 ...  p99.9 ..." of pct (response percentiles when resp). */
-static int tui_pct_line(int y, int x, int w, const uint64_t *pct, bool resp, bool ascii)
+/*
+ * " service p50 7.41 ms  p90 ...  p99.9 ...  failed 0  skipped 12": the
+ * percentiles of row (its response times when resp) and, with counts, its
+ * counters; p90, then p99.9 and the rare counters are left out first when
+ * the line does not fit.
+ */
+static void tui_pct_line(int y, int x, int w, const struct tui_row *row, bool resp,
+			 bool counts, bool ascii)
 {
-	char p[4][TUI_FMT_LEN], line[256];
+	static const char *const name[4] = { "p50", "p90", "p99", "p99.9" };
+	static const int prio[4] = { 0, 3, 0, 2 };
+	const uint64_t *pct = resp ? row->rpct : row->pct;
+	char t[8][2 * TUI_FMT_LEN], v[TUI_FMT_LEN], line[512];
+	struct tui_fit_item it[8];
+	int n = 0;
 
-	for (int i = 0; i < 4; i++)
-		tui_fmt_time(p[i], sizeof(p[i]), pct[i], ascii);
-	snprintf(line, sizeof(line), " %s p50 %s  p90 %s  p99 %s  p99.9 %s",
-		 resp ? "response" : "service", p[0], p[1], p[2], p[3]);
-	return tui_text_put(y, x, w, TA_NORMAL, line);
+	for (int i = 0; i < 4; i++, n++) {
+		snprintf(t[n], sizeof(t[n]), "%s%s %s", i ? "" : resp ? "response " : "service ",
+			 name[i], tui_fmt_time(v, sizeof(v), pct[i], ascii));
+		it[n] = (struct tui_fit_item){ t[n], prio[i] };
+	}
+	if (counts) {
+		const uint64_t val[4] = { row->failed, row->skipped, row->too_slow, row->too_fast };
+		static const char *const cname[4] = { "failed", "skipped", "too slow", "too fast" };
+
+		for (int i = 0; i < 4; i++) {
+			if (i >= 2 && !val[i])
+				continue;
+			snprintf(t[n], sizeof(t[n]), "%s %s", cname[i],
+				 tui_fmt_count(v, sizeof(v), val[i]));
+			it[n] = (struct tui_fit_item){ t[n], i < 2 ? 0 : 1 };
+			n++;
+		}
+	}
+	line[0] = ' ';
+	tui_fmt_fit(line + 1, sizeof(line) - 1, it, n, w - 1);
+	tui_text_put(y, x, w, counts && row->failed ? TA_ERROR : TA_NORMAL, line);
 }
 
 static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 {
 	bool shown[SC_NCOLS], both = r->h >= 6; /* room for the response line too */
-	char title[96], right[96], el[TUI_FMT_LEN], line[512];
+	char title[96], right[96], el[TUI_FMT_LEN];
 	struct tui_row total;
 	int fit = r->h - 4 - both, x = r->x, y, bottom = r->y + r->h - 1;
 
@@ -316,24 +343,10 @@ static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 			      TA_BOLD, f->ascii, f->own_periods);
 	}
 	if (r->h >= 4) {
-		char n[4][TUI_FMT_LEN];
-		int used;
 		/* the service line, or (no room for both) the distribution the graph shows */
-		bool resp = !both && f->response;
-
-		used = tui_pct_line(bottom - both, x, r->w, resp ? total.rpct : total.pct, resp,
-				    f->ascii);
+		tui_pct_line(bottom - both, x, r->w, &total, !both && f->response, true, f->ascii);
 		if (both)
-			tui_pct_line(bottom, x, r->w, total.rpct, true, f->ascii);
-		tui_fmt_count(n[0], sizeof(n[0]), total.failed);
-		tui_fmt_count(n[1], sizeof(n[1]), total.skipped);
-		tui_fmt_count(n[2], sizeof(n[2]), total.too_slow);
-		tui_fmt_count(n[3], sizeof(n[3]), total.too_fast);
-		snprintf(line, sizeof(line), "  failed %s  skipped %s%s%s%s%s", n[0], n[1],
-			 total.too_slow ? "  too slow " : "", total.too_slow ? n[2] : "",
-			 total.too_fast ? "  too fast " : "", total.too_fast ? n[3] : "");
-		tui_text_put(bottom - both, x + used, r->w - used,
-			     total.failed ? TA_ERROR : total.skipped ? TA_WARN : TA_NORMAL, line);
+			tui_pct_line(bottom, x, r->w, &total, true, false, f->ascii);
 	}
 }
 

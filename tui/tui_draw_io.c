@@ -124,7 +124,7 @@ static void pen_device_rows(struct tui_pen *p, const struct tui_frame *f,
 	pen_pair(p, "await", tui_io_num(a, sizeof(a), d->row.await), "probe p50",
 		 tui_io_ms(b, sizeof(b), p50));
 	pen_busy(p, f, d->row.util);
-	pen_line(p, TA_DIM, "(awaits, p50 ms; req-sz kB; f flush)");
+	pen_line(p, TA_DIM, "(ms; req-sz kB; f = flush)");
 }
 
 /* The rates line and the verdict under it, wrapped to the pen's width. */
