@@ -10,7 +10,8 @@ Test(tui_keys, every_documented_key_acts)
 		{ 'q', TUI_ACT_QUIT }, { 'Q', TUI_ACT_QUIT }, { TUI_KEY_CTRL_C, TUI_ACT_QUIT },
 		{ ' ', TUI_ACT_FREEZE }, { 'p', TUI_ACT_PAUSE }, { '+', TUI_ACT_FASTER },
 		{ '=', TUI_ACT_FASTER }, { '-', TUI_ACT_SLOWER }, { '_', TUI_ACT_SLOWER },
-		{ 'r', TUI_ACT_RESET }, { 'l', TUI_ACT_SCALE }, { 'w', TUI_ACT_WINDOW }, { 't', TUI_ACT_RESPONSE },
+		{ 'r', TUI_ACT_RESET }, { 'l', TUI_ACT_SCALE }, { 'w', TUI_ACT_WINDOW },
+		{ 't', TUI_ACT_RESPONSE },
 		{ 'd', TUI_ACT_DEVICE }, { '?', TUI_ACT_HELP }, { 'h', TUI_ACT_HELP },
 		{ TUI_KEY_CTRL_L, TUI_ACT_REDRAW },
 	};
