@@ -156,6 +156,8 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 		ra = TA_BAD;
 	} else {
 		snprintf(right, sizeof(right), " x failed  s skipped  ! slow  ^ clipped  - paused ");
+		if (tui_text_width(title) + tui_text_width(right) + 6 > r->w) /* the short form */
+			snprintf(right, sizeof(right), " x failed s skipped ! slow ^ clipped - paused ");
 	}
 	tui_text_title(r, title, right, ra, f->ascii);
 	if (pw <= 0 || r->h < 2)
