@@ -9,8 +9,9 @@
  * UI thread, never in the probe thread.
  *
  * tui_iostat_setup() and tui_iostat_update() are pure (they take the
- * devstack and the /proc/diskstats text); tui_iostat_open() and
- * tui_iostat_sample() do the reading. Times are CLOCK_BOOTTIME ns
+ * devstack and the /proc/diskstats text); tui_iostat_open() resolves the
+ * stack and tui_iostat_sample() has devwatch read the file and the clock
+ * (no reader or clock of its own). Times are CLOCK_BOOTTIME ns
  * (clock_boottime()), as /proc/uptime (what sysstat uses) counts them.
  *
  * Device states: initializing until two samples exist, ok, reset for an
@@ -78,7 +79,11 @@ void tui_iostat_open(struct tui_iostat *io, const char *path);
 void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
 		       uint64_t probe_samples);
 
-/* Read /proc/diskstats now (CLOCK_BOOTTIME) and update. Returns 0 or -errno. */
+/*
+ * Sample now through devwatch (it reads /proc/diskstats and CLOCK_BOOTTIME)
+ * and update. Returns 0 or -errno (the file could not be read: every
+ * device is stale).
+ */
 int tui_iostat_sample(struct tui_iostat *io, uint64_t probe_samples);
 
 /* The selected device, or NULL without devices. */
