@@ -29,7 +29,7 @@ struct view_cfg {
 	double rate_limit;             /* -r, requests/s the interval came from, 0 = none */
 	uint64_t speed_limit;          /* -l, bytes/s the interval came from, 0 = none */
 	uint64_t work_size;            /* -S as the target resolved it, bytes */
-	double asked_rate;             /* requests/s the options ask for (opts_asked_rate), 0 = unpaced */
+	double asked_rate;             /* requests/s asked (opts_asked_rate), 0 = unpaced */
 	unsigned depth;                /* -Q, requests in flight at most */
 };
 

@@ -250,7 +250,7 @@ static uint64_t tui_drain(struct tui *t)
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
-/* The rate the verdict compares with: the options' (opts_asked_rate), or the interval's once changed. */
+/* The rate the verdict compares with: the options' (opts_asked_rate), or the new interval's. */
 static double tui_asked(const struct tui *t)
 {
 	const struct view_cfg *o = t->vp->cfg;

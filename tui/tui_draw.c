@@ -155,9 +155,10 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 			 tui_fmt_time(t, sizeof(t), f->inflight, f->ascii));
 		ra = TA_BAD;
 	} else {
-		snprintf(right, sizeof(right), " x failed  s skipped  ! slow  ^ clipped  - paused ");
+		snprintf(right, sizeof(right), "%s",
+			 " x failed  s skipped  ! slow  ^ clipped  - paused ");
 		if (tui_text_width(title) + tui_text_width(right) + 6 > r->w) /* the short form */
-			snprintf(right, sizeof(right), " x failed s skipped ! slow ^ clipped - paused ");
+			snprintf(right, sizeof(right), "%s", " x fail  s skip  ! slow  ^ clip  - pause ");
 	}
 	tui_text_title(r, title, right, ra, f->ascii);
 	if (pw <= 0 || r->h < 2)

@@ -284,7 +284,8 @@ static void tui_draw_iostat_bottom(const struct tui_frame *f, const struct tui_r
 	}
 	if (have_v && y < end) {
 		tui_text_put(y++, x, w, TA_NORMAL, sbuf_str(&rates));
-		tui_text_wrapped(y, x, w, end, tui_verdict_attr(&f->verdict->v), sbuf_str(&verdict));
+		tui_text_wrapped(y, x, w, end, tui_verdict_attr(&f->verdict->v),
+				 sbuf_str(&verdict));
 	}
 	sbuf_free(&rates);
 	sbuf_free(&verdict);

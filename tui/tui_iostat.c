@@ -54,7 +54,7 @@ static void tui_iostat_add(struct tui_iostat *io, const struct devstack_dev *d, 
 	v->leaf = leaf;
 	v->state = TUI_IO_INIT;
 	v->watch = devwatch_watch(&io->watch, d->name, d->major, d->minor);
-	if (v->watch >= 0) { /* the queue attributes the verdict reads, as devwatch_init keeps them */
+	if (v->watch >= 0) { /* what the verdict reads, as devwatch_init keeps them */
 		io->watch.dev[v->watch].max_sectors_kb = d->max_sectors_kb;
 		io->watch.dev[v->watch].write_cache = d->write_cache;
 	}

@@ -52,7 +52,7 @@ struct tui_bucket {
 	uint32_t slow;      /* of those: slow or too slow */
 	uint32_t err;       /* failed requests */
 	uint32_t skipped;   /* schedule slots missed, counted where the probe noticed them */
-	uint64_t rmin, rmax; /* response time (completion - scheduled start), skipped slots included */
+	uint64_t rmin, rmax; /* response times (from the scheduled start), skipped slots too */
 };
 
 struct tui_series {

@@ -44,7 +44,8 @@ static void tui_prep_draw(const struct tui_prep *p)
 		tui_fmt_bar(bar, sizeof(bar), bw, (double)p->done / (double)p->total, p->ascii);
 		tui_text_put(box.y + 1, box.x, 1, TA_DIM, "[");
 		tui_text_put(box.y + 1, box.x + 1, bw, TA_DATA, bar);
-		snprintf(line, sizeof(line), "] %3.0f%%", 100.0 * (double)p->done / (double)p->total);
+		snprintf(line, sizeof(line), "] %3.0f%%",
+			 100.0 * (double)p->done / (double)p->total);
 		tui_text_put(box.y + 1, box.x + 1 + bw, box.w - bw - 1, TA_DIM, line);
 		tui_fmt_prep(line, sizeof(line), p->done, p->total, clock_now() - p->start);
 		tui_text_put(box.y + 2, box.x, box.w, TA_NORMAL, line);

@@ -67,7 +67,7 @@ check "header: interval" has "every 50 ms"
 check "header: elapsed" has "elapsed 0:0[1-9]"
 check "header: state" has "running *$"
 check "graph: title" has "── latency: log scale, 1 min window ──"
-check "graph: legend" has "x failed +s skipped +! slow +\^ clipped +- paused"
+check "graph: legend" has "x fail(ed)? +s skip(ped)? +! slow +\^ clip(ped)? +- paus(e|ed)"
 check "graph: µs/ms axis labels" has "^ *[0-9.]+ (µs|ms) ┤"
 check "graph: time axis" has "└-1 min +-45 s +-30 s +-15 s +now"
 check "graph: braille" braille

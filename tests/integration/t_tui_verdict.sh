@@ -45,7 +45,7 @@ SKIPMARK='^       │ *s+ *(│|$)'
 view 70
 check "70/s 160x45: rates line with the asked rate" shows "asked 70/s  got (69|7[01])/s \((-1|0|\+1) %\)  dev" 10
 check "70/s 160x45: keeps up" shows "keeps up: dev 1[34][0-9]/s \(expected 140:" 5
-check "70/s 160x45: f/s and f_await" shows "^ *f/s +(69|7[01])\.[0-9]+  f_await +[0-9.]+"
+check "70/s 160x45: f/s and f_await" shows "│ f/s +(69|7[01])\.[0-9]+  f_await +[0-9.]+"
 check "70/s 160x45: rareq-sz and wareq-sz (kB)" shows "rareq-sz +0\.00  wareq-sz +128\.00"
 check "70/s 160x45: probe p50 beside the device's await" shows "await +[0-9.]+  probe p50 +[0-9.]+"
 check "70/s 160x45: unit note" shows "\(ms; req-sz kB; f = flush\)"
