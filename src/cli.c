@@ -119,6 +119,25 @@ static void cli_on_progress(void *arg, uint64_t done, uint64_t total)
 	out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+/*
+ * Who hears how the working set fills: the view, which then shows it (its
+ * screen opens here, before the target is prepared), else the \r line on a
+ * terminal, else nobody.
+ */
+static const struct target_progress *cli_progress_for(const struct opts *o,
+						      const struct view_ops *tui,
+						      const struct target_progress *line,
+						      struct target_progress *view)
+{
+	struct view_cfg vc = { .path = o->path, .ascii = o->ascii, .no_color = o->no_color };
+
+	if (o->tui && tui && tui->prepare && !tui->prepare(&vc, &cli_stop, &view->fn, &view->arg)) {
+		cli_view_emergency = tui->emergency;
+		return view;
+	}
+	return isatty(STDERR_FILENO) ? line : NULL;
+}
+
 /* Exit code for a stdout error: a closed pipe ends the run quietly. */
 int cli_out_error(int err)
 {
@@ -276,13 +295,14 @@ static int cli_single(const struct opts *o, const struct engine_ops *ops,
 	struct watchdog wd = { 0 };
 	struct cli_progress pg = { 0 };
 	const struct target_progress progress = { cli_on_progress, &pg };
+	struct target_progress view_progress;
 	struct target t;
 	struct devwatch *watch;
 	int code;
 
 	if (!o->tui) /* best effort: without it a hung request just gets no warnings */
 		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
-	code = cli_target_open(o, &t, isatty(STDERR_FILENO) ? &progress : NULL);
+	code = cli_target_open(o, &t, cli_progress_for(o, view, &progress, &view_progress));
 	if (code) {
 		watchdog_stop(&wd);
 		return code;

@@ -93,6 +93,8 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->rate_limit = o->rate_limit;
 	vc->speed_limit = o->speed_limit;
 	vc->work_size = t->work_size;
+	vc->asked_rate = opts_asked_rate(o);
+	vc->depth = (unsigned)o->depth;
 }
 
 int cli_engine_start(const struct opts *o, const struct target *t,

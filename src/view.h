@@ -29,6 +29,8 @@ struct view_cfg {
 	double rate_limit;             /* -r, requests/s the interval came from, 0 = none */
 	uint64_t speed_limit;          /* -l, bytes/s the interval came from, 0 = none */
 	uint64_t work_size;            /* -S as the target resolved it, bytes */
+	double asked_rate;             /* requests/s asked (opts_asked_rate), 0 = unpaced */
+	unsigned depth;                /* -Q, requests in flight at most */
 };
 
 struct view_params {
@@ -56,6 +58,18 @@ struct view_ops {
 	 * probe->acct.total is complete either way.
 	 */
 	int (*run)(const struct view_params *vp, char *msg, size_t msglen);
+	/*
+	 * Optional (NULL: none): take the screen before the target is prepared,
+	 * so that filling the working set shows progress. Only cfg->path,
+	 * ascii and no_color are read; stop is the CLI's flag (the view's quit
+	 * keys set it, which ends the preparation). Returns 0 with *fn and *arg
+	 * set to the progress callback for target_open, or -errno (nothing
+	 * changed). run() takes over the open screen; when no run follows (the
+	 * preparation failed) the screen is given back at exit, with what
+	 * reached stderr meanwhile.
+	 */
+	int (*prepare)(const struct view_cfg *cfg, volatile sig_atomic_t *stop,
+		       void (**fn)(void *arg, uint64_t done, uint64_t total), void **arg);
 	/*
 	 * Async-signal-safe: give the terminal back at once. The CLI calls it
 	 * from its signal handler before _exit() while run() is active.

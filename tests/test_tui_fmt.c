@@ -1,7 +1,8 @@
 /*
  * Tests for tui/tui_fmt.c: the short value formats of the full-screen view
  * (three significant digits, µs or "us", rates, sizes, elapsed times,
- * bars, the mode text) and the iostat panel's saturation hint.
+ * bars, the mode text), lines that leave out what does not fit and the
+ * preparation line.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -233,49 +234,48 @@ Test(tui_fmt, mode)
 	cr_assert_str_eq(tui_fmt_mode(buf, sizeof(buf), &m), "rw cached+dsync");
 }
 
-Test(tui_fmt, hint_idle)
+Test(tui_fmt, fit_keeps_everything_that_fits)
 {
-	char l[TUI_HINT_LINES][TUI_HINT_LEN];
-	struct tui_hint_in in = { 0 };
+	const struct tui_fit_item it[] = { { "busy 96.0%", 0 }, { "r/s 0.00", 2 },
+					   { "aqu-sz 0.97", 0 } };
+	char buf[128];
 
-	cr_assert_eq(tui_fmt_hint(l, &in, false), 2);
-	cr_assert_str_eq(l[0], "asked 0/s, dev 0/s");
-	cr_assert_str_eq(l[1], "device idle");
-	cr_assert_str_eq(l[2], "");
+	cr_assert_eq(tui_fmt_fit(buf, sizeof(buf), it, 3, 80), 3);
+	cr_assert_str_eq(buf, "busy 96.0%  r/s 0.00  aqu-sz 0.97");
 }
 
-Test(tui_fmt, hint_other_io)
+Test(tui_fmt, fit_drops_the_least_needed_first_and_keeps_order)
 {
-	char l[TUI_HINT_LINES][TUI_HINT_LEN];
-	struct tui_hint_in in = { .probe_tps = 1, .dev_tps = 850, .expected_tps = 1,
-				  .own_aqu = 1, .observed_aqu = 0.9 };
+	const struct tui_fit_item it[] = { { "aaaa", 0 }, { "bbbb", 3 }, { "cccc", 1 },
+					   { "dddd", 3 }, { "eeee", 0 } };
+	char buf[128];
 
-	tui_fmt_hint(l, &in, false);
-	cr_assert_str_eq(l[0], "asked 1.00/s, dev 850/s");
-	cr_assert_str_eq(l[1], "other I/O on the device");
-	cr_assert_str_eq(l[2], "");
+	/* 5 x 4 + 4 x 2 = 28 cells; 22 fit: the later of the two prio 3 goes first */
+	cr_assert_eq(tui_fmt_fit(buf, sizeof(buf), it, 5, 22), 4);
+	cr_assert_str_eq(buf, "aaaa  bbbb  cccc  eeee");
+	cr_assert_eq(tui_fmt_fit(buf, sizeof(buf), it, 5, 16), 3);
+	cr_assert_str_eq(buf, "aaaa  cccc  eeee");
+	/* prio 0 stays even when the line is still too wide */
+	cr_assert_eq(tui_fmt_fit(buf, sizeof(buf), it, 5, 3), 2);
+	cr_assert_str_eq(buf, "aaaa  eeee");
 }
 
-Test(tui_fmt, hint_no_queue_from_the_pieces_of_split_requests)
+Test(tui_fmt, fit_counts_utf8_characters_as_one_cell)
 {
-	char l[TUI_HINT_LINES][TUI_HINT_LEN];
-	/* four pieces of one split request in flight together: aqu-sz 1.3 is the probe's own */
-	struct tui_hint_in in = { .probe_tps = 35, .dev_tps = 140, .expected_tps = 140,
-				  .own_aqu = 4, .observed_aqu = 1.3 };
+	const struct tui_fit_item it[] = { { "p50 7.41 \u00b5s", 0 }, { "x", 1 } };
+	char buf[64];
 
-	cr_assert_eq(tui_fmt_hint(l, &in, true), 2);
-	cr_assert_str_eq(l[1], "probe is the device's load");
-	cr_assert_str_eq(l[2], "");
+	/* "p50 7.41 µs" is 11 cells (13 bytes); with "  x" 14 */
+	cr_assert_eq(tui_fmt_fit(buf, sizeof(buf), it, 2, 14), 2);
+	cr_assert_eq(tui_fmt_fit(buf, sizeof(buf), it, 2, 13), 1);
 }
 
-Test(tui_fmt, hint_less_than_asked_and_queue)
+Test(tui_fmt, prep_line)
 {
-	char l[TUI_HINT_LINES][TUI_HINT_LEN];
-	struct tui_hint_in in = { .probe_tps = 1000, .dev_tps = 10, .own_aqu = 1,
-				  .observed_aqu = 3.2 };
+	char buf[96];
 
-	tui_fmt_hint(l, &in, false);
-	cr_assert_str_eq(l[0], "asked 1000/s, dev 10.0/s", "probe_tps when expected is unknown");
-	cr_assert_str_eq(l[1], "device saw less than asked");
-	cr_assert_str_eq(l[2], "queue building: aqu-sz 3.2");
+	tui_fmt_prep(buf, sizeof(buf), 128ull << 20, 256ull << 20, 4000000000ull);
+	cr_assert_str_eq(buf, "128 MiB of 256 MiB (32.0 MiB/s)");
+	tui_fmt_prep(buf, sizeof(buf), 0, 1ull << 30, 0);
+	cr_assert_str_eq(buf, "0 B of 1.00 GiB (0 B/s)");
 }

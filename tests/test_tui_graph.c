@@ -15,7 +15,7 @@
 
 static struct tui_col col(uint64_t min, uint64_t max, uint32_t n)
 {
-	struct tui_col c = { min, max, n, 0, 0, 0 };
+	struct tui_col c = { .min = min, .max = max, .n = n };
 
 	return c;
 }
@@ -323,4 +323,24 @@ Test(tui_graph, utf8)
 	cr_assert_eq(memcmp(b, "\xe2\xa3\xbf", 3), 0);
 	cr_assert_eq(tui_graph_utf8(0x1f600, b), 4);
 	cr_assert_eq(memcmp(b, "\xf0\x9f\x98\x80", 4), 0);
+}
+
+Test(tui_graph, skipped_slots_get_their_own_mark)
+{
+	struct tui_scale lin = { false, 0, 1e6, false };
+	struct tui_col c[6] = { 0 };
+	struct tui_cell plot[3], marks[3];
+
+	c[0] = col(100 * US, 100 * US, 1);
+	c[0].skipped = 3;                    /* skipped alone: 's' */
+	c[2] = col(100 * US, 100 * US, 1);
+	c[2].slow = 1;
+	c[3].skipped = 1;                    /* skipped wins over slow */
+	c[4].err = 1;
+	c[5].skipped = 1;                    /* failed wins over skipped */
+	compose(c, 3, 1, &lin, false, plot, marks);
+	cr_assert_eq(marks[0].ch, 's');
+	cr_assert_eq(marks[0].cls, TUI_CLS_SKIP);
+	cr_assert_eq(marks[1].ch, 's');
+	cr_assert_eq(marks[2].ch, 'x');
 }

@@ -11,6 +11,7 @@ Test(tui_keys, every_documented_key_acts)
 		{ ' ', TUI_ACT_FREEZE }, { 'p', TUI_ACT_PAUSE }, { '+', TUI_ACT_FASTER },
 		{ '=', TUI_ACT_FASTER }, { '-', TUI_ACT_SLOWER }, { '_', TUI_ACT_SLOWER },
 		{ 'r', TUI_ACT_RESET }, { 'l', TUI_ACT_SCALE }, { 'w', TUI_ACT_WINDOW },
+		{ 't', TUI_ACT_RESPONSE },
 		{ 'd', TUI_ACT_DEVICE }, { '?', TUI_ACT_HELP }, { 'h', TUI_ACT_HELP },
 		{ TUI_KEY_CTRL_L, TUI_ACT_REDRAW },
 	};
@@ -39,7 +40,7 @@ Test(tui_keys, footer_and_help_come_from_the_table)
 		footer += k[i].footer != NULL;
 		help += k[i].help != NULL;
 	}
-	cr_assert_eq(footer, 9, "q space p +/- r l w d ?");
-	cr_assert_eq(help, 10, "the footer's keys and Ctrl-L");
+	cr_assert_eq(footer, 10, "q space p +/- r l w t d ?");
+	cr_assert_eq(help, 11, "the footer's keys and Ctrl-L");
 	cr_assert_str_eq(k[0].footer, "q");
 }

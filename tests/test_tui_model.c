@@ -517,3 +517,51 @@ Test(tui_model, tally_row_of_an_empty_tally)
 	cr_assert_eq(r.wall, 5 * SEC);
 	cr_assert_eq(r.pct[1], 0);
 }
+
+Test(tui_model, response_times_in_the_columns)
+{
+	struct tui_model *m = model(10 * MS, SEC);
+	struct tui_col c[120];
+	struct sample s;
+
+	/* due at 1.2 s, started 2 ms late: service 3 ms, response 5 ms */
+	s = smp(1, 1202 * MS, 3 * MS);
+	s.lateness = 2 * MS;
+	s.response = 5 * MS;
+	tui_model_add(m, &s, NOTICE_NONE);
+	tui_model_columns(m, TUI_WIN_1MIN, 59999 * MS, c, 120);
+	cr_assert_eq(c[2].n, 1);
+	cr_assert_eq(c[2].max, 3 * MS);
+	cr_assert_eq(c[2].rmin, 5 * MS);
+	cr_assert_eq(c[2].rmax, 5 * MS);
+	cr_assert_eq(m->total.response.count, 1);
+	free(m);
+}
+
+Test(tui_model, skipped_slots_enter_the_response_times)
+{
+	struct tui_model *m = model(10 * MS, SEC);
+	struct tui_col c[120];
+	struct tui_row row;
+	struct sample s;
+
+	/* request 1 due at 1 s takes 35 ms: slots due at 1.01, 1.02 and 1.03 s pass */
+	s = smp(1, SEC, 35 * MS);
+	s.response = 35 * MS;
+	tui_model_add(m, &s, NOTICE_NONE);
+	s = smp(2, 1040 * MS, 1 * MS);
+	s.response = 1 * MS;
+	tui_model_add(m, &s, NOTICE_NONE);
+	cr_assert_eq(m->total.skipped, 3);
+	/* account_add_skipped's rule: E = 1.035 s, D = 1.01 s: 25, 15 and 5 ms */
+	cr_assert_eq(m->total.response.count, 5);
+	cr_assert_eq(m->total.valid.count, 2, "service times do not change");
+	tui_model_tally_row(&m->total, SEC, 4096, &row);
+	cr_assert_geq(row.rpct[3], 34 * MS);
+	cr_assert_leq(row.rpct[3], 36 * MS);
+	tui_model_columns(m, TUI_WIN_1MIN, 59999 * MS, c, 120);
+	cr_assert_eq(c[2].skipped, 3, "marked where the probe noticed them (1.041 s)");
+	cr_assert_eq(c[2].rmax, 35 * MS);
+	cr_assert_eq(c[2].max, 35 * MS);
+	free(m);
+}

@@ -29,8 +29,10 @@
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_prep.h"
 #include "tui_term.h"
 #include "tui_text.h"
+#include "tui_verdict.h"
 #include "warnlog.h"
 
 #define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
@@ -49,11 +51,12 @@ struct tui {
 	struct session s;
 	struct tui_model live, frozen;
 	struct tui_iostat io, io_frozen;
+	struct tui_verdict verdict, verdict_frozen;
 	struct tui_layout lay;
 	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
 	struct tui_cell *cells;
 	size_t ncells;
-	bool ascii, color, frozen_on, help, log, paused, quit;
+	bool ascii, color, frozen_on, help, log, paused, quit, response;
 	enum tui_window win;
 	uint64_t t0;             /* monotonic ns when the view started */
 	uint64_t base;           /* monotonic ns of run time 0 */
@@ -191,7 +194,8 @@ static void tui_relayout(struct tui *t)
 	struct tui_layout_req req = { COLS, LINES, 0 };
 	size_t need;
 
-	req.iostat_want = t->io.no_blockdev ? 2 : 2 + (int)t->io.ndev;
+	/* title, the devices, the selected one's second line, rates, the verdict in two */
+	req.iostat_want = t->io.no_blockdev ? 2 : 5 + (int)t->io.ndev;
 	tui_layout_compute(&req, &t->lay);
 	need = tui_draw_graph_cells(&t->lay);
 	if (need > t->ncells) {
@@ -226,6 +230,7 @@ static uint64_t tui_drain(struct tui *t)
 						   (now > t->base ? now - t->base : 0);
 			}
 			tui_model_add(&t->live, &rec.sample, rec.notice);
+			tui_verdict_add(&t->verdict, &rec.sample);
 			break;
 		case SESSION_PERIOD_END:
 			tui_model_period_end(&t->live);
@@ -245,6 +250,18 @@ static uint64_t tui_drain(struct tui *t)
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
+/* The rate the verdict compares with: the options' (opts_asked_rate), or the new interval's. */
+static double tui_asked(const struct tui *t)
+{
+	const struct view_cfg *o = t->vp->cfg;
+
+	if (t->paused)
+		return 0; /* nothing asked while paused: no verdict */
+	if (!t->interval_changed)
+		return o->asked_rate;
+	return (double)(o->burst > 1 ? o->burst : 1) * 1e9 / (double)t->interval;
+}
+
 static void tui_set_interval(struct tui *t, uint64_t iv)
 {
 	char a[TUI_FMT_LEN], note[64];
@@ -257,6 +274,7 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 	t->interval_changed = true;
 	session_set_interval(&t->s, iv);
 	tui_model_set_interval(&t->live, iv);
+	tui_verdict_set_asked(&t->verdict, tui_asked(t));
 	tui_pace(t);
 	snprintf(note, sizeof(note), "interval %s", tui_fmt_span(a, sizeof(a), iv, t->ascii));
 	tui_note(t, note);
@@ -289,6 +307,7 @@ static void tui_key(struct tui *t, int ch)
 		if (t->frozen_on) {
 			t->frozen = t->live;
 			t->io_frozen = t->io;
+			t->verdict_frozen = t->verdict;
 			t->frozen_now = now;
 		}
 		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
@@ -297,6 +316,7 @@ static void tui_key(struct tui *t, int ch)
 		t->paused = !t->paused;
 		session_pause(&t->s, t->paused);
 		tui_model_pause(&t->live, t->paused, now);
+		tui_verdict_set_asked(&t->verdict, tui_asked(t));
 		tui_note(t, t->paused ? "probing paused" : "probing resumed");
 		break;
 	case TUI_ACT_FASTER:
@@ -316,6 +336,11 @@ static void tui_key(struct tui *t, int ch)
 		break;
 	case TUI_ACT_WINDOW:
 		t->win = (enum tui_window)((t->win + 1) % TUI_WINDOWS);
+		break;
+	case TUI_ACT_RESPONSE:
+		t->response = !t->response;
+		tui_note(t, t->response ? "graph: response time (from the scheduled start)" :
+			 "graph: service time (latency)");
 		break;
 	case TUI_ACT_DEVICE:
 		tui_iostat_next(&t->io);
@@ -392,6 +417,8 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.frozen = t->frozen_on;
 	f.m = m;
 	f.io = t->frozen_on ? &t->io_frozen : &t->io;
+	f.verdict = t->io.no_blockdev ? NULL : t->frozen_on ? &t->verdict_frozen : &t->verdict;
+	f.response = t->response;
 	f.rc = t->vp->rc;
 	f.realtime_base = t->realtime_base;
 	f.now = now;
@@ -453,7 +480,13 @@ static void tui_tick(struct tui *t, uint64_t mono)
 	t->dirty = true;
 	bt = clock_boottime();
 	if (bt >= t->io_next) {
+		uint64_t prev = t->io.last, run = t->have_base ? tui_run_ns(t, mono) : 0;
+
 		tui_iostat_sample(&t->io, t->live.samples);
+		/* the probe's interval: since the last sample, or since its first start */
+		tui_verdict_judge(&t->verdict, &t->io.watch,
+				  t->io.last > prev && prev ? (t->io.last - prev < run ?
+							       t->io.last - prev : run) : 0);
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	}
 }
@@ -556,6 +589,12 @@ static struct tui *tui_new(const struct view_params *vp, const struct tui_term_o
 {
 	struct tui *t = calloc(1, sizeof(*t));
 	struct tui_model_cfg mc = { 0 };
+	const struct view_cfg *o = vp->cfg;
+	struct tui_verdict_cfg vc = {
+		.asked = o->asked_rate, .size = vp->rc->size,
+		.write_share = o->read_write ? 0.5 : o->write ? 1 : 0,
+		.flush = (o->read_write || o->write) && !o->cached, .depth = o->depth,
+	};
 
 	if (!t)
 		return NULL;
@@ -574,6 +613,7 @@ static struct tui *tui_new(const struct view_params *vp, const struct tui_term_o
 	tui_iostat_open(&t->io, vp->cfg->path);
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
+	tui_verdict_init(&t->verdict, &vc);
 	tui_iostat_sample(&t->io, 0);
 	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	return t;
@@ -632,5 +672,6 @@ const struct view_ops tui_view = {
 	.name = "tui",
 	.check = tui_check,
 	.run = tui_run,
+	.prepare = tui_prep_open,
 	.emergency = tui_term_emergency,
 };

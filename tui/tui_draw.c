@@ -111,6 +111,7 @@ static enum tui_attr tui_cls_attr(uint8_t cls)
 	case TUI_CLS_ERROR: return TA_ERROR;
 	case TUI_CLS_CLIP: return TA_CLIP;
 	case TUI_CLS_PAUSED: return TA_PAUSED;
+	case TUI_CLS_SKIP: return TA_WARN;
 	default: return TA_NORMAL;
 	}
 }
@@ -144,8 +145,9 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 	enum tui_attr ra = TA_DIM;
 
 	tui_fmt_span(win, sizeof(win), tui_model_window_ns(f->win), f->ascii);
-	snprintf(title, sizeof(title), " latency: %s scale, %s window%s ",
-		 f->log ? "log" : "linear", win, f->frozen ? ", FROZEN" : "");
+	snprintf(title, sizeof(title), " %s: %s scale, %s window%s ",
+		 f->response ? "response time" : "latency", f->log ? "log" : "linear", win,
+		 f->frozen ? ", FROZEN" : "");
 	if (f->inflight) {
 		char t[TUI_FMT_LEN];
 
@@ -153,7 +155,10 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 			 tui_fmt_time(t, sizeof(t), f->inflight, f->ascii));
 		ra = TA_BAD;
 	} else {
-		snprintf(right, sizeof(right), " x failed  ! slow  ^ clipped  - paused ");
+		snprintf(right, sizeof(right), "%s",
+			 " x failed  s skipped  ! slow  ^ clipped  - paused ");
+		if (tui_text_width(title) + tui_text_width(right) + 6 > r->w) /* the short form */
+			snprintf(right, sizeof(right), "%s", " x fail  s skip  ! slow  ^ clip  - pause ");
 	}
 	tui_text_title(r, title, right, ra, f->ascii);
 	if (pw <= 0 || r->h < 2)
@@ -167,6 +172,10 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 	if ((size_t)pw * (size_t)(ph + 1) > f->ncells)
 		return;
 	tui_model_columns(f->m, f->win, f->now, f->cols, 2 * pw);
+	for (int i = 0; f->response && i < 2 * pw; i++) {
+		f->cols[i].min = f->cols[i].rmin;
+		f->cols[i].max = f->cols[i].rmax;
+	}
 	tui_graph_scale(f->cols, 2 * pw, f->log, &sc);
 	tui_graph_compose(f->cols, pw, ph, &sc, f->ascii, f->cells, f->cells + pw * ph);
 	tui_graph_ylabels(&sc, ph, f->ascii, labels);
@@ -208,7 +217,7 @@ static const char *const tui_stat_heads[SC_NCOLS] = {
 
 static const struct tui_colspec tui_stat_cols[SC_NCOLS] = {
 	{ 8, 3 }, { 7, 0 }, { 10, 6 }, { 8, 1 }, { 11, 4 }, { 10, 5 }, { 10, 0 }, { 10, 2 },
-	{ 10, 7 }, { 7, 8 }, { 10, 9 }, { 10, 10 }, { 7, 11 }, { 8, 12 },
+	{ 10, 7 }, { 7, 8 }, { 10, 9 }, { 10, 10 }, { 7, 11 }, { 8, 2 }, /* skipped: a shortfall */
 };
 
 /* Text of column c for row (label used for the first column). */
@@ -257,12 +266,51 @@ static void tui_stat_line(int y, int x, const bool *shown, const struct tui_row 
 	}
 }
 
+/*
+ * " service p50 7.41 ms  p90 ...  p99.9 ...  failed 0  skipped 12": the
+ * percentiles of row (its response times when resp) and, with counts, its
+ * counters; p90, then p99.9 and the rare counters are left out first when
+ * the line does not fit.
+ */
+static void tui_pct_line(int y, int x, int w, const struct tui_row *row, bool resp,
+			 bool counts, bool ascii)
+{
+	static const char *const name[4] = { "p50", "p90", "p99", "p99.9" };
+	static const int prio[4] = { 0, 3, 0, 2 };
+	const uint64_t *pct = resp ? row->rpct : row->pct;
+	char t[8][2 * TUI_FMT_LEN], v[TUI_FMT_LEN], line[512];
+	struct tui_fit_item it[8];
+	int n = 0;
+
+	for (int i = 0; i < 4; i++, n++) {
+		snprintf(t[n], sizeof(t[n]), "%s%s %s", i ? "" : resp ? "response " : "service ",
+			 name[i], tui_fmt_time(v, sizeof(v), pct[i], ascii));
+		it[n] = (struct tui_fit_item){ t[n], prio[i] };
+	}
+	if (counts) {
+		const uint64_t val[4] = { row->failed, row->skipped, row->too_slow, row->too_fast };
+		static const char *const cname[4] = { "failed", "skipped", "too slow", "too fast" };
+
+		for (int i = 0; i < 4; i++) {
+			if (i >= 2 && !val[i])
+				continue;
+			snprintf(t[n], sizeof(t[n]), "%s %s", cname[i],
+				 tui_fmt_count(v, sizeof(v), val[i]));
+			it[n] = (struct tui_fit_item){ t[n], i < 2 ? 0 : 1 };
+			n++;
+		}
+	}
+	line[0] = ' ';
+	tui_fmt_fit(line + 1, sizeof(line) - 1, it, n, w - 1);
+	tui_text_put(y, x, w, counts && row->failed ? TA_ERROR : TA_NORMAL, line);
+}
+
 static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 {
-	bool shown[SC_NCOLS];
-	char title[96], right[96], el[TUI_FMT_LEN], line[512];
+	bool shown[SC_NCOLS], both = r->h >= 6; /* room for the response line too */
+	char title[96], right[96], el[TUI_FMT_LEN];
 	struct tui_row total;
-	int fit = r->h - 4, x = r->x, y;
+	int fit = r->h - 4 - both, x = r->x, y, bottom = r->y + r->h - 1;
 
 	snprintf(title, sizeof(title), " periods (%s) ", f->period_label);
 	if (f->dropped) {
@@ -294,27 +342,14 @@ static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 	}
 	if (r->h >= 3) {
 		tui_model_tally_row(&f->m->total, f->total_wall, f->rc->size, &total);
-		tui_stat_line(r->y + r->h - (r->h >= 4 ? 2 : 1), x, shown, &total, "total",
+		tui_stat_line(r->h >= 4 ? bottom - 1 - both : bottom, x, shown, &total, "total",
 			      TA_BOLD, f->ascii, f->own_periods);
 	}
 	if (r->h >= 4) {
-		char p[4][TUI_FMT_LEN], n[4][TUI_FMT_LEN];
-		int used;
-
-		for (int i = 0; i < 4; i++)
-			tui_fmt_time(p[i], sizeof(p[i]), total.pct[i], f->ascii);
-		tui_fmt_count(n[0], sizeof(n[0]), total.failed);
-		tui_fmt_count(n[1], sizeof(n[1]), total.skipped);
-		tui_fmt_count(n[2], sizeof(n[2]), total.too_slow);
-		tui_fmt_count(n[3], sizeof(n[3]), total.too_fast);
-		snprintf(line, sizeof(line), " p50 %s  p90 %s  p99 %s  p99.9 %s", p[0], p[1], p[2],
-			 p[3]);
-		used = tui_text_put(r->y + r->h - 1, x, r->w, TA_NORMAL, line);
-		snprintf(line, sizeof(line), "  failed %s  skipped %s%s%s%s%s", n[0], n[1],
-			 total.too_slow ? "  too slow " : "", total.too_slow ? n[2] : "",
-			 total.too_fast ? "  too fast " : "", total.too_fast ? n[3] : "");
-		tui_text_put(r->y + r->h - 1, x + used, r->w - used,
-			     total.failed ? TA_ERROR : TA_NORMAL, line);
+		/* the service line, or (no room for both) the distribution the graph shows */
+		tui_pct_line(bottom - both, x, r->w, &total, !both && f->response, true, f->ascii);
+		if (both)
+			tui_pct_line(bottom, x, r->w, &total, true, false, f->ascii);
 	}
 }
 
@@ -397,9 +432,13 @@ static void tui_draw_box(const struct tui_frame *f, const struct tui_rect *r)
 static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *lay)
 {
 	static const char *const legend[][2] = {
-		{ "graph", "x failed  ! slow  ^ clipped  - paused" },
-		{ "busy", "%util: time with I/O in flight," },
-		{ "", "not capacity on parallel devices" },
+		{ "graph", "x failed  s skipped  ! slow  ^ clipped" },
+		{ "", "- paused; t: service or response time" },
+		{ "busy", "%util: time with I/O in flight; 90 %" },
+		{ "", "and up counts as device saturated" },
+		{ "verdict", "keeps up, falls short (device saturated," },
+		{ "", "wait above the device, probe limited)," },
+		{ "", "other I/O, queue building" },
 	};
 	size_t nkeys, shown = 0;
 	const struct tui_keydef *keys = tui_keys(&nkeys);
@@ -409,7 +448,7 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 	for (size_t i = 0; i < nkeys; i++)
 		shown += keys[i].help != NULL;
 	n = (int)(shown + 1 + ARRAY_SIZE(legend));
-	r = tui_layout_center(lay->cols, lay->rows, 54, n + 4);
+	r = tui_layout_center(lay->cols, lay->rows, 58, n + 4);
 	y = r.y + 1;
 	tui_draw_box(f, &r);
 	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe keys ");

@@ -18,6 +18,7 @@
 #include "tui_iostat.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_verdict.h"
 
 /* How the header shows the run's state. */
 enum tui_state_cls { TUI_STATE_OK, TUI_STATE_WARN, TUI_STATE_BAD };
@@ -35,6 +36,7 @@ struct tui_frame {
 	/* panels */
 	const struct tui_model *m;
 	const struct tui_iostat *io;   /* NULL: no iostat panel */
+	const struct tui_verdict *verdict; /* the panel's saturation verdict; NULL: none */
 	const struct report_cfg *rc;
 	uint64_t realtime_base;   /* CLOCK_REALTIME ns of run time 0 (request line times) */
 	uint64_t now;             /* run ns at the graph's right edge */
@@ -43,6 +45,7 @@ struct tui_frame {
 	bool own_periods;         /* the view cuts periods (rows show their end), else "#n" */
 	enum tui_window win;
 	bool log, ascii, help, write;
+	bool response;            /* the graph shows response times, not service times */
 	uint64_t inflight;        /* ns the current request has been in flight; 0 = not shown */
 	uint64_t dropped;         /* session records lost to a full ring */
 	const char *note;         /* a short footer message, or NULL */
@@ -57,8 +60,9 @@ void tui_draw(const struct tui_frame *f, const struct tui_layout *lay);
 
 /*
  * The iostat panel of the layout (tui_draw_io.c): the side column with the
- * selected device in detail, the saturation hint and the stack, or the
- * bottom panel with one line per device. Nothing when hidden or f->io is NULL.
+ * selected device in detail, the verdict and the stack, or the bottom
+ * panel with one line per device (values that do not fit left out, least
+ * needed first) and the verdict. Nothing when hidden or f->io is NULL.
  */
 void tui_draw_iostat(const struct tui_frame *f, const struct tui_layout *lay);
 

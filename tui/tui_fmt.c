@@ -3,8 +3,6 @@
 #include "tui_fmt.h"
 #include "common.h"
 
-#include "verdict.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -248,30 +246,61 @@ char *tui_fmt_mode(char *buf, size_t len, const struct tui_mode *m)
 	return buf;
 }
 
-int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_in *in,
-		 bool ascii)
+/* Cells of s: UTF-8 continuation bytes take none. */
+static int tui_fmt_cells(const char *s)
 {
-	char a[TUI_FMT_LEN], b[TUI_FMT_LEN];
-	double asked = in->expected_tps > 0 ? in->expected_tps : in->probe_tps;
 	int n = 0;
 
-	for (int i = 0; i < TUI_HINT_LINES; i++)
-		line[i][0] = '\0';
-	snprintf(line[0], TUI_HINT_LEN, "asked %s/s, dev %s/s", tui_fmt_rate(a, sizeof(a), asked),
-		 tui_fmt_rate(b, sizeof(b), in->dev_tps));
-	if (in->dev_tps < 0.05 && asked < 0.05)
-		snprintf(line[1], TUI_HINT_LEN, "device idle");
-	else if (in->dev_tps > 1.5 * asked + 1.0)
-		snprintf(line[1], TUI_HINT_LEN, "other I/O on the device");
-	else if (in->dev_tps < 0.5 * asked)
-		snprintf(line[1], TUI_HINT_LEN, "device saw less than asked");
-	else
-		snprintf(line[1], TUI_HINT_LEN, "probe is the device's load");
-	(void)ascii;
-	if (in->observed_aqu > in->own_aqu + VERDICT_QUEUE_MARGIN)
-		snprintf(line[2], TUI_HINT_LEN, "queue building: aqu-sz %.1f", in->observed_aqu);
-	for (int i = 0; i < TUI_HINT_LINES; i++)
-		if (line[i][0])
-			n = i + 1;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
 	return n;
+}
+
+int tui_fmt_fit(char *buf, size_t len, const struct tui_fit_item *it, int n, int width)
+{
+	bool shown[64];
+	int used, count = n < 64 ? n : 64, nshown = count;
+
+	for (int i = 0; i < count; i++)
+		shown[i] = true;
+	for (;;) {
+		int drop = -1;
+
+		used = 0;
+		for (int i = 0, k = 0; i < count; i++)
+			if (shown[i])
+				used += (k++ ? 2 : 0) + tui_fmt_cells(it[i].text);
+		if (used <= width)
+			break;
+		for (int i = 0; i < count; i++)
+			if (shown[i] && it[i].prio > 0 && (drop < 0 || it[i].prio >= it[drop].prio))
+				drop = i;
+		if (drop < 0)
+			break;
+		shown[drop] = false;
+		nshown--;
+	}
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0, k = 0, pos = 0; i < count && len; i++) {
+		int w;
+
+		if (!shown[i])
+			continue;
+		w = snprintf(buf + pos, len - (size_t)pos, "%s%s", k++ ? "  " : "", it[i].text);
+		if (w < 0 || (size_t)(pos + w) >= len)
+			break;
+		pos += w;
+	}
+	return nshown;
+}
+
+char *tui_fmt_prep(char *buf, size_t len, uint64_t done, uint64_t total, uint64_t elapsed)
+{
+	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], r[TUI_FMT_LEN];
+	double rate = elapsed ? (double)done * 1e9 / (double)elapsed : 0;
+
+	snprintf(buf, len, "%s of %s (%s/s)", tui_fmt_bytes(a, sizeof(a), (double)done),
+		 tui_fmt_bytes(b, sizeof(b), (double)total), tui_fmt_bytes(r, sizeof(r), rate));
+	return buf;
 }

@@ -1,8 +1,8 @@
 /*
  * tui_fmt: the short value formats of the full-screen view — latencies with
  * three significant digits in ns/µs/ms/s, rates, byte counts, elapsed
- * times, the probe mode text, bars, and the saturation hint of the iostat
- * panel. Pure: no curses, no clocks, no I/O. Every function writes a
+ * times, the probe mode text, bars, lines that leave out what does not
+ * fit, and the preparation progress. Pure: no curses, no clocks, no I/O. Every function writes a
  * NUL-terminated string into buf (truncated to len) and returns buf.
  *
  * ascii selects "us" instead of "µs" and '#'/'-' bars instead of block
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Big enough for every tui_fmt_* result except tui_fmt_bar and tui_fmt_hint. */
+/* Big enough for every tui_fmt_* result except tui_fmt_bar, tui_fmt_fit and tui_fmt_prep. */
 #define TUI_FMT_LEN 32
 
 /*
@@ -73,29 +73,24 @@ struct tui_mode {
 };
 char *tui_fmt_mode(char *buf, size_t len, const struct tui_mode *m);
 
-/* What the saturation hint is computed from (one iostat interval). */
-struct tui_hint_in {
-	double probe_tps;      /* probe requests completed per second in the interval */
-	double dev_tps;        /* the device's r/s + w/s (+ d/s) */
-	double expected_tps;   /* verdict_expect's device r/s + w/s, 0 = unknown */
-	double own_aqu;        /* the aqu-sz the probe explains: pieces x depth */
-	double observed_aqu;   /* aqu-sz */
+/* One item of a line that leaves out what does not fit (tui_fmt_fit). */
+struct tui_fit_item {
+	const char *text;
+	int prio;            /* 0 = most needed; higher goes first */
 };
 
-#define TUI_HINT_LINES 4
-#define TUI_HINT_LEN 64
+/*
+ * Join the items' texts in order with two spaces between them, leaving out
+ * the least needed ones (highest prio, the later one on ties) until the line
+ * is at most width cells (a UTF-8 character is one cell); prio 0 items stay
+ * even when the line is still too wide. Returns the number of items shown.
+ */
+int tui_fmt_fit(char *buf, size_t len, const struct tui_fit_item *it, int n, int width);
 
 /*
- * The saturation hint of the iostat panel, up to TUI_HINT_LINES lines of
- * at most TUI_HINT_LEN - 1 bytes, most important first:
- *   0  what was asked against what the device did: "asked 1.00/s, dev 850/s"
- *   1  the verdict: "device idle", "other I/O on the device", "probe is the
- *      device's load", "device saw less than asked" (cache hits, merges)
- *   2  queueing: "queue building: aqu-sz 3.2" when aqu-sz is above the
- *      probe's own (own_aqu) by VERDICT_QUEUE_MARGIN, else "".
- * Unused lines are "". Returns the number of lines up to the last non-empty one.
+ * The preparation line: "128 MiB of 256 MiB (33.0 MiB/s)" for done of total
+ * bytes after elapsed ns ("(0 B/s)" until elapsed is known).
  */
-int tui_fmt_hint(char line[TUI_HINT_LINES][TUI_HINT_LEN], const struct tui_hint_in *in,
-		 bool ascii);
+char *tui_fmt_prep(char *buf, size_t len, uint64_t done, uint64_t total, uint64_t elapsed);
 
 #endif

@@ -138,6 +138,7 @@ void tui_graph_compose(const struct tui_col *cols, int width, int height,
 	for (int x = 0; x < width; x++) {
 		const struct tui_col *sub[2] = { &cols[2 * x], &cols[2 * x + 1] };
 		uint32_t err = sub[0]->err + sub[1]->err, slow = sub[0]->slow + sub[1]->slow;
+		uint32_t skipped = sub[0]->skipped + sub[1]->skipped;
 		bool paused = (sub[0]->flags | sub[1]->flags) & TUI_COL_PAUSED;
 		bool clipped = false;
 
@@ -179,6 +180,8 @@ void tui_graph_compose(const struct tui_col *cols, int width, int height,
 			plot[x] = (struct tui_cell){ '^', TUI_CLS_CLIP };
 		if (err)
 			marks[x] = (struct tui_cell){ 'x', TUI_CLS_ERROR };
+		else if (skipped)
+			marks[x] = (struct tui_cell){ 's', TUI_CLS_SKIP };
 		else if (slow)
 			marks[x] = (struct tui_cell){ '!', TUI_CLS_SLOW };
 		else if (paused)

@@ -10,8 +10,9 @@
  * both). A cell holding a slow request's maximum gets the SLOW class; a
  * sub-column whose maximum lies above the scale gets '^' (CLIP) in the top
  * row. Below the plot a marks row shows 'x' for failed requests (ERROR),
- * '!' for slow ones (SLOW) and '-' for time spent paused (PAUSED), so
- * nothing that happened is a silent gap.
+ * 's' for schedule slots the probe skipped (SKIP), '!' for slow requests
+ * (SLOW) and '-' for time spent paused (PAUSED), in that order of
+ * precedence, so nothing that happened is a silent gap.
  *
  * Scales: logarithmic (whole decades: lo and hi are powers of ten) or linear
  * from 0 to a 1/2/2.5/5 x 10^k top. The top follows the data but ignores
@@ -40,6 +41,7 @@ enum tui_cls {
 	TUI_CLS_ERROR,
 	TUI_CLS_CLIP,
 	TUI_CLS_PAUSED,
+	TUI_CLS_SKIP,
 };
 
 struct tui_cell {

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "readfile.h"
 #include "sbuf.h"
 
 static const char *tui_iostat_kind(enum devstack_kind k)
@@ -56,6 +54,10 @@ static void tui_iostat_add(struct tui_iostat *io, const struct devstack_dev *d, 
 	v->leaf = leaf;
 	v->state = TUI_IO_INIT;
 	v->watch = devwatch_watch(&io->watch, d->name, d->major, d->minor);
+	if (v->watch >= 0) { /* what the verdict reads, as devwatch_init keeps them */
+		io->watch.dev[v->watch].max_sectors_kb = d->max_sectors_kb;
+		io->watch.dev[v->watch].write_cache = d->write_cache;
+	}
 }
 
 void tui_iostat_setup(struct tui_iostat *io, const struct devstack *ds)
@@ -111,15 +113,14 @@ static enum tui_io_state tui_iostat_state(enum devwatch_state s)
 	return TUI_IO_STALE;
 }
 
-void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
-		       uint64_t probe_samples)
+/* After devwatch sampled at boottime ns now: the probe's rate and each device's state. */
+static void tui_iostat_follow(struct tui_iostat *io, uint64_t now, uint64_t probe_samples)
 {
 	if (io->last && now > io->last)
 		io->probe_tps = (double)(probe_samples - io->probe_prev) * 1e9 /
 				(double)(now - io->last);
 	io->last = now;
 	io->probe_prev = probe_samples;
-	devwatch_sample(&io->watch, text ? text : "", now); /* no text: every device missing */
 	for (size_t i = 0; i < io->ndev; i++) {
 		struct tui_iodev *d = &io->dev[i];
 		const struct devwatch_dev *wd;
@@ -137,16 +138,23 @@ void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
 	}
 }
 
+void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
+		       uint64_t probe_samples)
+{
+	devwatch_sample(&io->watch, text ? text : "", now); /* no text: every device missing */
+	tui_iostat_follow(io, now, probe_samples);
+}
+
 int tui_iostat_sample(struct tui_iostat *io, uint64_t probe_samples)
 {
-	int err = 0;
-	char *text;
+	int err;
 
 	if (io->no_blockdev)
 		return 0;
-	text = readfile_text(io->watch.proc_path, &err);
-	tui_iostat_update(io, text, clock_boottime(), probe_samples);
-	free(text);
+	err = devwatch_sample(&io->watch, NULL, 0); /* devwatch reads the file and the clock */
+	if (err)
+		devwatch_sample(&io->watch, "", 0); /* unreadable: every device missing */
+	tui_iostat_follow(io, io->watch.prev_ns, probe_samples);
 	return err;
 }
 

@@ -2,14 +2,16 @@
  * tui_iostat: the iostat panel's data — the target's device stack (its top
  * device and the leaf disks under it, from devstack) and, once a second,
  * sysstat's `iostat -x` columns for each of them, plus the probe's own
- * request rate over the same interval for the saturation hint. The
- * sampling is src/devwatch's (the same rows as --iostat); this module adds
+ * request rate over the same interval. The sampling is src/devwatch's (the
+ * same rows, max_sectors_kb and write_cache as --iostat's, which the
+ * panel's verdict reads from io->watch); this module adds
  * what the panel shows about each device and the stale rule. Runs in the
  * UI thread, never in the probe thread.
  *
  * tui_iostat_setup() and tui_iostat_update() are pure (they take the
- * devstack and the /proc/diskstats text); tui_iostat_open() and
- * tui_iostat_sample() do the reading. Times are CLOCK_BOOTTIME ns
+ * devstack and the /proc/diskstats text); tui_iostat_open() resolves the
+ * stack and tui_iostat_sample() has devwatch read the file and the clock
+ * (no reader or clock of its own). Times are CLOCK_BOOTTIME ns
  * (clock_boottime()), as /proc/uptime (what sysstat uses) counts them.
  *
  * Device states: initializing until two samples exist, ok, reset for an
@@ -77,7 +79,11 @@ void tui_iostat_open(struct tui_iostat *io, const char *path);
 void tui_iostat_update(struct tui_iostat *io, const char *text, uint64_t now,
 		       uint64_t probe_samples);
 
-/* Read /proc/diskstats now (CLOCK_BOOTTIME) and update. Returns 0 or -errno. */
+/*
+ * Sample now through devwatch (it reads /proc/diskstats and CLOCK_BOOTTIME)
+ * and update. Returns 0 or -errno (the file could not be read: every
+ * device is stale).
+ */
 int tui_iostat_sample(struct tui_iostat *io, uint64_t probe_samples);
 
 /* The selected device, or NULL without devices. */

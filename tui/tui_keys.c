@@ -15,6 +15,7 @@ static const struct tui_keydef keydefs[] = {
 	{ "r", TUI_ACT_RESET, "r", "reset", "r", "reset the statistics" },
 	{ "l", TUI_ACT_SCALE, "l", "log/lin", "l", "log / linear latency scale" },
 	{ "w", TUI_ACT_WINDOW, "w", "window", "w", "window: 1 min, 10 min, 1 h" },
+	{ "t", TUI_ACT_RESPONSE, "t", "svc/resp", "t", "graph: service / response time" },
 	{ "d", TUI_ACT_DEVICE, "d", "device", "d", "next device in the iostat panel" },
 	{ "?h", TUI_ACT_HELP, "?", "help", "?  h  F1", "this help" },
 	{ "\014", TUI_ACT_REDRAW, NULL, NULL, "Ctrl-L", "redraw the screen" },

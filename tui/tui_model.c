@@ -47,8 +47,10 @@ void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
 	out->skipped = t->skipped;
 	out->too_fast = t->too_fast;
 	out->too_slow = t->too_slow;
-	for (int i = 0; i < TALLY_PCTS; i++)
+	for (int i = 0; i < TALLY_PCTS; i++) {
 		out->pct[i] = stats_percentile(v, tally_pcts[i]);
+		out->rpct[i] = stats_percentile(&t->response, tally_pcts[i]);
+	}
 }
 
 /* Close the open period at run ns end, covering wall ns, and open the next. */
@@ -84,25 +86,47 @@ static void tui_model_close_until(struct tui_model *m, uint64_t t)
 		tui_model_close(m, m->period_start + p, p);
 }
 
+/* The bucket of window w holding run ns end, emptied when it held an older span. */
+static struct tui_bucket *tui_model_bucket(struct tui_model *m, int w, uint64_t end)
+{
+	struct tui_series *ser = &m->series[w];
+	uint64_t id = end / ser->width;
+	struct tui_bucket *b = &ser->b[id % TUI_BUCKETS];
+
+	if (b->tag != id + 1) {
+		memset(b, 0, sizeof(*b));
+		b->tag = id + 1;
+		b->min = UINT64_MAX;
+		b->rmin = UINT64_MAX;
+	}
+	return b;
+}
+
+/* n skipped slots whose largest response is hi, noticed at run ns end. */
+static void tui_model_plot_skipped(struct tui_model *m, uint64_t end, uint64_t n, uint64_t hi)
+{
+	for (int w = 0; w < TUI_WINDOWS && n; w++) {
+		struct tui_bucket *b = tui_model_bucket(m, w, end);
+
+		b->skipped += n > UINT32_MAX - b->skipped ? UINT32_MAX - b->skipped : (uint32_t)n;
+		if (hi > b->rmax)
+			b->rmax = hi;
+	}
+}
+
 static void tui_model_plot(struct tui_model *m, uint64_t end, const struct sample *s,
 			   enum notice n)
 {
 	bool plotted = n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW ||
 		       n == NOTICE_TOO_FAST || n == NOTICE_TOO_SLOW;
 	bool slow = n == NOTICE_SLOW || n == NOTICE_TOO_SLOW;
+	uint64_t resp = s->response ? s->response : s->time;
 
 	if (!plotted && n != NOTICE_ERROR)
 		return;
 	for (int w = 0; w < TUI_WINDOWS; w++) {
-		struct tui_series *ser = &m->series[w];
-		uint64_t id = end / ser->width;
-		struct tui_bucket *b = &ser->b[id % TUI_BUCKETS];
+		struct tui_bucket *b = tui_model_bucket(m, w, end);
 
-		if (b->tag != id + 1) {
-			memset(b, 0, sizeof(*b));
-			b->tag = id + 1;
-			b->min = UINT64_MAX;
-		}
 		if (n == NOTICE_ERROR) {
 			b->err++;
 			continue;
@@ -113,16 +137,28 @@ static void tui_model_plot(struct tui_model *m, uint64_t end, const struct sampl
 			b->min = s->time;
 		if (s->time > b->max)
 			b->max = s->time;
+		if (resp < b->rmin)
+			b->rmin = resp;
+		if (resp > b->rmax)
+			b->rmax = resp;
 	}
 }
 
-/* pacer.c's skipped-slot rule, from the due times of consecutive samples. */
-static uint64_t tui_model_skipped(struct tui_model *m, const struct sample *s)
+/*
+ * pacer.c's skipped-slot rule, from the due times of consecutive samples;
+ * *hi gets the response the first skipped slot would have had (the previous
+ * request's end minus the slot's due time, account_add_skipped's rule).
+ */
+static uint64_t tui_model_skipped(struct tui_model *m, const struct sample *s, uint64_t *hi)
 {
 	uint64_t due = s->start >= s->lateness ? s->start - s->lateness : 0, skipped = 0;
+	uint64_t first = m->last_due + m->interval;
 
-	if (m->have_due && !m->no_compare && m->interval && due > m->last_due + m->interval)
+	*hi = 0;
+	if (m->have_due && !m->no_compare && m->interval && due > m->last_due + m->interval) {
 		skipped = (due - m->last_due - m->interval) / m->interval;
+		*hi = m->last_end > first ? m->last_end - first : 0;
+	}
 	if (m->no_compare)
 		m->no_compare--;
 	m->last_due = due;
@@ -132,17 +168,22 @@ static uint64_t tui_model_skipped(struct tui_model *m, const struct sample *s)
 
 void tui_model_add(struct tui_model *m, const struct sample *s, enum notice n)
 {
-	uint64_t end = s->start + s->time, skipped;
+	uint64_t end = s->start + s->time, skipped, hi;
 	struct tui_line *l;
 
 	m->samples++;
 	tui_model_close_until(m, end);
 	tally_add(&m->period, s, n);
 	tally_add(&m->total, s, n);
-	skipped = tui_model_skipped(m, s);
+	skipped = tui_model_skipped(m, s, &hi);
 	m->period.skipped += skipped;
 	m->total.skipped += skipped;
+	if (skipped && n != NOTICE_WARMUP && m->interval) {
+		tally_add_skipped(&m->period, hi, m->interval, skipped);
+		tally_add_skipped(&m->total, hi, m->interval, skipped);
+	}
 	tui_model_plot(m, end, s, n);
+	tui_model_plot_skipped(m, end, skipped, hi);
 
 	l = &m->lines[m->nlines++ % TUI_LINES];
 	l->s = *s;
@@ -262,6 +303,7 @@ void tui_model_columns(const struct tui_model *m, enum tui_window w, uint64_t no
 		if (id0 < oldest)
 			id0 = oldest;
 		c->min = UINT64_MAX;
+		c->rmin = UINT64_MAX;
 		for (uint64_t id = id0; id < id1; id++) {
 			const struct tui_bucket *b = &ser->b[id % TUI_BUCKETS];
 
@@ -269,6 +311,9 @@ void tui_model_columns(const struct tui_model *m, enum tui_window w, uint64_t no
 				continue;
 			c->err += b->err;
 			c->slow += b->slow;
+			c->skipped += b->skipped;
+			if (b->rmax > c->rmax)
+				c->rmax = b->rmax; /* skipped slots alone have a response */
 			if (!b->n)
 				continue;
 			c->n += b->n;
@@ -276,9 +321,13 @@ void tui_model_columns(const struct tui_model *m, enum tui_window w, uint64_t no
 				c->min = b->min;
 			if (b->max > c->max)
 				c->max = b->max;
+			if (b->rmin < c->rmin)
+				c->rmin = b->rmin;
 		}
 		if (!c->n)
 			c->min = 0;
+		if (c->rmin == UINT64_MAX)
+			c->rmin = c->rmax;
 		if (tui_model_paused_in(m, t0, t1 < now ? t1 : now + 1))
 			c->flags |= TUI_COL_PAUSED;
 	}

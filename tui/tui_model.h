@@ -12,6 +12,12 @@
  * not empty) lands in one bucket of each window by its end time (start +
  * time). tui_model_columns() merges buckets into the graph's sub-columns.
  *
+ * Each bucket also keeps the response times (sample.response) and the
+ * skipped slots; a run of n skipped slots enters the response times as the
+ * probe's account does (account_add_skipped: the slots due at D, D + I, ...
+ * while the probe waited on a request that ended at E get E - D, E - D - I,
+ * ...), so the response graph and percentiles agree with the summary's.
+ *
  * Periods: with the probe's -p/-P (cfg.own_period 0) a period closes at each
  * SESSION_PERIOD_END; otherwise the model cuts run time into own_period
  * slices, closing one when a sample ends past its boundary or
@@ -45,7 +51,8 @@ struct tui_bucket {
 	uint32_t n;         /* plotted samples (valid, fast, slow, too fast, too slow) */
 	uint32_t slow;      /* of those: slow or too slow */
 	uint32_t err;       /* failed requests */
-	uint32_t pad;
+	uint32_t skipped;   /* schedule slots missed, counted where the probe noticed them */
+	uint64_t rmin, rmax; /* response times (from the scheduled start), skipped slots too */
 };
 
 struct tui_series {
@@ -57,8 +64,10 @@ struct tui_series {
 #define TUI_COL_PAUSED 1u
 struct tui_col {
 	uint64_t min, max;  /* valid when n > 0 */
+	uint64_t rmin, rmax; /* response times, valid when n > 0 */
 	uint32_t n, slow, err;
 	uint32_t flags;     /* TUI_COL_* */
+	uint32_t skipped;   /* schedule slots missed */
 };
 
 /* One closed period: ioprobe's raw line, with percentiles and counters. */
@@ -74,6 +83,7 @@ struct tui_row {
 	uint64_t wall;      /* ns */
 	uint64_t failed, skipped, too_fast, too_slow;
 	uint64_t pct[TALLY_PCTS]; /* p50 p90 p99 p99.9 (tally_pcts), ns */
+	uint64_t rpct[TALLY_PCTS]; /* the same of the response times, ns */
 };
 
 /* A recent request line (or a blank line after a burst). */

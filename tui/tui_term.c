@@ -248,9 +248,15 @@ static void tui_term_uncapture(struct sbuf *captured)
 	tui_term.capture_fd = -1;
 }
 
+/* A run that ended with the screen still up (a failed preparation): give stderr its text. */
 static void tui_term_atexit(void)
 {
-	tui_term_close(NULL);
+	struct sbuf sb = SBUF_INIT;
+
+	tui_term_close(&sb);
+	if (sb.len && write(STDERR_FILENO, sbuf_str(&sb), sb.len) < 0)
+		sb.len = 0;
+	sbuf_free(&sb);
 }
 
 /* Start curses on the terminal; the restore sequence is known before open is set. */

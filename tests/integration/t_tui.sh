@@ -67,7 +67,7 @@ check "header: interval" has "every 50 ms"
 check "header: elapsed" has "elapsed 0:0[1-9]"
 check "header: state" has "running *$"
 check "graph: title" has "── latency: log scale, 1 min window ──"
-check "graph: legend" has "x failed  ! slow  \^ clipped  - paused"
+check "graph: legend" has "x fail(ed)? +s skip(ped)? +! slow +\^ clip(ped)? +- paus(e|ed)"
 check "graph: µs/ms axis labels" has "^ *[0-9.]+ (µs|ms) ┤"
 check "graph: time axis" has "└-1 min +-45 s +-30 s +-15 s +now"
 check "graph: braille" braille
@@ -82,15 +82,18 @@ check "iostat: title" has "iostat $N \[1/[0-9]+\]"
 check "iostat: kind" has "│ loop \(top\) "
 check "iostat: r/s w/s live" has "r/s +[1-9][0-9.]* +w/s +[0-9.]+"
 check "iostat: rkB/s wkB/s" has "rkB/s +[1-9][0-9.]* +wkB/s +[0-9.]+"
-check "iostat: areq-sz avgrq-sz" has "areq-sz +4.00 +avgrq-sz +8.00"
+check "iostat: rareq-sz wareq-sz (kB)" has "rareq-sz +4.00 +wareq-sz +0.00"
+check "iostat: f/s f_await" has "f/s +[0-9.]+ +f_await +[0-9.]+"
+check "iostat: probe p50 beside the device's await" has "await +[0-9.]+ +probe p50 +[0-9.]+"
 check "iostat: aqu-sz in-flight" has "aqu-sz +[0-9.]+ +in-flight +[0-9]+"
 check "iostat: awaits" has "r_await +[0-9.]+ +w_await +[0-9.]+"
 check "iostat: busy bar" has "busy \[.*\] +[0-9.]+%"
-check "iostat: saturation hint" has "asked [0-9.]+/s, dev [0-9.]+/s"
+check "iostat: rates line with the asked rate" has "asked 20/s  got [0-9.]+/s \([-+]?[0-9]+ %\)"
+check "iostat: a verdict" has "│ (keeps up|falls short|other I/O|queue building|no verdict)"
 check "iostat: no L=λW identity, no 'parallel device' hint" lacks "L=λW|parallel device"
 check "iostat: device list" has "stack \(d: next\)"
 check "iostat: top device listed" has "▸ $N "
-check "footer: keys" has "q quit +space freeze +p pause +\+/- interval +r reset +l log/lin +w window +d device +\? help"
+check "footer: keys" has "q quit +space freeze +p pause +\+/- interval +r reset +l log/lin +w window +t svc/resp +d device +\? help"
 cap_e
 check "colour codes present" colour
 
@@ -175,7 +178,7 @@ check "200x60: side iostat" has "│── iostat $N"
 check "200x60: graph" has "latency: log scale"
 check "200x60: 30 graph rows" test "$(grep -c '^ *[^ ]* *[┤│]' "$PANE")" -ge 27
 TM resize-window -t t -x 80 -y 24
-check "80x24: bottom iostat" wait_for "^── iostat ──" 5
+check "80x24: bottom iostat" wait_for "^── iostat \(ms, kB\) ──" 5
 check "80x24: graph" has "── latency"
 check "80x24: periods" has "── periods"
 check "80x24: recent requests" has "── recent requests"

@@ -1,0 +1,65 @@
+#include "config.h"
+
+#include "tui_verdict.h"
+
+#include <errno.h>
+#include <string.h>
+
+void tui_verdict_init(struct tui_verdict *tv, const struct tui_verdict_cfg *cfg)
+{
+	memset(tv, 0, sizeof(*tv));
+	tv->p.asked = cfg->asked;
+	tv->p.size = cfg->size;
+	tv->p.write_share = cfg->write_share;
+	tv->p.flush = cfg->flush;
+	tv->p.depth = cfg->depth;
+	verdict_hist_init(&tv->hist);
+	stats_init(&tv->lat);
+}
+
+void tui_verdict_set_asked(struct tui_verdict *tv, double asked)
+{
+	tv->p.asked = asked;
+}
+
+void tui_verdict_add(struct tui_verdict *tv, const struct sample *s)
+{
+	if (s->result >= 0) /* as --iostat counts them */
+		stats_add(&tv->lat, s->time);
+	tv->skipped_run = s->skipped;
+}
+
+void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns)
+{
+	struct verdict_dev dev[DEVWATCH_MAX];
+	size_t n = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < w->ndev && n < DEVWATCH_MAX; i++, n++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		dev[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
+					       d->max_sectors_kb, d->write_cache };
+		any |= d->state == DEVWATCH_OK || d->state == DEVWATCH_RESET;
+	}
+	tv->p.period_ns = period_ns;
+	tv->p.done = tv->lat.count;
+	tv->p.skipped = tv->skipped_run - tv->skip_mark;
+	tv->p.p50_ns = stats_percentile(&tv->lat, 50);
+	tv->p.p99_ns = stats_percentile(&tv->lat, 99);
+	tv->skip_mark = tv->skipped_run;
+	stats_init(&tv->lat);
+	if (!any)
+		return;
+	verdict_judge(&tv->hist, &tv->p, dev, n, &tv->v);
+	tv->have = true;
+}
+
+int tui_verdict_text(const struct tui_verdict *tv, struct sbuf *rates, struct sbuf *verdict)
+{
+	if (!tv->have)
+		return -ENODATA;
+	if (verdict_format_rates(rates, &tv->v) || verdict_format(verdict, &tv->v))
+		return -ENOMEM;
+	return 0;
+}

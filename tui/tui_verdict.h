@@ -1,0 +1,65 @@
+/*
+ * tui_verdict: the saturation verdict of the view's iostat panel — the same
+ * src/verdict judgement as --iostat's, on the same inputs: the rate the
+ * options ask for (opts_asked_rate, never the rate achieved), the request
+ * size, mix, flush and depth, the probe's requests of the interval (count,
+ * p50, p99, the probe's own skipped count) and the watched devices' rows
+ * with max_sectors_kb and write_cache from src/devwatch. Pure: no curses,
+ * no clocks; the UI thread feeds it the samples it drains and calls
+ * tui_verdict_judge() after each iostat sample.
+ */
+#ifndef IOPROBE_TUI_VERDICT_H
+#define IOPROBE_TUI_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "devwatch.h"
+#include "sample.h"
+#include "sbuf.h"
+#include "stats.h"
+#include "verdict.h"
+
+/* What the run asks for. */
+struct tui_verdict_cfg {
+	double asked;        /* requests/s (opts_asked_rate); 0 = unpaced */
+	uint64_t size;       /* bytes per request */
+	double write_share;  /* 0 reads, 1 writes, 0.5 -G */
+	bool flush;          /* each write is followed by fdatasync */
+	unsigned depth;      /* requests in flight at most */
+};
+
+struct tui_verdict {
+	struct verdict_probe p;    /* the run's fields, and the last interval's */
+	struct verdict_hist hist;
+	struct stats lat;          /* latencies of the open interval's successful requests */
+	uint64_t skipped_run;      /* the probe's skipped count, as of the last sample */
+	uint64_t skip_mark;        /* ... at the last judgement */
+	bool have;                 /* v holds a judgement */
+	struct verdict v;
+};
+
+/* Start a run asking for cfg. */
+void tui_verdict_init(struct tui_verdict *tv, const struct tui_verdict_cfg *cfg);
+
+/* The asked rate changed (the interval keys): requests/s, 0 = unpaced. */
+void tui_verdict_set_asked(struct tui_verdict *tv, double asked);
+
+/* Count one finished request into the open interval. */
+void tui_verdict_add(struct tui_verdict *tv, const struct sample *s);
+
+/*
+ * Judge the interval that just ended (period_ns long, as far as the probe
+ * ran in it; 0 before its first request) on w's devices, top first, and open the next. Nothing is
+ * judged (the last verdict stays) when no device has a complete row.
+ */
+void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns);
+
+/*
+ * The panel's two texts: rates "asked 200/s  got 131/s (-35 %)  dev 262/s
+ * (expected 400)" and the verdict line as --iostat prints it. Returns 0,
+ * -ENODATA before the first judgement, or -ENOMEM.
+ */
+int tui_verdict_text(const struct tui_verdict *tv, struct sbuf *rates, struct sbuf *verdict);
+
+#endif
