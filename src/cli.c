@@ -47,7 +47,7 @@
 
 volatile sig_atomic_t cli_stop;
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */
-static void (*volatile cli_view_emergency)(void);
+void (*volatile cli_view_emergency)(void);
 /* The last message said on stderr (--check repeats it in its UNKNOWN line). */
 static char cli_last_msg[512];
 
@@ -667,12 +667,12 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 	rc->response = o->depth_set || o->response;
 }
 
-static void cli_view_message(const char *text)
+void cli_view_message(const char *text)
 {
 	cli_msg("%s", text);
 }
 
-static void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc)
+void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc)
 {
 	memset(vc, 0, sizeof(*vc));
 	vc->path = o->path;
@@ -690,18 +690,24 @@ static void cli_view_cfg(const struct opts *o, const struct target *t, struct vi
 	vc->rate_limit = o->rate_limit;
 	vc->speed_limit = o->speed_limit;
 	vc->work_size = t->work_size;
+	vc->sweep = o->sweep;
+	vc->sweep_rates = o->sweep_rates;
+	vc->sweep_step = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
+	vc->response = o->depth_set || o->response;
+	vc->depth = (unsigned)o->depth;
 }
 
 /* Run the probe under the full-screen view, then print what it deferred. */
 static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
-			const struct engine_ops *ops, const struct target *t, char *msg,
-			size_t msglen)
+			const struct engine_ops *ops, const struct target *t,
+			struct sbuf *sweep_out, char *msg, size_t msglen)
 {
 	struct sbuf deferred = SBUF_INIT;
 	struct view_cfg vc;
 	struct view_params vp = {
 		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
 		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
+		.sweep_out = sweep_out,
 	};
 	int ret;
 
@@ -788,37 +794,16 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 			  struct verdict_hist *h, struct verdict *v, struct sweep_row *r)
 {
 	const struct opts *o = c->o;
-	const struct tally *t = &p->acct.total;
 	struct verdict_dev devs[DEVWATCH_MAX];
 	size_t n = cli_verdict_devs(c->watch, devs, DEVWATCH_MAX);
-	struct verdict_probe vp = {
-		.asked = rate, .size = p->target->size,
+	struct sweep_probe sp = {
+		.size = p->target->size,
 		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),
-		.flush = !o->cached, .depth = (unsigned)o->depth, .period_ns = t->wall,
-		.done = t->requests,
-		.skipped = t->skipped, .p50_ns = stats_percentile(&t->valid, 50),
-		.p99_ns = stats_percentile(&t->valid, 99),
+		.flush = !o->cached, .depth = (unsigned)o->depth,
+		.response = o->depth_set || o->response,
 	};
-	const struct iostat_row *row = n ? devs[0].row : NULL;
 
-	verdict_judge(h, &vp, devs, n, v);
-	*r = (struct sweep_row){
-		.size = p->target->size, .asked = rate, .achieved = v->achieved,
-		.expected = v->expected, .dev_rate = v->dev_rate, .p50_ns = vp.p50_ns,
-		.p99_ns = vp.p99_ns, .skipped = t->skipped,
-		/* response time (completion - scheduled start) when -Q or --response asks */
-		.rp50_ns = o->depth_set || o->response ? stats_percentile(&t->response, 50) : 0,
-		.rp99_ns = o->depth_set || o->response ? stats_percentile(&t->response, 99) : 0,
-		.kept_up = v->state == VERDICT_KEEPS_UP ||
-			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
-	};
-	if (row) {
-		r->areq_kb = row->avgrq_sz / 2;
-		r->aqu = row->aqu_sz;
-		r->await_ms = row->await;
-		r->util = row->util;
-		r->dev_mbs = (row->rkb_s + row->wkb_s) / 1024;
-	}
+	sweep_judge(h, &sp, rate, &p->acct.total, devs, n, v, r);
 }
 
 /* Put one piece of the sweep's output on stdout (whole lines, flushed). */
@@ -981,8 +966,18 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	cli_report_cfg(o, t, &c.rc);
 	probe_init(p, &pc, t, &eng, buf);
 	clock_tighten_slack();
-	if (view) {
-		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
+	if (view && o->sweep) { /* the view ran the sweep: its table so far, then any failure */
+		struct sbuf table = SBUF_INIT;
+
+		ret = cli_run_view(view, p, &c, ops, t, &table, msg, sizeof(msg));
+		code = cli_flush(&c, &table) ? cli_out_error(c.out_err) : CLI_EXIT_OK;
+		if (ret && !c.out_err) {
+			cli_msg("%s", msg);
+			code = CLI_EXIT_RUNTIME;
+		}
+		sbuf_free(&table);
+	} else if (view) {
+		ret = cli_run_view(view, p, &c, ops, t, NULL, msg, sizeof(msg));
 		code = cli_conclude(&c, p, ret, msg);
 	} else if (o->sweep) {
 		p->ctl = wd->ctl;
@@ -1137,10 +1132,6 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 			cli_msg("%s", msg);
 			return CLI_EXIT_USAGE;
 		}
-		if (o.tui) {
-			cli_msg("--sweep runs on the command line; it cannot be combined with --tui");
-			return CLI_EXIT_USAGE;
-		}
 	}
 	if (o.tui) {
 		if (!tui) {
@@ -1167,7 +1158,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
 	if (o.npaths > 1)
-		return cli_multi_run(&o, ops);
+		return cli_multi_run(&o, ops, o.tui ? tui : NULL);
 	if (!o.tui) /* best effort: without it a hung request just gets no warnings */
 		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
 	ret = target_open(&t, &o, &cli_stop, isatty(STDERR_FILENO) ? &progress : NULL, msg,

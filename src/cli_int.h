@@ -12,9 +12,19 @@
 #include "probe.h"
 #include "report.h"
 #include "target.h"
+#include "view.h"
 
 /* Set by SIGINT/TERM/HUP (a second one exits 4): every probe's stop flag. */
 extern volatile sig_atomic_t cli_stop;
+
+/* While a view runs: its async-signal-safe terminal restore, called before _exit. */
+extern void (*volatile cli_view_emergency)(void);
+
+/* The view's settings for target t opened from o. */
+void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc);
+
+/* The view's message callback: one "ioprobe: " line. */
+void cli_view_message(const char *text);
 
 /* One "ioprobe: ..." line on stderr, control characters escaped. */
 void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
