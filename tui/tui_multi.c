@@ -230,7 +230,7 @@ static void ov_paint_row(struct ov *o, int y, size_t i, const struct tui_ov_cols
 
 	if (sel || slow)
 		tui_text_fill(y, 0, COLS, a, " ");
-	snprintf(buf, sizeof(buf), "%c%c%3zu", sel ? '>' : ' ', slow ? '!' : ' ', i + 1);
+	snprintf(buf, sizeof(buf), "%c%c%3zu ", sel ? '>' : ' ', slow ? '!' : ' ', i + 1);
 	tui_text_put(y, c->x[TUI_OV_NUM], c->w[TUI_OV_NUM], a, buf);
 	ov_target_cell(y, c, a, r->target);
 	if (c->w[TUI_OV_DEV])

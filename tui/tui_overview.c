@@ -16,7 +16,7 @@ static const struct {
 	const char *name;
 	int w;
 } ov_cols[TUI_OV_NCOLS] = {
-	[TUI_OV_NUM] = { "#", 3 },
+	[TUI_OV_NUM] = { "#", 6 },
 	[TUI_OV_TARGET] = { "target", OV_TARGET_MIN },
 	[TUI_OV_DEV] = { "dev", 9 },
 	[TUI_OV_RATE] = { "got/asked", 12 },

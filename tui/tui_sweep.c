@@ -38,6 +38,7 @@ struct sw {
 	struct devwatch *watch;
 	struct sweep_row rows[SWEEP_MAX_STEPS];
 	char verdict[SWEEP_MAX_STEPS][200];
+	char words[SWEEP_MAX_STEPS][80];   /* the verdict's state and reason only */
 	size_t nrows;
 	char bad[160];
 	double bad_rate, rate;
@@ -82,6 +83,9 @@ static void sw_record(struct sw *s, const struct tally *t, uint64_t wall)
 	snprintf(s->verdict[s->nrows], sizeof(s->verdict[0]), "%s", sbuf_str(&text));
 	sbuf_free(&text);
 	r->verdict = s->verdict[s->nrows];
+	snprintf(s->words[s->nrows], sizeof(s->words[0]), "%s%s%s", verdict_state_text(v.state),
+		 v.reason && v.state == VERDICT_FALLS_SHORT ? ": " : "",
+		 v.state == VERDICT_FALLS_SHORT ? verdict_reason_text(v.reason) : "");
 	sweep_record(&s->plan, s->rate, r->kept_up);
 	if (!r->kept_up && (!s->bad_rate || s->rate < s->bad_rate)) {
 		const char *why = verdict_reason_text(v.reason);
@@ -122,7 +126,7 @@ static double sw_top(const struct sw *s)
 static int sw_paint_steps(const struct sw *s, int y, int end)
 {
 	double top = sw_top(s);
-	int bw = COLS - 48;
+	int bw = COLS - 50;
 	char a[32], g[32], buf[160];
 
 	tui_text_put(y++, 0, COLS, TA_HEAD, "  asked/s   got/s  achieved (bar) against asked (|)");
@@ -134,8 +138,8 @@ static int sw_paint_steps(const struct sw *s, int y, int end)
 			 tui_fmt_rate(g, sizeof(g), r->achieved));
 		tui_text_put(y, 0, 18, TA_DATA, buf);
 		sw_bar(y, 18, bw > 10 ? bw : 10, r, top, s->ascii);
-		tui_text_put(y, 19 + (bw > 10 ? bw : 10), COLS, r->kept_up ? TA_OK : TA_BAD,
-			     r->verdict);
+		tui_text_put(y, 19 + (bw > 10 ? bw : 10), COLS - 19 - (bw > 10 ? bw : 10),
+			     r->kept_up ? TA_OK : TA_BAD, s->words[i]);
 	}
 	return y;
 }
