@@ -128,9 +128,9 @@ Test(tui_overview, sparkline_scales_between_low_and_high)
 	c[2].n = 1, c[2].max = 1000000;
 	c[3].n = 1, c[3].max = 31623; /* halfway on a log scale */
 	tui_ov_spark(c, 4, true, out, sizeof(out));
-	cr_assert_str_eq(out, ". +@");
+	cr_assert_str_eq(out, ". @+");
 	tui_ov_spark(c, 4, false, out, sizeof(out));
-	cr_assert_str_eq(out, "▁ ▅█");
+	cr_assert_str_eq(out, "▁ █▅");
 	tui_ov_spark(c, 4, true, out, 3);
 	cr_assert_eq(strlen(out), 2, "clipped to the buffer");
 }

@@ -135,8 +135,11 @@ void tui_ov_spark(const struct tui_col *c, int n, bool ascii, char *out, size_t 
 		lo = c[i].max < lo ? c[i].max : lo;
 		hi = c[i].max > hi ? c[i].max : hi;
 	}
-	for (int i = 0; i < n && o + 4 <= len; i++) {
+	for (int i = 0; i < n; i++) {
 		int level = 0;
+
+		if (o + (ascii || !c[i].n ? 1 : 3) + 1 > len)
+			break;
 
 		if (c[i].n && hi > lo && lo > 0)
 			level = (int)(log((double)c[i].max / (double)lo) /
