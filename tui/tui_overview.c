@@ -27,7 +27,7 @@ static const struct {
 	[TUI_OV_FAIL] = { "fail", 5 },
 	[TUI_OV_SKIP] = { "skip", 5 },
 	[TUI_OV_SPARKC] = { "latency", TUI_OV_SPARK + 1 },
-	[TUI_OV_BUSY] = { "busy", 5 },
+	[TUI_OV_BUSY] = { "busy", 6 },
 	[TUI_OV_AWAIT] = { "await", 8 },
 };
 
