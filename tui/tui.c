@@ -655,6 +655,7 @@ void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
 	p->now = tui_run_ns(t, mono);
 	p->state = session_state(&t->s);
 	p->paused = t->paused;
+	p->help = t->help;
 	p->interval = t->interval;
 	p->wake_fd = session_wake_fd(&t->s);
 	p->dirty = t->dirty;

@@ -25,6 +25,7 @@ struct tui_peek {
 	uint64_t now;                 /* run ns at the monotonic time given */
 	int state;                    /* SESSION_* */
 	bool paused, dirty, busy;
+	bool help;                    /* its help overlay is up */
 	uint64_t interval, last_draw;
 	int wake_fd;
 	const char *target;           /* the path as given */

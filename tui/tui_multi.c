@@ -376,9 +376,12 @@ static void ov_key(struct ov *o, int ch)
 	long page = LINES > 5 ? LINES - 4 : 1;
 
 	if (o->cur >= 0) {
-		if (ch == OV_KEY_ESC) {
+		struct tui_peek p;
+
+		tui_peek(o->tg[o->cur].t, clock_now(), &p);
+		if (ch == OV_KEY_ESC && !p.help) { /* Esc closes the help first */
 			o->cur = -1;
-			o->dirty = true;
+			ov_rows(o, clock_now());
 			clearok(curscr, TRUE);
 		} else if (ch == KEY_RESIZE) {
 			for (size_t i = 0; i < o->n; i++)

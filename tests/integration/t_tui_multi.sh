@@ -49,6 +49,11 @@ TM send-keys -t t Down Enter
 check "Enter: target 3's own screen" \
 	eval 'has "^ ioprobe ${L3//\//\\/} \\(block device" && has "target 3 of 3: Esc back to the overview"'
 check "drilled in: its graph and statistics" has "latency: log scale"
+TM send-keys -t t '?'
+check "drilled in: ? shows the help" has "any key closes this help"
+TM send-keys -t t Escape
+check "Esc closes the help first, the target's screen stays" \
+	eval 'lacks "any key closes this help" && has "target 3 of 3: Esc back"'
 TM send-keys -t t Escape
 check "Esc: back to the overview" eval 'has "^ioprobe: 3 targets" && lacks "latency: log scale"'
 TM send-keys -t t 2
