@@ -545,11 +545,14 @@ static void tui_loop(struct tui *t)
 /* Hand the kept warnings to the CLI, each text once with its count. */
 void tui_report_warnings(struct tui *t)
 {
-	char line[WARNLOG_LINE_LEN];
+	char line[WARNLOG_LINE_LEN], named[WARNLOG_LINE_LEN + 1100];
 
 	for (size_t i = 0; i < warnlog_lines(&t->warns); i++) {
 		warnlog_line(&t->warns, i, t->ascii, line, sizeof(line));
-		t->vp->message(line);
+		/* one of several targets (tui_multi.c): say which */
+		snprintf(named, sizeof(named), "%s%s%s", t->sticky ? t->vp->cfg->path : "",
+			 t->sticky ? ": " : "", line);
+		t->vp->message(named);
 	}
 }
 

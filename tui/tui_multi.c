@@ -564,6 +564,7 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 		tui_set_hook(tg->t, ov_on_sample, tg);
 		snprintf(tg->sticky, sizeof(tg->sticky), "target %zu of %zu: Esc back to the overview",
 			 i + 1, n);
+		tui_set_sticky(tg->t, tg->sticky); /* also names the target in its warnings */
 	}
 	return o;
 }
