@@ -949,7 +949,7 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	struct probe *p;
 	char msg[MSG_MAX] = "";
 	void *buf;
-	int ret = 0, code;
+	int ret = 0, code = CLI_EXIT_OK;
 
 	if (cli_engine_start(o, t, ops, &eng, &buf))
 		return CLI_EXIT_PREPARE;

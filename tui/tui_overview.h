@@ -22,7 +22,7 @@
 /* One target's row, as the overview shows it (0 where unknown). */
 struct tui_ov_row {
 	char target[128];            /* the path, control characters escaped */
-	char dev[32];                /* the top device of its stack, "" none */
+	char dev[64];                /* the top device of its stack (DEVSTACK_NAME_LEN), "" none */
 	double asked, achieved;      /* requests/s; asked 0 = unpaced */
 	uint64_t last, p50, p99, max; /* ns: the last request, and over the window */
 	uint64_t count;              /* valid requests in the window */
