@@ -6,7 +6,8 @@ Markdown table and, with --readme, writes it into README.md between the bench ma
 Usage: bench/run.py [--build DIR] [--readme] [--quick] [--multi]
 --multi (issue 16): 16 file targets in one run at 1,000 req/s each (-C -i 1ms): achieved/asked
 >= 0.995 for every target, start lateness p99 <= 100 us; its table goes between the
-bench-multi markers.
+bench-multi markers. The view's own CPU with 16 targets at -i 1s (goal <= 2 % of a core) is
+measured by bench/tui_cpu.sh (in tmux; the UI thread's utime+stime over 60 s).
 Goals (issue 3): rate achieved/asked >= 0.995 at -r 1k..100k; start lateness at -i 1ms
 median <= 5 us, p99 <= 50 us; avg at -C -i 0: sync <= 1.02 x ioping, io_uring <= 1.15 x
 the bare io_uring loop; -R requests/s >= 1.0 x ioping; max RSS <= 1.5 x ioping and flat.

@@ -230,10 +230,6 @@ static int cli_check_run(const struct opts *o, const struct view_ops *tui)
 			cli_msg("%s", msg);
 			return CLI_EXIT_USAGE;
 		}
-		if (o->tui) {
-			cli_msg("--sweep runs on the command line; it cannot be combined with --tui");
-			return CLI_EXIT_USAGE;
-		}
 	}
 	if (o->tui) {
 		if (!tui) {
@@ -348,7 +344,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 		return code;
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
 	if (o.npaths > 1)
-		return cli_multi_run(&o, ops);
+		return cli_multi_run(&o, ops, o.tui ? tui : NULL);
 	return cli_single(&o, ops, o.tui ? tui : NULL);
 }
 

@@ -94,6 +94,10 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->speed_limit = o->speed_limit;
 	vc->work_size = t->work_size;
 	vc->asked_rate = opts_asked_rate(o);
+	vc->sweep = o->sweep;
+	vc->sweep_rates = o->sweep_rates;
+	vc->sweep_step = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
+	vc->response = o->depth_set || o->response;
 	vc->depth = (unsigned)o->depth;
 }
 

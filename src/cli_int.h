@@ -24,6 +24,7 @@
 #include "target.h"
 #include "ticker.h"
 #include "verdict.h"
+#include "view.h"
 
 struct devwatch;
 struct exporters;
@@ -34,6 +35,15 @@ struct watchdog;
 
 /* Set by SIGINT/TERM/HUP (a second one exits 4): every probe's stop flag. */
 extern volatile sig_atomic_t cli_stop;
+
+/* While a view runs: its async-signal-safe terminal restore, called before _exit. */
+extern void (*volatile cli_view_emergency)(void);
+
+/* The view's settings for target t opened from o. */
+void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc);
+
+/* The view's message callback: one "ioprobe: " line. */
+void cli_view_message(const char *text);
 
 /* One "ioprobe: ..." line on stderr, control characters escaped. */
 void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -87,15 +97,11 @@ struct cli_ctx {
 	struct exporters *x;     /* --listen, --prometheus, --influx, or NULL */
 };
 
-/* While a view runs: its async-signal-safe terminal restore, called before _exit. */
-extern void (*volatile cli_view_emergency)(void);
 /* The last message said on stderr (--check repeats it in its UNKNOWN line). */
 extern char cli_last_msg[512];
 /* --check was given: every way out prints one plugin line (cli_main). */
 extern bool cli_check_wanted;
 
-/* The view's settings for target t opened from o. */
-void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc);
 
 /* cli_run.c: the probe's sink, the view, the exit code. */
 

@@ -16,6 +16,7 @@
 #include "devwatch.h"
 #include "iostat.h"
 #include "msg.h"
+#include "out.h"
 #include "outw.h"
 #include "sbuf.h"
 #include "ticker.h"
@@ -58,10 +59,6 @@ int cli_multi_check(const struct opts *o)
 {
 	if (o->fio_job) {
 		cli_msg("--fio-job watches one target's devices: give one target");
-		return CLI_EXIT_USAGE;
-	}
-	if (o->tui) {
-		cli_msg("--tui shows one target: the overview of several is not built yet");
 		return CLI_EXIT_USAGE;
 	}
 	if (o->sweep) {
@@ -377,6 +374,54 @@ static int mt_conclude(struct mt_run *r, int code)
 	return r->out.err ? cli_out_error(r->out.err) : code;
 }
 
+/*
+ * --tui: every prepared target under the view's overview (it runs their
+ * threads), then what it deferred on stderr. Returns the worst exit code.
+ */
+static int mt_view(struct mt_run *r, const struct view_ops *view, const struct engine_ops *ops)
+{
+	struct view_params *vp = calloc(r->n, sizeof(*vp));
+	struct view_cfg *vc = calloc(r->n, sizeof(*vc));
+	struct mt_target **of = calloc(r->n, sizeof(*of));
+	struct sbuf deferred = SBUF_INIT;
+	char msg[MSG_MAX];
+	size_t n = 0;
+	int ret = -ENOMEM;
+
+	for (size_t i = 0; vp && vc && of && i < r->n; i++) {
+		struct mt_target *tg = &r->tg[i];
+
+		if (tg->state != MT_READY)
+			continue;
+		tg->rc.raw_target = false;
+		cli_view_cfg(&tg->o, &tg->t, &vc[n]);
+		vp[n] = (struct view_params){
+			.probe = tg->p, .rc = &tg->rc, .cfg = &vc[n], .engine = ops->name,
+			.deferred_stderr = &deferred, .stop = &cli_stop,
+			.message = cli_view_message, .result = &tg->ret,
+		};
+		of[n++] = tg;
+	}
+	if (vp && vc && of) {
+		cli_view_emergency = view->emergency;
+		ret = view->run_many(vp, n, msg, sizeof(msg));
+		cli_view_emergency = NULL;
+	} else {
+		snprintf(msg, sizeof(msg), "out of memory");
+	}
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
+	for (size_t i = 0; !ret && i < n; i++)
+		of[i]->state = MT_RUNNING; /* ran: its summary follows */
+	free(vp);
+	free(vc);
+	free(of);
+	if (ret)
+		cli_msg("%s", msg);
+	return ret ? CLI_EXIT_PREPARE : CLI_EXIT_OK;
+}
+
 /* Prepare every target; returns the worst preparation code (0 when all were prepared). */
 static int mt_prepare_all(struct mt_run *r, const struct engine_ops *ops, size_t *ready)
 {
@@ -392,7 +437,8 @@ static int mt_prepare_all(struct mt_run *r, const struct engine_ops *ops, size_t
 	return code;
 }
 
-int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
+int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
+		  const struct view_ops *view)
 {
 	struct mt_run r = { .o = o, .n = o->npaths };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -413,6 +459,10 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 		code = code ? code : CLI_EXIT_PREPARE;
 	} else if (cli_stop) {
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
+	} else if (view) {
+		int c = mt_view(&r, view, ops);
+
+		code = mt_conclude(&r, c > code ? c : code);
 	} else if (!(o->iostat && (code = mt_iostat_prepare(&r)))) {
 		if (o->json && !o->json_lines) {
 			struct sbuf open = SBUF_INIT;

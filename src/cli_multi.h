@@ -11,9 +11,10 @@
 
 #include "engine.h"
 #include "opts.h"
+#include "view.h"
 
 /*
- * Options that do not combine with several targets (--fio-job, --tui, --sweep): returns -1 when o is
+ * Options that do not combine with several targets (--fio-job, --sweep): returns -1 when o is
  * fine, else the exit code after the message.
  */
 int cli_multi_check(const struct opts *o);
@@ -22,8 +23,10 @@ int cli_multi_check(const struct opts *o);
  * Prepare every target of o (o->npaths > 1), probe them all at once, report;
  * returns the exit code: the worst over the targets (a target that could
  * not be prepared counts 2, or 1 for a refused size), 2 when none could
- * start, or an output error's code.
+ * start, or an output error's code. With view (--tui) the targets run under
+ * its overview instead of printing lines; the summaries follow it.
  */
-int cli_multi_run(const struct opts *o, const struct engine_ops *ops);
+int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
+		  const struct view_ops *view);
 
 #endif

@@ -113,7 +113,7 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 	return ret;
 }
 
-static void cli_view_message(const char *text)
+void cli_view_message(const char *text)
 {
 	cli_msg("%s", text);
 }
@@ -226,13 +226,14 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 			const struct engine_ops *ops, const struct target *t)
 {
 	char msg[MSG_MAX] = "";
-	struct sbuf deferred = SBUF_INIT;
+	struct sbuf deferred = SBUF_INIT, table = SBUF_INIT;
 	struct view_cfg vc;
 	struct view_params vp = {
 		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
 		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
+		.sweep_out = c->o->sweep ? &table : NULL,
 	};
-	int ret;
+	int ret, code;
 
 	cli_view_cfg(c->o, t, &vc);
 	cli_view_emergency = view->emergency;
@@ -241,7 +242,18 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 	if (deferred.len)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
 	sbuf_free(&deferred);
-	return cli_conclude(c, p, ret, msg);
+	if (!c->o->sweep)
+		return cli_conclude(c, p, ret, msg);
+	/* the view ran the sweep: its table so far, then any failure */
+	pthread_mutex_lock(&c->out.lock);
+	code = outw_flush(&c->out, &table) ? cli_out_error(c->out.err) : CLI_EXIT_OK;
+	pthread_mutex_unlock(&c->out.lock);
+	if (ret && !c->out.err) {
+		cli_msg("%s", msg);
+		code = CLI_EXIT_RUNTIME;
+	}
+	sbuf_free(&table);
+	return code;
 }
 
 /* Prepare, probe, report. The target is open; returns the exit code. */
@@ -268,7 +280,7 @@ int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops
 	cli_probe_cfg(o, &pc);
 	probe_init(p, &pc, t, &eng, buf);
 	clock_tighten_slack();
-	if (view)
+	if (view) /* with --sweep the view steps the rate itself */
 		code = cli_run_view(view, p, &c, ops, t);
 	else if (o->sweep)
 		code = cli_run_sweep(&c, p, wd);

@@ -22,37 +22,16 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 			  struct verdict_hist *h, struct verdict *v, struct sweep_row *r)
 {
 	const struct opts *o = c->o;
-	const struct tally *t = &p->acct.total;
 	struct verdict_dev devs[DEVWATCH_MAX];
 	size_t n = cli_verdict_devs(c->watch, devs, DEVWATCH_MAX);
-	struct verdict_probe vp = {
-		.asked = rate, .size = p->target->size,
+	struct sweep_probe sp = {
+		.size = p->target->size,
 		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),
-		.flush = !o->cached, .depth = (unsigned)o->depth, .period_ns = t->wall,
-		.done = t->requests,
-		.skipped = t->skipped, .p50_ns = stats_percentile(&t->valid, 50),
-		.p99_ns = stats_percentile(&t->valid, 99),
+		.flush = !o->cached, .depth = (unsigned)o->depth,
+		.response = o->depth_set || o->response,
 	};
-	const struct iostat_row *row = n ? devs[0].row : NULL;
 
-	verdict_judge(h, &vp, devs, n, v);
-	*r = (struct sweep_row){
-		.size = p->target->size, .asked = rate, .achieved = v->achieved,
-		.expected = v->expected, .dev_rate = v->dev_rate, .p50_ns = vp.p50_ns,
-		.p99_ns = vp.p99_ns, .skipped = t->skipped,
-		/* response time (completion - scheduled start) when -Q or --response asks */
-		.rp50_ns = o->depth_set || o->response ? stats_percentile(&t->response, 50) : 0,
-		.rp99_ns = o->depth_set || o->response ? stats_percentile(&t->response, 99) : 0,
-		.kept_up = v->state == VERDICT_KEEPS_UP ||
-			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
-	};
-	if (row) {
-		r->areq_kb = row->avgrq_sz / 2;
-		r->aqu = row->aqu_sz;
-		r->await_ms = row->await;
-		r->util = row->util;
-		r->dev_mbs = (row->rkb_s + row->wkb_s) / 1024;
-	}
+	sweep_judge(h, &sp, rate, &p->acct.total, devs, n, v, r);
 }
 
 /* Put one piece of the sweep's output on stdout (whole lines, flushed). */

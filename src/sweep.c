@@ -12,9 +12,43 @@
 #include "fmt.h"
 #include "json.h"
 #include "msg.h"
+#include "stats.h"
 #include "suffix.h"
 
 #define SWEEP_RATE_MAX 1e9
+
+void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double rate,
+		 const struct tally *t, const struct verdict_dev *devs, size_t n,
+		 struct verdict *v, struct sweep_row *r)
+{
+	struct verdict_probe vp = {
+		.asked = rate, .size = sp->size, .write_share = sp->write_share,
+		.flush = sp->flush, .depth = sp->depth, .period_ns = t->wall,
+		.done = t->requests, .skipped = t->skipped,
+		.p50_ns = stats_percentile(&t->valid, 50),
+		.p99_ns = stats_percentile(&t->valid, 99),
+	};
+	const struct iostat_row *row = n ? devs[0].row : NULL;
+
+	verdict_judge(h, &vp, devs, n, v);
+	*r = (struct sweep_row){
+		.size = sp->size, .asked = rate, .achieved = v->achieved,
+		.expected = v->expected, .dev_rate = v->dev_rate, .p50_ns = vp.p50_ns,
+		.p99_ns = vp.p99_ns, .skipped = t->skipped,
+		/* response time (completion - scheduled start) when -Q or --response asks */
+		.rp50_ns = sp->response ? stats_percentile(&t->response, 50) : 0,
+		.rp99_ns = sp->response ? stats_percentile(&t->response, 99) : 0,
+		.kept_up = v->state == VERDICT_KEEPS_UP ||
+			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
+	};
+	if (row) {
+		r->areq_kb = row->avgrq_sz / 2;
+		r->aqu = row->aqu_sz;
+		r->await_ms = row->await;
+		r->util = row->util;
+		r->dev_mbs = (row->rkb_s + row->wkb_s) / 1024;
+	}
+}
 
 int sweep_parse(const char *arg, struct sweep_plan *p, char *msg, size_t msglen)
 {

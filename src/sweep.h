@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "account.h"
 #include "sbuf.h"
+#include "verdict.h"
 
 #define SWEEP_MAX_STEPS 32
 /* auto: the first rate, requests/s (a slow disk still keeps up with it) */
@@ -71,6 +73,25 @@ struct sweep_row {
 	bool kept_up;
 	const char *verdict;        /* the verdict line's words ("keeps up", "falls short: ...") */
 };
+
+/* What a step's probe was, for judging it. */
+struct sweep_probe {
+	uint64_t size;              /* bytes per request */
+	double write_share;         /* 0 reads, 1 writes, 0.5 -G */
+	bool flush;                 /* writes are followed by fdatasync (no -C) */
+	unsigned depth;             /* -Q */
+	bool response;              /* -Q or --response: the row carries response percentiles */
+};
+
+/*
+ * Judge one finished step at rate: t is its tally (wall, requests, skipped,
+ * latencies), devs[0 .. n) the device rows over the step (top first). Fills
+ * the verdict v and the row r (r->verdict is left NULL: the caller formats
+ * v into it). h carries the verdict's history from step to step.
+ */
+void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double rate,
+		 const struct tally *t, const struct verdict_dev *devs, size_t n,
+		 struct verdict *v, struct sweep_row *r);
 
 /* The table's header line, newline included. */
 void sweep_format_header(struct sbuf *sb);

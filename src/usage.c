@@ -32,7 +32,8 @@
 	"      -R, -rapid                 test with rapid I/O during 3s (-q -i 0 -w 3)\n" \
 	"      -k, -keep                  keep and reuse temporary file (ioprobe.tmp)\n" \
 	"      -E, -ignore-error          count failed requests and go on (exit 3 at the end)\n" \
-	"      -X, -tui                   full-screen live view (latency graph, statistics)\n" \
+	"      -X, -tui                   full-screen live view (latency graph, statistics;\n" \
+	"                                 an overview of several targets; a -sweep's steps)\n" \
 	"          -no-color              no colours in the full-screen view (also NO_COLOR)\n" \
 	"          -ascii                 no braille or box drawing in the full-screen view\n" \
 	"\n" \

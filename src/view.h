@@ -30,7 +30,11 @@ struct view_cfg {
 	uint64_t speed_limit;          /* -l, bytes/s the interval came from, 0 = none */
 	uint64_t work_size;            /* -S as the target resolved it, bytes */
 	double asked_rate;             /* requests/s asked (opts_asked_rate), 0 = unpaced */
-	unsigned depth;                /* -Q, requests in flight at most */
+	bool sweep;                    /* --sweep: run() steps the rate (see view_params) */
+	const char *sweep_rates;       /* its argument (NULL, "auto" or a list; checked) */
+	uint64_t sweep_step;           /* ns each step runs (-w, else 5 s) */
+	bool response;                 /* -Q or --response: response percentiles in the table */
+	unsigned depth;                /* -Q, requests in flight at once */
 };
 
 struct view_params {
@@ -42,6 +46,10 @@ struct view_params {
 	volatile sig_atomic_t *stop;   /* set by the CLI's SIGINT/TERM/HUP handler */
 	/* Print one message ("ioprobe: " is added); only once the screen is given back. */
 	void (*message)(const char *text);
+	/* --sweep: run() appends the table (header, a row per finished step, knee) here */
+	struct sbuf *sweep_out;
+	/* run_many(): this target's probe result (0 or -errno) goes here when not NULL */
+	int *result;
 };
 
 struct view_ops {
@@ -70,6 +78,13 @@ struct view_ops {
 	 */
 	int (*prepare)(const struct view_cfg *cfg, volatile sig_atomic_t *stop,
 		       void (**fn)(void *arg, uint64_t done, uint64_t total), void **arg);
+	/*
+	 * Several targets: vp[0 .. n-1], one probe each, shown on one overview
+	 * (a probe thread per target, one view thread). Each target's result
+	 * goes to *vp[i].result, its failure message through vp[i].message.
+	 * Returns 0, or -errno with msg filled when the view itself failed.
+	 */
+	int (*run_many)(const struct view_params *vp, size_t n, char *msg, size_t msglen);
 	/*
 	 * Async-signal-safe: give the terminal back at once. The CLI calls it
 	 * from its signal handler before _exit() while run() is active.

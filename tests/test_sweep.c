@@ -160,3 +160,63 @@ Test(sweep, row_and_json)
 			 "saturated\"}"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
+
+/* A step's tally: n valid requests of lat ns over wall ns, skipped slots. */
+static void step_tally(struct tally *t, uint64_t n, uint64_t lat, uint64_t wall, uint64_t skipped)
+{
+	memset(t, 0, sizeof(*t));
+	stats_init(&t->valid);
+	stats_init(&t->response);
+	for (uint64_t i = 0; i < n; i++)
+		stats_add(&t->valid, lat);
+	t->requests = n;
+	t->wall = wall;
+	t->skipped = skipped;
+}
+
+Test(sweep, judge_fills_a_row_that_keeps_up)
+{
+	static struct tally t;
+	struct iostat_row row = { .interval_ns = 1000000000ull, .r_s = 20, .tps = 20,
+				  .avgrq_sz = 8, .aqu_sz = 0.15, .await = 7.2, .util = 14.6,
+				  .rkb_s = 80 };
+	struct verdict_dev dev = { "loop3", &row, 0, -1 };
+	struct sweep_probe sp = { .size = 4096 };
+	struct verdict_hist h;
+	struct verdict v;
+	struct sweep_row r;
+
+	verdict_hist_init(&h);
+	step_tally(&t, 20, 7200000, 1000000000ull, 0);
+	sweep_judge(&h, &sp, 20, &t, &dev, 1, &v, &r);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
+	cr_assert(r.kept_up);
+	cr_assert_eq(r.size, 4096);
+	cr_assert_float_eq(r.asked, 20, 1e-9);
+	cr_assert_float_eq(r.achieved, 20, 1e-9);
+	cr_assert_float_eq(r.areq_kb, 4, 1e-9, "avgrq-sz 8 sectors is 4 kB");
+	cr_assert_float_eq(r.dev_mbs, 80.0 / 1024, 1e-9);
+	cr_assert_eq(r.p50_ns, 7200000);
+	cr_assert_eq(r.rp50_ns, 0, "response percentiles only when asked");
+	cr_assert_null(r.verdict);
+}
+
+Test(sweep, judge_a_step_that_falls_short)
+{
+	static struct tally t;
+	struct iostat_row row = { .interval_ns = 1000000000ull, .r_s = 137, .tps = 137,
+				  .avgrq_sz = 8, .aqu_sz = 0.99, .await = 7.2, .util = 98.5 };
+	struct verdict_dev dev = { "loop3", &row, 0, -1 };
+	struct sweep_probe sp = { .size = 4096, .response = true };
+	struct verdict_hist h;
+	struct verdict v;
+	struct sweep_row r;
+
+	verdict_hist_init(&h);
+	step_tally(&t, 137, 7200000, 1000000000ull, 63);
+	sweep_judge(&h, &sp, 200, &t, &dev, 1, &v, &r);
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT);
+	cr_assert_not(r.kept_up);
+	cr_assert_eq(r.skipped, 63);
+	cr_assert_float_eq(r.util, 98.5, 1e-9);
+}

@@ -24,6 +24,7 @@
 #include "esc.h"
 #include "session.h"
 #include "tui_draw.h"
+#include "tui_int.h"
 #include "tui_fmt.h"
 #include "tui_iostat.h"
 #include "tui_keys.h"
@@ -74,6 +75,10 @@ struct tui {
 	char note[96];
 	char target[1024], mode[96], pace[96], period_label[48], state[640];
 	enum tui_state_cls state_cls;
+	/* several targets (tui_multi.c) */
+	const char *sticky;      /* the footer's note when there is no other */
+	void (*on_sample)(void *ctx, const struct sample *s, enum notice n, uint64_t now);
+	void *hook_ctx;
 };
 
 static void *tui_noop(void *arg)
@@ -189,7 +194,7 @@ static void tui_pace(struct tui *t)
 		snprintf(t->pace, sizeof(t->pace), "%severy %s", burst, a);
 }
 
-static void tui_relayout(struct tui *t)
+void tui_relayout(struct tui *t)
 {
 	struct tui_layout_req req = { COLS, LINES, 0 };
 	size_t need;
@@ -212,7 +217,7 @@ static void tui_relayout(struct tui *t)
 /* ---- session records -------------------------------------------------------------------- */
 
 /* Move every waiting session record into the model; returns how many there were. */
-static uint64_t tui_drain(struct tui *t)
+uint64_t tui_drain(struct tui *t)
 {
 	struct session_rec rec;
 	uint64_t n = 0;
@@ -231,6 +236,9 @@ static uint64_t tui_drain(struct tui *t)
 			}
 			tui_model_add(&t->live, &rec.sample, rec.notice);
 			tui_verdict_add(&t->verdict, &rec.sample);
+			if (t->on_sample)
+				t->on_sample(t->hook_ctx, &rec.sample, rec.notice,
+					     rec.sample.start + rec.sample.time);
 			break;
 		case SESSION_PERIOD_END:
 			tui_model_period_end(&t->live);
@@ -280,7 +288,7 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 	tui_note(t, note);
 }
 
-static void tui_key(struct tui *t, int ch)
+void tui_key(struct tui *t, int ch)
 {
 	uint64_t now = tui_run_ns(t, clock_now());
 	enum tui_action act = tui_key_action(ch == KEY_F(1) ? '?' : ch);
@@ -397,7 +405,7 @@ static void tui_state(struct tui *t, uint64_t inflight)
 	}
 }
 
-static void tui_paint(struct tui *t, uint64_t mono)
+void tui_paint(struct tui *t, uint64_t mono)
 {
 	struct tui_frame f;
 	uint64_t inflight = tui_inflight(t, mono);
@@ -432,7 +440,7 @@ static void tui_paint(struct tui *t, uint64_t mono)
 	f.write = t->vp->rc->write;
 	f.inflight = inflight;
 	f.dropped = session_dropped(&t->s);
-	f.note = mono < t->note_until ? t->note : NULL;
+	f.note = mono < t->note_until ? t->note : t->sticky;
 	f.cols = t->cols;
 	f.cells = t->cells;
 	f.ncells = t->ncells;
@@ -442,7 +450,7 @@ static void tui_paint(struct tui *t, uint64_t mono)
 }
 
 /* Milliseconds poll() may sleep. */
-static int tui_timeout(struct tui *t, uint64_t mono)
+int tui_timeout(struct tui *t, uint64_t mono)
 {
 	uint64_t due = t->next_tick;
 
@@ -462,7 +470,7 @@ static int tui_timeout(struct tui *t, uint64_t mono)
 }
 
 /* Once a second: periods, the clock, and the iostat sample (CLOCK_BOOTTIME). */
-static void tui_tick(struct tui *t, uint64_t mono)
+void tui_tick(struct tui *t, uint64_t mono)
 {
 	uint64_t bt;
 
@@ -523,7 +531,7 @@ static int tui_start(struct tui *t)
  * back then, so say what we wait for — only when a request really is in
  * flight (a probe thread busy elsewhere is not waiting for one).
  */
-static void tui_finish(struct tui *t)
+void tui_finish(struct tui *t)
 {
 	bool told = false;
 
@@ -568,24 +576,27 @@ static void tui_loop(struct tui *t)
 }
 
 /* Hand the kept warnings to the CLI, each text once with its count. */
-static void tui_report_warnings(struct tui *t)
+void tui_report_warnings(struct tui *t)
 {
-	char line[WARNLOG_LINE_LEN];
+	char line[WARNLOG_LINE_LEN], named[WARNLOG_LINE_LEN + 1100];
 
 	for (size_t i = 0; i < warnlog_lines(&t->warns); i++) {
 		warnlog_line(&t->warns, i, t->ascii, line, sizeof(line));
-		t->vp->message(line);
+		/* one of several targets (tui_multi.c): say which */
+		snprintf(named, sizeof(named), "%s%s%s", t->sticky ? t->vp->cfg->path : "",
+			 t->sticky ? ": " : "", line);
+		t->vp->message(named);
 	}
 }
 
-static void tui_free(struct tui *t)
+void tui_free(struct tui *t)
 {
 	free(t->cells);
 	free(t);
 }
 
 /* The view's state before the screen opens; NULL when out of memory. */
-static struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to)
+struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to)
 {
 	struct tui *t = calloc(1, sizeof(*t));
 	struct tui_model_cfg mc = { 0 };
@@ -623,10 +634,13 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 {
 	struct tui_term_opts to = { vp->cfg->ascii, vp->cfg->no_color };
 	struct sigaction wake, old_wake;
-	struct tui *t = tui_new(vp, &to);
+	struct tui *t;
 	const char *why;
 	int ret;
 
+	if (vp->cfg->sweep)
+		return tui_sweep_run(vp, msg, msglen);
+	t = tui_new(vp, &to);
 	if (!t) {
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
@@ -668,10 +682,79 @@ static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
 	return ret;
 }
 
+/* ---- for several targets and the sweep (tui_int.h) ---------------------------------------- */
+
+int tui_one_start(struct tui *t)
+{
+	t->t0 = clock_now();
+	t->next_tick = t->t0 + TUI_TICK_NS;
+	return tui_start(t);
+}
+
+void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
+{
+	p->m = &t->live;
+	p->io = &t->io;
+	p->now = tui_run_ns(t, mono);
+	p->state = session_state(&t->s);
+	p->paused = t->paused;
+	p->help = t->help;
+	p->interval = t->interval;
+	p->wake_fd = session_wake_fd(&t->s);
+	p->dirty = t->dirty;
+	p->busy = t->busy;
+	p->last_draw = t->last_draw;
+	p->target = t->vp->cfg->path;
+}
+
+void tui_set_busy(struct tui *t, bool busy)
+{
+	t->busy = busy;
+}
+
+void tui_ack(struct tui *t)
+{
+	session_ack(&t->s);
+}
+
+void tui_set_sticky(struct tui *t, const char *text)
+{
+	t->sticky = text;
+	t->dirty = true;
+}
+
+void tui_set_hook(struct tui *t, void (*fn)(void *, const struct sample *, enum notice, uint64_t),
+		  void *ctx)
+{
+	t->on_sample = fn;
+	t->hook_ctx = ctx;
+}
+
+int tui_result(struct tui *t, const char **why)
+{
+	return session_result(&t->s, why);
+}
+
+void tui_wake_install(struct sigaction *old)
+{
+	struct sigaction wake;
+
+	memset(&wake, 0, sizeof(wake));
+	wake.sa_handler = tui_on_wake;
+	sigemptyset(&wake.sa_mask);
+	sigaction(TUI_WAKE_SIG, &wake, old);
+}
+
+void tui_wake_restore(const struct sigaction *old)
+{
+	sigaction(TUI_WAKE_SIG, old, NULL);
+}
+
 const struct view_ops tui_view = {
 	.name = "tui",
 	.check = tui_check,
 	.run = tui_run,
 	.prepare = tui_prep_open,
+	.run_many = tui_multi_run,
 	.emergency = tui_term_emergency,
 };

@@ -113,8 +113,8 @@ check "same device under two names: said" err_has "^ioprobe: duplicate target: \
 check "same device under two names: nothing run" out_empty
 
 probe -X -c 1 "$A" "$B"
-check "-X with several targets: exit 1, said (the overview is not built yet)" \
-	eval 'rc_is 1 && err_has "^ioprobe: --tui shows one target" && out_empty'
+check "-X with several targets off a terminal: exit 1, said (the overview: t_tui_multi)" \
+	eval 'rc_is 1 && err_has "^ioprobe: --tui needs a terminal" && out_empty'
 probe --fio-job=1s "$A" "$B"
 check "--fio-job with several targets: exit 1, said" \
 	eval 'rc_is 1 && err_has "^ioprobe: --fio-job watches one target" && out_empty'

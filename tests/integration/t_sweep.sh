@@ -2,7 +2,8 @@
 # --sweep: the saturation method, stepped. On a serial 7 ms disk (a loop device over
 # the FUSE fault disk), auto finds the knee within 10 % of the capacity an unpaced run
 # measures; a list runs exactly its steps; -J is one JSON object; a read sweep never
-# writes; SIGINT mid-sweep prints the table so far; bad lists and --tui are refused.
+# writes; SIGINT mid-sweep prints the table so far; bad lists are refused (the sweep in the
+# view: t_tui_multi).
 . "$(dirname "$0")/lib.sh"
 require_fuse
 require_loop

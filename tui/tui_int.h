@@ -1,0 +1,77 @@
+/*
+ * tui_int: what the view's front modules share — tui.c's single-target
+ * screen, driven by tui_multi.c (several targets on an overview) and
+ * tui_sweep.c (--sweep). Only for tui/; struct tui stays private to tui.c.
+ */
+#ifndef IOPROBE_TUI_INT_H
+#define IOPROBE_TUI_INT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sample.h"
+#include "tui_iostat.h"
+#include "tui_model.h"
+#include "tui_term.h"
+#include "view.h"
+
+struct tui;
+
+/* What the overview reads of one target's screen (pointers into its state). */
+struct tui_peek {
+	const struct tui_model *m;    /* the live model */
+	const struct tui_iostat *io;
+	uint64_t now;                 /* run ns at the monotonic time given */
+	int state;                    /* SESSION_* */
+	bool paused, dirty, busy;
+	bool help;                    /* its help overlay is up */
+	uint64_t interval, last_draw;
+	int wake_fd;
+	const char *target;           /* the path as given */
+};
+
+/* A target's screen before the terminal opens; NULL when out of memory. */
+struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to);
+/* Free it (after tui_finish()). */
+void tui_free(struct tui *t);
+/* Start its probe thread, the clock at now. Returns 0 or -errno. */
+int tui_one_start(struct tui *t);
+/* Stop the probe thread (asks, interrupts, waits) and drain what is left. */
+void tui_finish(struct tui *t);
+/* Move waiting records into the model; returns how many there were. */
+uint64_t tui_drain(struct tui *t);
+/* Once per wake-up: periods, notes, the iostat sample once a second. */
+void tui_tick(struct tui *t, uint64_t mono);
+/* A key for the single-target screen (KEY_RESIZE lays it out again). */
+void tui_key(struct tui *t, int ch);
+/* Lay out for the current terminal size. */
+void tui_relayout(struct tui *t);
+/* Paint its screen now. */
+void tui_paint(struct tui *t, uint64_t mono);
+/* Milliseconds its screen may sleep. */
+int tui_timeout(struct tui *t, uint64_t mono);
+/* Hand its kept warnings to the CLI. */
+void tui_report_warnings(struct tui *t);
+/* Fill p for monotonic ns mono. */
+void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p);
+void tui_set_busy(struct tui *t, bool busy);
+/* Acknowledge a wake-up of its session's fd. */
+void tui_ack(struct tui *t);
+/* The footer's note when no other is shown (NULL: none); text must outlive the screen. */
+void tui_set_sticky(struct tui *t, const char *text);
+/* Call fn(ctx, sample, notice, run ns it ended) for every sample drained. */
+void tui_set_hook(struct tui *t, void (*fn)(void *, const struct sample *, enum notice, uint64_t),
+		  void *ctx);
+/* The probe's result: 0 or -errno with *why. */
+int tui_result(struct tui *t, const char **why);
+/* The handler of the signal that interrupts a probe's sleep; restore the old one after. */
+void tui_wake_install(struct sigaction *old);
+void tui_wake_restore(const struct sigaction *old);
+
+/* view_ops.run_many (tui_multi.c). */
+int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msglen);
+/* view_ops.run with --sweep (tui_sweep.c). */
+int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,337 @@
+/*
+ * tui_sweep: --sweep in the view. The plan, the judging and the table are
+ * src/sweep.c's; this module runs each step as a session of its own (a
+ * fresh single-target model per step, never shown), reads the device rows
+ * around it, and draws achieved against asked for every step — a bar per
+ * step with the asked rate marked, its verdict, the operators' table below
+ * as far as it fits, and the knee line once the sweep is over. The table
+ * (header, finished steps, knee) goes to vp->sweep_out for the CLI to print
+ * once the screen is given back, also after q or a signal mid-sweep.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "devwatch.h"
+#include "session.h"
+#include "sweep.h"
+#include "tui_fmt.h"
+#include "tui_int.h"
+#include "tui_text.h"
+
+#define SW_FRAME_MS 250
+
+struct sw {
+	const struct view_params *vp;
+	struct tui_term_opts to;
+	struct probe_cfg base;   /* the probe's settings before the first step */
+	struct sweep_plan plan;
+	struct verdict_hist h;
+	struct devwatch *watch;
+	struct sweep_row rows[SWEEP_MAX_STEPS];
+	char verdict[SWEEP_MAX_STEPS][200];
+	char words[SWEEP_MAX_STEPS][80];   /* the verdict's state and reason only */
+	size_t nrows;
+	char bad[160];
+	double bad_rate, rate;
+	uint64_t step_t0;
+	uint64_t step_done;      /* requests of the running step so far */
+	bool quit, over, ascii;
+	struct sbuf table;       /* the operators' table as text (header and rows) */
+};
+
+/* The devices' rows over the step, top first (as cli.c maps them). */
+static size_t sw_devs(const struct devwatch *w, struct verdict_dev *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; w && i < w->ndev && n < max; i++, n++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
+					       d->max_sectors_kb, d->write_cache };
+	}
+	return n;
+}
+
+/* A finished step: judge it, keep its row, append it to the output. */
+static void sw_record(struct sw *s, const struct tally *t, uint64_t wall)
+{
+	const struct view_cfg *c = s->vp->cfg;
+	struct tally tt = *t;
+	struct verdict_dev devs[DEVWATCH_MAX];
+	size_t n = sw_devs(s->watch, devs, DEVWATCH_MAX);
+	struct sweep_probe sp = {
+		.size = s->vp->rc->size, .write_share = c->read_write ? 0.5 : c->write ? 1.0 : 0.0,
+		.flush = !c->cached, .depth = c->depth, .response = c->response,
+	};
+	struct sweep_row *r = &s->rows[s->nrows];
+	struct sbuf text = SBUF_INIT;
+	struct verdict v;
+
+	tt.wall = wall;
+	sweep_judge(&s->h, &sp, s->rate, &tt, devs, n, &v, r);
+	verdict_format(&text, &v);
+	snprintf(s->verdict[s->nrows], sizeof(s->verdict[0]), "%s", sbuf_str(&text));
+	sbuf_free(&text);
+	r->verdict = s->verdict[s->nrows];
+	snprintf(s->words[s->nrows], sizeof(s->words[0]), "%s%s%s", verdict_state_text(v.state),
+		 v.reason && v.state == VERDICT_FALLS_SHORT ? ": " : "",
+		 v.state == VERDICT_FALLS_SHORT ? verdict_reason_text(v.reason) : "");
+	sweep_record(&s->plan, s->rate, r->kept_up);
+	if (!r->kept_up && (!s->bad_rate || s->rate < s->bad_rate)) {
+		const char *why = verdict_reason_text(v.reason);
+
+		s->bad_rate = s->rate;
+		snprintf(s->bad, sizeof(s->bad), "%s%s%s", verdict_state_text(v.state),
+			 *why ? ": " : "", why);
+	}
+	sweep_format_row(&s->table, r);
+	sweep_format_row(s->vp->sweep_out, r);
+	s->nrows++;
+}
+
+/* ---- painting --------------------------------------------------------------------------- */
+
+/* One step's bar: achieved filled, the asked rate marked with '|', scaled to top. */
+static void sw_bar(int y, int x, int w, const struct sweep_row *r, double top, bool ascii)
+{
+	char buf[4 * 256 + 1];
+	int at = (int)lround(r->asked / top * (w - 1));
+
+	if (w < 3 || w > 256)
+		return;
+	tui_fmt_bar(buf, sizeof(buf), w, r->achieved / top, ascii);
+	tui_text_put(y, x, w, r->kept_up ? TA_OK : TA_BAD, buf);
+	tui_text_put(y, x + (at < w ? at : w - 1), 1, TA_KEY, "|");
+}
+
+static double sw_top(const struct sw *s)
+{
+	double top = s->rate;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		top = fmax(top, fmax(s->rows[i].asked, s->rows[i].achieved));
+	return top > 0 ? top : 1;
+}
+
+static int sw_paint_steps(const struct sw *s, int y, int end)
+{
+	double top = sw_top(s);
+	int bw = COLS - 50;
+	char a[32], g[32], buf[160];
+
+	tui_text_put(y++, 0, COLS, TA_HEAD, "  asked/s   got/s  achieved (bar) against asked (|)");
+	for (size_t i = s->nrows > (size_t)(end - y) ? s->nrows - (size_t)(end - y) : 0;
+	     i < s->nrows && y < end; i++, y++) {
+		const struct sweep_row *r = &s->rows[i];
+
+		snprintf(buf, sizeof(buf), "%9s %7s", tui_fmt_rate(a, sizeof(a), r->asked),
+			 tui_fmt_rate(g, sizeof(g), r->achieved));
+		tui_text_put(y, 0, 18, TA_DATA, buf);
+		sw_bar(y, 18, bw > 10 ? bw : 10, r, top, s->ascii);
+		tui_text_put(y, 19 + (bw > 10 ? bw : 10), COLS - 19 - (bw > 10 ? bw : 10),
+			     r->kept_up ? TA_OK : TA_BAD, s->words[i]);
+	}
+	return y;
+}
+
+/* The table's lines (header, rows) from row y on, clipped to the width. */
+static int sw_paint_table(const struct sw *s, int y, int end)
+{
+	const char *p = sbuf_str(&s->table);
+	bool head = true;
+
+	while (*p && y < end) {
+		size_t len = strcspn(p, "\n");
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		tui_text_put(y++, 0, COLS, head ? TA_HEAD : TA_DATA, line);
+		head = false;
+		p += len + (p[len] == '\n');
+	}
+	return y;
+}
+
+static void sw_paint(struct sw *s)
+{
+	char buf[256], a[32], e[32], w[32];
+	int y;
+
+	erase();
+	snprintf(buf, sizeof(buf), "ioprobe --sweep %s: %zu step%s done", s->vp->cfg->path,
+		 s->nrows, s->nrows == 1 ? "" : "s");
+	tui_text_put(0, 0, COLS, TA_TITLE, buf);
+	if (s->over) {
+		snprintf(buf, sizeof(buf), "sweep finished, q quits (the table follows)");
+	} else {
+		uint64_t el = clock_now() - s->step_t0;
+
+		snprintf(buf, sizeof(buf), "step %zu: asked %s/s, %s of %s, %llu requests so far",
+			 s->nrows + 1, tui_fmt_rate(a, sizeof(a), s->rate),
+			 tui_fmt_elapsed(e, sizeof(e), el),
+			 tui_fmt_span(w, sizeof(w), s->vp->cfg->sweep_step, s->ascii),
+			 (unsigned long long)s->step_done);
+	}
+	tui_text_put(1, 0, COLS, s->over ? TA_OK : TA_WARN, buf);
+	y = sw_paint_steps(s, 3, LINES / 2 + 2);
+	y = sw_paint_table(s, y + 1, LINES - 3);
+	if (s->over && s->plan.steps && (s->plan.ok || s->plan.bad)) {
+		struct sbuf knee = SBUF_INIT;
+
+		sweep_format_knee(&knee, &s->plan, s->vp->rc->size, s->bad[0] ? s->bad : NULL);
+		if (knee.len)
+			knee.buf[knee.len - 1] = '\0';
+		tui_text_put(LINES - 2, 0, COLS, TA_BOLD, sbuf_str(&knee));
+		sbuf_free(&knee);
+	}
+	(void)y;
+	tui_text_put(LINES - 1, 0, COLS, TA_KEY, "q quit (the table so far is printed)");
+	refresh();
+}
+
+/* ---- steps ------------------------------------------------------------------------------ */
+
+/* Keys and signals while a step runs or the result is shown. */
+static void sw_keys(struct sw *s)
+{
+	int ch;
+
+	while ((ch = getch()) != ERR) {
+		if (ch == 'q' || ch == 'Q' || ch == 3)
+			s->quit = true;
+		else if (ch == 12)
+			clearok(curscr, TRUE);
+	}
+	if (*s->vp->stop)
+		s->quit = true;
+}
+
+/* Run one step at s->rate to its end (or q). Returns 0 or -errno (msg filled). */
+static int sw_step(struct sw *s, char *msg, size_t msglen)
+{
+	const struct view_params *vp = s->vp;
+	struct probe_cfg pc = s->base;
+	struct tui *t;
+	struct tui_peek p;
+	const char *why;
+	int ret;
+
+	pc.interval = s->rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / s->rate);
+	probe_init(vp->probe, &pc, vp->probe->target, vp->probe->engine, vp->probe->buf);
+	t = tui_new(vp, &s->to);
+	if (!t) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	devwatch_sample(s->watch, NULL, 0);
+	s->step_t0 = clock_now();
+	s->step_done = 0;
+	ret = tui_one_start(t);
+	if (ret) {
+		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
+		tui_free(t);
+		return ret;
+	}
+	for (;;) {
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { 0, POLLIN, 0 } };
+
+		tui_peek(t, clock_now(), &p);
+		s->step_done = p.m->total.requests;
+		sw_paint(s);
+		if (s->quit || p.state != SESSION_RUNNING)
+			break;
+		pfd[1].fd = p.wake_fd;
+		if (poll(pfd, 2, SW_FRAME_MS) > 0 && (pfd[1].revents & POLLIN))
+			tui_ack(t);
+		tui_drain(t);
+		sw_keys(s);
+	}
+	tui_finish(t);
+	ret = tui_result(t, &why);
+	if (ret) {
+		snprintf(msg, msglen, "%s", why);
+	} else if (!s->quit) {
+		devwatch_sample(s->watch, NULL, 0);
+		tui_peek(t, clock_now(), &p);
+		sw_record(s, &p.m->total, clock_now() - s->step_t0);
+	}
+	tui_free(t);
+	return ret;
+}
+
+static int sw_run(struct sw *s, char *msg, size_t msglen)
+{
+	int ret = 0;
+
+	sweep_format_header(&s->table);
+	sweep_format_header(s->vp->sweep_out);
+	while (!s->quit && (s->rate = sweep_next(&s->plan)) > 0) {
+		ret = sw_step(s, msg, msglen);
+		if (ret)
+			return ret;
+	}
+	s->over = true;
+	while (!s->quit) { /* show the result until q */
+		struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
+
+		sw_paint(s);
+		if (poll(&pfd, 1, 1000) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;
+		sw_keys(s);
+	}
+	return 0;
+}
+
+int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
+{
+	struct sw *s = calloc(1, sizeof(*s));
+	struct sigaction old_wake;
+	char wmsg[256];
+	int ret;
+
+	if (!s || !vp->sweep_out) {
+		free(s);
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	s->vp = vp;
+	s->to = (struct tui_term_opts){ vp->cfg->ascii, vp->cfg->no_color };
+	s->ascii = tui_term_want_ascii(&s->to);
+	s->table = (struct sbuf)SBUF_INIT;
+	s->base = vp->probe->cfg;
+	s->base.count = 0;
+	s->base.print_count = s->base.print_interval = 0;
+	s->base.deadline = vp->cfg->sweep_step;
+	sweep_parse(vp->cfg->sweep_rates, &s->plan, NULL, 0); /* checked at start-up */
+	verdict_hist_init(&s->h);
+	s->watch = malloc(sizeof(*s->watch));
+	if (s->watch && devwatch_for_path(s->watch, vp->cfg->path, NULL, wmsg, sizeof(wmsg))) {
+		free(s->watch); /* no device: the steps are judged without rows */
+		s->watch = NULL;
+	}
+	ret = tui_term_open(&s->to, vp->stop, msg, msglen);
+	if (!ret) {
+		tui_text_setup(tui_term_color());
+		tui_wake_install(&old_wake);
+		ret = sw_run(s, msg, msglen);
+		tui_term_close(vp->deferred_stderr);
+		tui_wake_restore(&old_wake);
+		if (s->plan.steps && (s->plan.ok || s->plan.bad))
+			sweep_format_knee(vp->sweep_out, &s->plan, vp->rc->size,
+					  s->bad[0] ? s->bad : NULL);
+	}
+	sbuf_free(&s->table);
+	free(s->watch);
+	free(s);
+	return ret;
+}
