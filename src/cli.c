@@ -163,7 +163,7 @@ static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 	int ret;
 
 	if (c->x)
-		exporters_request(c->x, s, n);
+		exporters_request(c->x, 0, s, n);
 	if (c->watch)
 		cli_iv_add(c, s);
 	if (c->o->quiet)
@@ -188,7 +188,7 @@ static int cli_on_period(void *ctx, const struct tally *t)
 	int ret;
 
 	if (c->o->influx) {
-		ret = exporters_period(c->x, clock_realtime());
+		ret = exporters_period(c->x, 0, clock_realtime());
 		if (ret && !c->out_err)
 			c->out_err = ret;
 		return ret;
@@ -225,6 +225,24 @@ static void cli_on_warn(void *ctx, const char *text)
 {
 	(void)ctx;
 	cli_msg("%s", text);
+}
+
+/* Beside the view: the exporters hear every request (the session's tap, probe thread). */
+static int cli_on_tap(void *ctx, const struct sample *s, enum notice n)
+{
+	struct cli_ctx *c = ctx;
+
+	exporters_request(c->x, 0, s, n);
+	return 0;
+}
+
+/* Skipped slots enter the exporters' response times (the account has them already). */
+static void cli_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+{
+	struct cli_ctx *c = ctx;
+
+	if (c->x)
+		exporters_skipped(c->x, 0, hi, step, n);
 }
 
 /* The closing output: JSON total, raw -B line, or the human summary. */
@@ -463,24 +481,17 @@ static int cli_fleet_setup(struct opts *o)
 		cli_msg("--check-iops needs --check");
 		return CLI_EXIT_USAGE;
 	}
-	if (o->tui && (o->listen || o->prometheus)) {
-		cli_msg("--listen and --prometheus do not run beside --tui yet");
-		return CLI_EXIT_USAGE;
-	}
-	if ((o->listen || o->prometheus || o->influx || o->check) &&
-	    (o->npaths > 1 || o->sweep || o->fio_job)) {
-		cli_msg("--listen, --prometheus, --influx and --check take one target for now "
-			"(not several, nor --sweep or --fio-job)");
+	if ((o->listen || o->prometheus || o->influx || o->check) && (o->sweep || o->fio_job)) {
+		cli_msg("--listen, --prometheus, --influx and --check do not combine with --sweep "
+			"or --fio-job");
 		return CLI_EXIT_USAGE;
 	}
 	return -1;
 }
 
-/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
-static int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
-			   const struct engine_ops *ops)
+int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t n,
+		      struct exporters **x)
 {
-	const struct opts *o = c->o;
 	struct exporters_cfg cfg = {
 		.listen = o->listen, .prom_file = o->prometheus,
 		.prom_period = o->prometheus_period, .influx = o->influx, .engine = ops->name,
@@ -489,34 +500,66 @@ static int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct targ
 	char msg[MSG_MAX];
 	int err;
 
+	*x = NULL;
 	if (!exporters_wanted(&cfg))
 		return 0;
-	c->x = malloc(sizeof(*c->x));
-	if (!c->x) {
+	*x = malloc(sizeof(**x));
+	if (!*x) {
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	err = exporters_prepare(c->x, &cfg, o, t, msg, sizeof(msg));
-	if (!err)
-		err = exporters_start(c->x, p, msg, sizeof(msg));
+	err = exporters_prepare(*x, &cfg, n, msg, sizeof(msg));
 	if (err) {
 		cli_msg("%s", msg);
-		exporters_stop(c->x);
-		free(c->x);
-		c->x = NULL;
+		cli_fleet_end(x);
 		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 	}
 	return 0;
 }
 
+int cli_fleet_run(struct exporters **x)
+{
+	char msg[MSG_MAX];
+	int err = *x ? exporters_start(*x, msg, sizeof(msg)) : 0;
+
+	if (err) {
+		cli_msg("%s", msg);
+		cli_fleet_end(x);
+		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+void cli_fleet_end(struct exporters **x)
+{
+	if (!*x)
+		return;
+	exporters_stop(*x);
+	free(*x);
+	*x = NULL;
+}
+
+/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
+static int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
+			   const struct engine_ops *ops)
+{
+	char msg[MSG_MAX];
+	int code = cli_fleet_prepare(c->o, ops, 1, &c->x), err;
+
+	if (code || !c->x)
+		return code;
+	if ((err = exporters_add(c->x, c->o, t, p, msg, sizeof(msg)))) {
+		cli_msg("%s", msg);
+		cli_fleet_end(&c->x);
+		return CLI_EXIT_PREPARE;
+	}
+	return cli_fleet_run(&c->x);
+}
+
 /* Stop the exporters (the textfile gets its last version). */
 static void cli_fleet_stop(struct cli_ctx *c)
 {
-	if (!c->x)
-		return;
-	exporters_stop(c->x);
-	free(c->x);
-	c->x = NULL;
+	cli_fleet_end(&c->x);
 }
 
 /* --check: the plugin line on stdout; the exit code is its state. */
@@ -527,6 +570,21 @@ static int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret,
 				 o->check_iops_crit };
 	struct sbuf sb = SBUF_INIT;
 	enum check_state st = check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL);
+	int err = sb.error ? sb.error : out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len);
+
+	sbuf_free(&sb);
+	cli_check_said = true;
+	if (err && err != -EPIPE)
+		cli_msg("write error on standard output: %s", strerror(-err));
+	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+}
+
+int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n)
+{
+	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
+				 o->check_iops_crit };
+	struct sbuf sb = SBUF_INIT;
+	enum check_state st = check_report_multi(&sb, &cfg, t, n);
 	int err = sb.error ? sb.error : out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len);
 
 	sbuf_free(&sb);
@@ -862,7 +920,7 @@ static int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msgle
 		sweep_format_header(&sb);
 	ret = cli_sweep_out(c, &sb);
 	while (!ret && !cli_stop && (rate = sweep_next(&plan))) {
-		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn };
+		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn, NULL };
 		struct verdict v;
 		struct sweep_row r;
 		struct sbuf text = SBUF_INIT;
@@ -960,7 +1018,8 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	struct probe_cfg pc;
 	struct cli_ctx c = { .o = o, .sb = SBUF_INIT, .watch = watch };
 	struct probe_sink sink = { &c, cli_on_request, cli_on_period, cli_on_burst_end,
-				   cli_on_warn };
+				   cli_on_warn, cli_on_skipped };
+	struct probe_sink tap = { &c, cli_on_tap, NULL, NULL, NULL, cli_on_skipped };
 	struct probe *p;
 	char msg[MSG_MAX] = "";
 	void *buf;
@@ -982,8 +1041,12 @@ static int cli_run(const struct opts *o, struct target *t, const struct engine_o
 	probe_init(p, &pc, t, &eng, buf);
 	clock_tighten_slack();
 	if (view) {
-		ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
-		code = cli_conclude(&c, p, ret, msg);
+		if (!(code = cli_fleet_start(&c, p, t, ops))) { /* --listen/--prometheus beside it */
+			p->tap = c.x ? &tap : NULL;
+			ret = cli_run_view(view, p, &c, ops, t, msg, sizeof(msg));
+			cli_fleet_stop(&c);
+			code = cli_conclude(&c, p, ret, msg);
+		}
 	} else if (o->sweep) {
 		p->ctl = wd->ctl;
 		ret = cli_sweep(&c, p, msg, sizeof(msg));

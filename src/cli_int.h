@@ -36,4 +36,23 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 int cli_engine_start(const struct opts *o, const struct target *t,
 		     const struct engine_ops *ops, struct engine *eng, void **buf);
 
+struct check_target;
+struct exporters;
+
+/*
+ * --listen/--prometheus/--influx asked: prepare the exporters for n targets
+ * (*x, NULL when none is asked). Returns 0 or the exit code (said).
+ */
+int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t n,
+		      struct exporters **x);
+
+/* Start the prepared exporters; 0, or the exit code (said; they are stopped and freed). */
+int cli_fleet_run(struct exporters **x);
+
+/* Stop and free the exporters (the textfile gets its last version); NULL is fine. */
+void cli_fleet_end(struct exporters **x);
+
+/* --check over several targets: the plugin line on stdout; returns its state as the exit code. */
+int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n);
+
 #endif

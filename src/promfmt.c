@@ -100,41 +100,63 @@ static const struct fam fam_duration = {
 	"ioprobe_request_duration_seconds", FAM_HISTOGRAM, "seconds",
 	"Latency of completed probe requests (warmup excluded, -t/-T outliers included)."
 };
+static const struct fam fam_response = {
+	"ioprobe_response_duration_seconds", FAM_HISTOGRAM, "seconds",
+	"Response time of probe requests from their scheduled start, skipped slots included "
+	"(warmup excluded, -t/-T outliers included)."
+};
 
+/* One histogram series set (buckets, _sum, _count) of target s, operation op. */
+static void write_hist(struct sbuf *sb, const char *name, const struct metrics_snap *s, int op,
+		       const uint64_t *bucket, uint64_t sum)
+{
+	uint64_t cum = 0;
+
+	for (size_t b = 0; b <= METRICS_BUCKETS; b++) {
+		cum += bucket[b];
+		series_op(sb, name, "_bucket", s, op);
+		sbuf_printf(sb, ",le=\"%s\"} %" PRIu64 "\n",
+			    b < METRICS_BUCKETS ? metrics_bucket_le[b] : "+Inf", cum);
+	}
+	series_op(sb, name, "_sum", s, op);
+	sbuf_puts(sb, "} ");
+	promfmt_seconds(sb, sum);
+	sbuf_putc(sb, '\n');
+	series_op(sb, name, "_count", s, op);
+	sbuf_printf(sb, "} %" PRIu64 "\n", cum);
+}
+
+/*
+ * The latency histogram of every target, then the response-time one of the
+ * targets that publish it (-Q or --response; it is never faked from latencies).
+ */
 static void write_duration(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 			   enum promfmt_format fmt)
 {
-	const char *name = fam_duration.name;
+	bool any = false;
 
 	fam_head(sb, &fam_duration, fmt);
 	for (size_t i = 0; i < n; i++) {
 		for (int op = 0; op < METRICS_OPS; op++) {
 			const struct metrics_op *o = &snap[i].counts.op[op];
-			uint64_t cum = 0;
 
-			if (!snap[i].info->op[op])
-				continue;
-			for (size_t b = 0; b <= METRICS_BUCKETS; b++) {
-				cum += o->bucket[b];
-				series_op(sb, name, "_bucket", &snap[i], op);
-				sbuf_printf(sb, ",le=\"%s\"} %" PRIu64 "\n",
-					    b < METRICS_BUCKETS ? metrics_bucket_le[b] : "+Inf", cum);
-			}
-			series_op(sb, name, "_sum", &snap[i], op);
-			sbuf_puts(sb, "} ");
-			promfmt_seconds(sb, o->sum);
-			sbuf_putc(sb, '\n');
-			series_op(sb, name, "_count", &snap[i], op);
-			sbuf_printf(sb, "} %" PRIu64 "\n", cum);
+			if (snap[i].info->op[op])
+				write_hist(sb, fam_duration.name, &snap[i], op, o->bucket, o->sum);
+		}
+		any |= snap[i].info->response;
+	}
+	if (!any)
+		return;
+	fam_head(sb, &fam_response, fmt);
+	for (size_t i = 0; i < n; i++) {
+		for (int op = 0; op < METRICS_OPS; op++) {
+			const struct metrics_hist *h = &snap[i].counts.op[op].response;
+
+			if (snap[i].info->response && snap[i].info->op[op])
+				write_hist(sb, fam_response.name, &snap[i], op, h->bucket, h->sum);
 		}
 	}
 }
-
-/*
- * ioprobe_response_duration_seconds (request time plus queueing, same
- * buckets) belongs here once the probe measures response times (depth > 1);
- * it is not faked from request times.
- */
 
 static const struct fam fam_errors = {
 	"ioprobe_request_errors", FAM_COUNTER, NULL,
@@ -240,7 +262,7 @@ static void write_per_target(struct sbuf *sb, const struct fam *f, enum tgt_valu
 		series_open(sb, f->name, f->type == FAM_COUNTER ? "_total" : "", s);
 		sbuf_puts(sb, "} ");
 		switch (v) {
-		case TV_IN_FLIGHT: sbuf_puts(sb, s->in_flight ? "1" : "0"); break;
+		case TV_IN_FLIGHT: sbuf_printf(sb, "%u", s->in_flight); break;
 		case TV_SKIPPED: sbuf_printf(sb, "%" PRIu64, s->counts.skipped); break;
 		case TV_OLDEST: promfmt_seconds(sb, s->oldest_in_flight); break;
 		case TV_INTERVAL: promfmt_seconds(sb, s->info->interval); break;
