@@ -509,11 +509,12 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 		code = code ? code : CLI_EXIT_PREPARE;
 	} else if (cli_stop) {
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
-	} else if (!(o->iostat && (code = mt_iostat_prepare(&r))) &&
-		   (fc = mt_fleet_start(&r, ops))) {
+	} else if (o->iostat && (fc = mt_iostat_prepare(&r))) {
+		code = fc;
+	} else if ((fc = mt_fleet_start(&r, ops))) {
 		code = fc;
 		ticker_stop(&r.iostat);
-	} else if (!code || !o->iostat) {
+	} else {
 		if (o->json && !o->json_lines) {
 			struct sbuf open = SBUF_INIT;
 
