@@ -20,7 +20,7 @@ struct fixture {
 	struct target t;
 	struct engine e;
 	struct probe p;
-	char buf[4096];
+	char buf[4 * 4096];         /* one 4 KiB buffer per slot at depth <= 4 */
 	uint64_t requests, periods, period_valid, bursts, warnings;
 	uint64_t skipped_told;      /* slots the sink's skipped callback was told of */
 	unsigned max_inflight;      /* most ctl.inflight_n seen at a completion */
@@ -125,7 +125,8 @@ static int run(const struct engine_ops *ops, const char *arg, struct probe_cfg *
 	char msg[512] = "";
 	int ret;
 
-	ep.depth = cfg->depth; /* read-only: the slots share buf */
+	ep.depth = cfg->depth; /* one buffer per slot */
+	ep.buf_stride = 4096;
 	cfg->cached = true;
 	cfg->linear = true;
 	if (!cfg->account.max_time)
