@@ -2,7 +2,8 @@
 # The fleet outputs with queue depth, response times and several targets:
 # ioprobe_response_duration_seconds against the JSON response percentiles (-Q 8 on a loop
 # device; at depth 1 with --response the skipped slots count the same in both), a real
-# ioprobe_requests_in_flight count at -Q 8 on the slow FUSE disk, three targets as three
+# ioprobe_requests_in_flight count at -Q 8 on the slow FUSE disk (and the oldest's age
+# while requests hang at -Q 4), three targets as three
 # series sets (promtool, the OpenMetrics parser, Debian's prometheus scraping them and
 # naming the slow one), --check over three targets, --influx over two, and --listen /
 # --prometheus beside the view (driven through tmux). Everything listens on 127.0.0.1.
@@ -128,6 +129,34 @@ check "-Q 8 slow disk: requests in flight up to $MAXF (> 1, <= 8)" \
 	test "$MAXF" -gt 1 -a "$MAXF" -le 8
 check "-Q 8 slow disk: oldest in flight $MAXO s (>= 20 ms, < 5 s)" \
 	awk -v o="$MAXO" 'BEGIN { exit !(o + 0 >= 0.02 && o + 0 < 5) }'
+
+# ---- -Q 4 on the same disk, hung: starts from idle show at once, the oldest's age grows ----
+PORT=$(free_port)
+timeout -k 5 60 "$IOPROBE" -A -D -Q 4 -i 100ms -q --listen "$PORT" "$C" >"$OUT" 2>"$ERR" &
+PID=$!
+FLEET_BG+=("$PID")
+wait_http "http://127.0.0.1:$PORT/metrics"
+h0=$(fault_get "$M" requests)
+wait_fault "$M" requests $((h0 + 3))
+fault_ctl "$M" "hang 1"
+wait_fault "$M" hung_now 1
+sleep 0.2
+curl -fs --max-time 1 "http://127.0.0.1:$PORT/metrics" >"$T_TMP/h1.out"
+sleep 1.5
+curl -fs --max-time 1 "http://127.0.0.1:$PORT/metrics" >"$T_TMP/h2.out"
+fault_ctl "$M" "hang 0"
+o1=$(metric "$T_TMP/h1.out" "ioprobe_oldest_in_flight_seconds{target=\"$C\"}")
+o2=$(metric "$T_TMP/h2.out" "ioprobe_oldest_in_flight_seconds{target=\"$C\"}")
+f2=$(metric "$T_TMP/h2.out" "ioprobe_requests_in_flight{target=\"$C\"}")
+check "-Q 4 hung: the first hung request shows at once ($o1 s)" \
+	awk -v a="${o1:-0}" 'BEGIN { exit !(a >= 0.1) }'
+check "-Q 4 hung: oldest_in_flight grows ($o1 -> $o2 s)" \
+	awk -v a="${o1:-0}" -v b="${o2:-0}" 'BEGIN { exit !(b >= a + 1.3) }'
+check "-Q 4 hung: four in flight ($f2)" test "${f2:-0}" = 4
+kill -INT "$PID"
+wait "$PID"
+RC=$?
+check "-Q 4 hung then released: SIGINT ends the run with exit 0" rc_is 0
 
 # ---- three targets: three series sets; prometheus scrapes them and names the slow one ----
 require_cmd prometheus
