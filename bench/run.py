@@ -3,11 +3,14 @@
 Debian's ioping (when installed) and with bench/floor (a bare request loop). Prints a
 Markdown table and, with --readme, writes it into README.md between the bench markers.
 
-Usage: bench/run.py [--build DIR] [--readme] [--quick] [--multi]
+Usage: bench/run.py [--build DIR] [--readme] [--quick] [--multi] [--fleet]
 --multi (issue 16): 16 file targets in one run at 1,000 req/s each (-C -i 1ms): achieved/asked
 >= 0.995 for every target, start lateness p99 <= 100 us; its table goes between the
 bench-multi markers. The view's own CPU with 16 targets at -i 1s (goal <= 2 % of a core) is
 measured by bench/tui_cpu.sh (in tmux; the UI thread's utime+stime over 60 s).
+--fleet (issue 17): /metrics serve time with 16 file targets at -i 1ms each (goal <= 2 ms per
+scrape) and their achieved/asked rates under 20 scrapes/s; its table goes between the
+bench-fleet markers.
 Goals (issue 3): rate achieved/asked >= 0.995 at -r 1k..100k; start lateness at -i 1ms
 median <= 5 us, p99 <= 50 us; avg at -C -i 0: sync <= 1.02 x ioping, io_uring <= 1.15 x
 the bare io_uring loop; -R requests/s >= 1.0 x ioping; max RSS <= 1.5 x ioping and flat.
@@ -37,7 +40,7 @@ def write_table(a, rows, begin, end):
     uname = os.uname()
     table = [f"Measured {time.strftime('%Y-%m-%d')} on {uname.sysname} {uname.release}, "
              f"{os.cpu_count()} CPUs{' (quick run)' if a.quick else ''}; `bench/run.py"
-             f"{' --multi' if a.multi else ''}` to reproduce.", "",
+             f"{' --multi' if a.multi else ''}{' --fleet' if a.fleet else ''}` to reproduce.", "",
              "| measure | ioprobe | goal |", "|---|---|---|"]
     table += [f"| {x} | {y} | {z} |" for x, y, z in rows]
     text = "\n".join(table)
@@ -135,15 +138,78 @@ def bench_listen(probe, data, quick):
     return rows
 
 
+def fleet(a):
+    """--listen with 16 cached file targets at -i 1ms: /metrics serve time (back-to-back
+    scrapes for 1 s, then 20 scrapes/s), and every target's achieved/asked meanwhile."""
+    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
+    probe = os.path.join(a.build, "ioprobe")
+    secs = 4 if a.quick else 10
+    work = tempfile.mkdtemp(prefix="ioprobe-bench.")
+    try:
+        paths = []
+        for i in range(16):
+            paths.append(os.path.join(work, f"t{i:02d}"))
+            with open(paths[-1], "wb") as f:
+                f.write(os.urandom(1 << 20))
+        port = free_port()
+        p = subprocess.Popen([probe, "-C", "-i", "1ms", "-w", str(secs), "-B", "--listen",
+                              str(port)] + paths, stdout=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        size = len(scrape_body(port))
+        busy = []
+        t1 = time.monotonic() + 1
+        while time.monotonic() < t1:
+            busy.append(scrape(port))
+        paced = []
+        end = time.monotonic() + secs - 2.5
+        while time.monotonic() < end:
+            paced.append(scrape(port))
+            time.sleep(max(0, 1 / 20 - paced[-1] / 1e9))
+        out = p.communicate()[0]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    ratios = [int(l.split()[8]) / (int(l.split()[9]) / 1e9) / 1000 for l in out.splitlines()]
+
+    def med_p99(t):
+        t = sorted(t)
+        return f"{statistics.median(t) / 1e3:.0f} us / {t[min(len(t) - 1, len(t) * 99 // 100)] / 1e3:.0f} us"
+    rows = [(f"/metrics, 16 targets ({size // 1024} KiB), back-to-back scrapes: median / p99",
+             f"{med_p99(busy)} ({len(busy)} scrapes)", "goal <= 2 ms"),
+            ("/metrics, 16 targets, 20 scrapes/s: median / p99",
+             f"{med_p99(paced)} ({len(paced)} scrapes)", "goal <= 2 ms"),
+            ("16 targets -C -i 1ms beside the scrapes, achieved/asked min / max",
+             f"{min(ratios):.4f} / {max(ratios):.4f} ({len(ratios)} targets)", "goal >= 0.995")]
+    write_table(a, rows, "<!-- bench-fleet:begin -->", "<!-- bench-fleet:end -->")
+
+
+def scrape_body(port):
+    """The body of one GET /metrics."""
+    import socket
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    data = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        data += b
+    s.close()
+    return data.split(b"\r\n\r\n", 1)[-1]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
     ap.add_argument("--quick", action="store_true", help="shorter runs (smoke test)")
     ap.add_argument("--multi", action="store_true", help="only the 16-target run (issue 16)")
+    ap.add_argument("--fleet", action="store_true",
+                    help="only /metrics with 16 targets (issue 17)")
     a = ap.parse_args()
     if a.multi:
         return multi(a)
+    if a.fleet:
+        return fleet(a)
     subprocess.run(["meson", "compile", "-C", a.build, "ioprobe", "floor"], check=True,
                    capture_output=True)
     probe = os.path.join(a.build, "ioprobe")

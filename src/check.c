@@ -12,11 +12,6 @@ const char *check_state_name(enum check_state st)
 	return names[st <= CHECK_UNKNOWN ? st : CHECK_UNKNOWN];
 }
 
-static enum check_state check_worse(enum check_state a, enum check_state b)
-{
-	return a > b ? a : b;
-}
-
 /* The output text must stay on one line and clear of the "|" separator. */
 static void check_text(struct sbuf *sb, const char *s)
 {
@@ -29,36 +24,137 @@ static double check_iops(const struct stats *v)
 	return v->sum ? (double)v->count * 1e9 / (double)v->sum : 0.0;
 }
 
+/* The state of one run (problem: UNKNOWN). */
+static enum check_state check_judge(const struct check_cfg *cfg, const struct tally *t,
+				    const char *problem)
+{
+	const struct stats *v;
+	double iops;
+
+	if (problem || !t)
+		return CHECK_UNKNOWN;
+	v = &t->valid;
+	iops = check_iops(v);
+	if (!v->count && !t->failed)
+		return CHECK_UNKNOWN;
+	if (t->failed || stats_percentile(v, 99) > cfg->crit ||
+	    (cfg->iops && iops < cfg->iops_crit))
+		return CHECK_CRITICAL;
+	if (stats_percentile(v, 99) > cfg->warn || (cfg->iops && iops < cfg->iops_warn))
+		return CHECK_WARNING;
+	return CHECK_OK;
+}
+
+/* "p99 3.200 ms, avg 2.100 ms, 10.0 iops, 10 requests, 0 failed" */
+static void check_figures(struct sbuf *sb, const struct tally *t)
+{
+	const struct stats *v = &t->valid;
+
+	sbuf_printf(sb, "p99 %.3f ms, avg %.3f ms, %.1f iops, %" PRIu64 " requests, %" PRIu64
+		    " failed", (double)stats_percentile(v, 99) / 1e6, stats_mean(v) / 1e6,
+		    check_iops(v), t->requests, t->failed);
+}
+
+/* A perfdata label: 'prefixname'; a quote doubled, '=' (which ends a label) made '_'. */
+static void check_label(struct sbuf *sb, const char *prefix, const char *name)
+{
+	sbuf_putc(sb, '\'');
+	for (const char *s = prefix; *s; s++) {
+		if (*s == '\'')
+			sbuf_putc(sb, '\'');
+		sbuf_putc(sb, (unsigned char)*s < ' ' || *s == '|' ? ' ' : *s == '=' ? '_' : *s);
+	}
+	sbuf_puts(sb, name);
+	sbuf_putc(sb, '\'');
+}
+
+/* The perfdata of one run; with a prefix (the target) the labels are "PREFIX p99"... */
+static void check_perfdata(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
+			   const char *prefix)
+{
+	const struct stats *v = &t->valid;
+	double p99 = (double)stats_percentile(v, 99) / 1e6, iops = check_iops(v);
+
+	check_label(sb, prefix, *prefix ? " p99" : "p99");
+	sbuf_printf(sb, "=%.6fms;%.6f;%.6f;0 ", p99, (double)cfg->warn / 1e6,
+		    (double)cfg->crit / 1e6);
+	check_label(sb, prefix, *prefix ? " avg" : "avg");
+	sbuf_printf(sb, "=%.6fms;;;0 ", stats_mean(v) / 1e6);
+	check_label(sb, prefix, *prefix ? " iops" : "iops");
+	if (cfg->iops)
+		sbuf_printf(sb, "=%.3f;%.3f:;%.3f:;0 ", iops, cfg->iops_warn, cfg->iops_crit);
+	else
+		sbuf_printf(sb, "=%.3f;;;0 ", iops);
+	check_label(sb, prefix, *prefix ? " requests" : "requests");
+	sbuf_printf(sb, "=%" PRIu64 ";;;0 ", t->requests);
+	check_label(sb, prefix, *prefix ? " failed" : "failed");
+	sbuf_printf(sb, "=%" PRIu64 ";;0;0", t->failed);
+}
+
 enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
 			      const char *problem)
 {
-	const struct stats *v = &t->valid;
-	double p99 = (double)stats_percentile(v, 99) / 1e6, avg = stats_mean(v) / 1e6;
-	
-	double iops = check_iops(v);
-	enum check_state st = CHECK_OK;
+	enum check_state st = check_judge(cfg, t, problem);
 
-	if (problem || (!v->count && !t->failed)) {
+	if (st == CHECK_UNKNOWN) {
 		sbuf_puts(sb, "IOPROBE UNKNOWN - ");
 		check_text(sb, problem ? problem : "no valid request completed");
 		sbuf_putc(sb, '\n');
 		return CHECK_UNKNOWN;
 	}
-	if (t->failed || stats_percentile(v, 99) > cfg->crit ||
-	    (cfg->iops && iops < cfg->iops_crit))
-		st = CHECK_CRITICAL;
-	else if (stats_percentile(v, 99) > cfg->warn || (cfg->iops && iops < cfg->iops_warn))
-		st = check_worse(st, CHECK_WARNING);
-	sbuf_printf(sb, "IOPROBE %s - p99 %.3f ms, avg %.3f ms, %.1f iops, %" PRIu64
-		    " requests, %" PRIu64 " failed", check_state_name(st), p99, avg, iops,
-		    t->requests, t->failed);
-	sbuf_printf(sb, " | 'p99'=%.6fms;%.6f;%.6f;0 'avg'=%.6fms;;;0", p99,
-		    (double)cfg->warn / 1e6, (double)cfg->crit / 1e6, avg);
-	if (cfg->iops)
-		sbuf_printf(sb, " 'iops'=%.3f;%.3f:;%.3f:;0", iops, cfg->iops_warn, cfg->iops_crit);
-	else
-		sbuf_printf(sb, " 'iops'=%.3f;;;0", iops);
-	sbuf_printf(sb, " 'requests'=%" PRIu64 ";;;0 'failed'=%" PRIu64 ";;0;0\n", t->requests,
-		    t->failed);
+	sbuf_printf(sb, "IOPROBE %s - ", check_state_name(st));
+	check_figures(sb, t);
+	sbuf_puts(sb, " | ");
+	check_perfdata(sb, cfg, t, "");
+	sbuf_putc(sb, '\n');
 	return st;
+}
+
+/* Severity for the worst over targets: OK < UNKNOWN < WARNING < CRITICAL. */
+static int check_rank(enum check_state st)
+{
+	static const int rank[] = { 0, 2, 3, 1 };
+
+	return rank[st <= CHECK_UNKNOWN ? st : CHECK_UNKNOWN];
+}
+
+enum check_state check_report_multi(struct sbuf *sb, const struct check_cfg *cfg,
+				    const struct check_target *t, size_t n)
+{
+	enum check_state worst = CHECK_OK;
+	bool first = true, perf = false;
+
+	for (size_t i = 0; i < n; i++) {
+		enum check_state st = check_judge(cfg, t[i].tally, t[i].problem);
+
+		worst = check_rank(st) > check_rank(worst) ? st : worst;
+	}
+	sbuf_printf(sb, "IOPROBE %s - ", check_state_name(worst));
+	for (int r = 3; r >= 0; r--) { /* worst first, in the order given within a state */
+		for (size_t i = 0; i < n; i++) {
+			enum check_state st = check_judge(cfg, t[i].tally, t[i].problem);
+
+			if (check_rank(st) != r)
+				continue;
+			sbuf_puts(sb, first ? "" : "; ");
+			first = false;
+			check_text(sb, t[i].name);
+			sbuf_printf(sb, " %s ", check_state_name(st));
+			if (t[i].problem)
+				check_text(sb, t[i].problem);
+			else if (st == CHECK_UNKNOWN)
+				sbuf_puts(sb, "no valid request completed");
+			else
+				check_figures(sb, t[i].tally);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].problem)
+			continue;
+		sbuf_puts(sb, perf ? " " : " | ");
+		perf = true;
+		check_perfdata(sb, cfg, t[i].tally, t[i].name);
+	}
+	sbuf_putc(sb, '\n');
+	return worst;
 }

@@ -12,6 +12,7 @@
 #define IOPROBE_CHECK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "account.h"
@@ -32,6 +33,24 @@ struct check_cfg {
  */
 enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
 			      const char *problem);
+
+/* One target of a --check run over several targets. */
+struct check_target {
+	const char *name;          /* the target as given */
+	const struct tally *tally; /* its run's total (ignored when problem is set) */
+	const char *problem;       /* why it could not run or ended early, or NULL */
+};
+
+/*
+ * Several targets: each is judged as check_report() judges one, the state is
+ * the worst (CRITICAL > WARNING > UNKNOWN > OK, the monitoring-plugins'
+ * max_state_alt); the text lists the targets worst first, each with its
+ * state and figures; the perfdata has every figure of every target with the
+ * target in its label ('/dev/sdb p99'=...; a quote doubled, '=' made '_').
+ * Appends one line with its newline; returns the state.
+ */
+enum check_state check_report_multi(struct sbuf *sb, const struct check_cfg *cfg,
+				    const struct check_target *t, size_t n);
 
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN". */
 const char *check_state_name(enum check_state st);

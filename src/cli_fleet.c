@@ -67,61 +67,98 @@ int cli_fleet_setup(struct opts *o)
 		cli_msg("--check-iops needs --check");
 		return CLI_EXIT_USAGE;
 	}
-	if (o->tui && (o->listen || o->prometheus)) {
-		cli_msg("--listen and --prometheus do not run beside --tui yet");
-		return CLI_EXIT_USAGE;
-	}
-	if ((o->listen || o->prometheus || o->influx || o->check) &&
-	    (o->npaths > 1 || o->sweep || o->fio_job)) {
-		cli_msg("--listen, --prometheus, --influx and --check take one target for now "
-			"(not several, nor --sweep or --fio-job)");
+	if ((o->listen || o->prometheus || o->influx || o->check) && (o->sweep || o->fio_job)) {
+		cli_msg("--listen, --prometheus, --influx and --check do not combine with --sweep "
+			"or --fio-job");
 		return CLI_EXIT_USAGE;
 	}
 	return -1;
+}
+
+int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t n,
+		      struct exporters **x)
+{
+	struct exporters_cfg cfg = {
+		.listen = o->listen, .prom_file = o->prometheus,
+		.prom_period = o->prometheus_period, .influx = o->influx, .engine = ops->name,
+		.warn = cli_fleet_warn,
+	};
+	char msg[MSG_MAX];
+	int err;
+
+	*x = NULL;
+	if (!exporters_wanted(&cfg))
+		return 0;
+	*x = malloc(sizeof(**x));
+	if (!*x) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	err = exporters_prepare(*x, &cfg, n, msg, sizeof(msg));
+	if (err) {
+		cli_msg("%s", msg);
+		cli_fleet_end(x);
+		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target *t,
+		  struct probe *p)
+{
+	const struct exporters_target_cfg tc = {
+		.path = o->path, .interval = opts_interval(o), .write = o->write > 0,
+		.read_write = o->read_write, .response = o->depth_set || o->response,
+	};
+	char msg[MSG_MAX];
+	int err = exporters_add(x, &tc, t, p, msg, sizeof(msg));
+
+	if (err)
+		cli_msg("%s", msg);
+	return err;
+}
+
+int cli_fleet_run(struct exporters **x)
+{
+	char msg[MSG_MAX];
+	int err = *x ? exporters_start(*x, msg, sizeof(msg)) : 0;
+
+	if (err) {
+		cli_msg("%s", msg);
+		cli_fleet_end(x);
+		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+void cli_fleet_end(struct exporters **x)
+{
+	if (!*x)
+		return;
+	exporters_stop(*x);
+	free(*x);
+	*x = NULL;
 }
 
 /* Prepare and start the exporters for probe p; 0, or the exit code (said). */
 int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
 		    const struct engine_ops *ops)
 {
-	const struct opts *o = c->o;
-	struct exporters_cfg cfg = {
-		.listen = o->listen, .prom_file = o->prometheus,
-		.prom_period = o->prometheus_period, .influx = o->influx, .engine = ops->name,
-		.path = o->path, .interval = opts_interval(o), .write = o->write > 0,
-		.read_write = o->read_write, .warn = cli_fleet_warn,
-	};
-	char msg[MSG_MAX];
-	int err;
+	int code = cli_fleet_prepare(c->o, ops, 1, &c->x);
 
-	if (!exporters_wanted(&cfg))
-		return 0;
-	c->x = malloc(sizeof(*c->x));
-	if (!c->x) {
-		cli_msg("out of memory");
+	if (code || !c->x)
+		return code;
+	if (cli_fleet_add(c->x, c->o, t, p)) {
+		cli_fleet_end(&c->x);
 		return CLI_EXIT_PREPARE;
 	}
-	err = exporters_prepare(c->x, &cfg, t, msg, sizeof(msg));
-	if (!err)
-		err = exporters_start(c->x, p, msg, sizeof(msg));
-	if (err) {
-		cli_msg("%s", msg);
-		exporters_stop(c->x);
-		free(c->x);
-		c->x = NULL;
-		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
-	}
-	return 0;
+	return cli_fleet_run(&c->x);
 }
 
 /* Stop the exporters (the textfile gets its last version). */
 void cli_fleet_stop(struct cli_ctx *c)
 {
-	if (!c->x)
-		return;
-	exporters_stop(c->x);
-	free(c->x);
-	c->x = NULL;
+	cli_fleet_end(&c->x);
 }
 
 /* --check: the plugin line on stdout; the exit code is its state. */
@@ -132,6 +169,21 @@ int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const 
 				 o->check_iops_crit };
 	struct sbuf sb = SBUF_INIT;
 	enum check_state st = check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL);
+	int err = out_write_sbuf(STDOUT_FILENO, &sb);
+
+	sbuf_free(&sb);
+	cli_check_said = true;
+	if (err && err != -EPIPE)
+		cli_msg("write error on standard output: %s", strerror(-err));
+	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+}
+
+int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n)
+{
+	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
+				 o->check_iops_crit };
+	struct sbuf sb = SBUF_INIT;
+	enum check_state st = check_report_multi(&sb, &cfg, t, n);
 	int err = out_write_sbuf(STDOUT_FILENO, &sb);
 
 	sbuf_free(&sb);

@@ -168,4 +168,29 @@ int cli_check_unknown(int code);
  */
 int cli_fio_job(const struct opts *o);
 
+struct check_target;
+
+/*
+ * --listen/--prometheus/--influx asked: prepare the exporters for n targets
+ * (*x, NULL when none is asked). Returns 0 or the exit code (said).
+ */
+int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t n,
+		      struct exporters **x);
+
+/*
+ * Describe target t probed by p (opened from o) to the exporters x; 0 or
+ * -errno (said).
+ */
+int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target *t,
+		  struct probe *p);
+
+/* Start the prepared exporters; 0, or the exit code (said; they are stopped and freed). */
+int cli_fleet_run(struct exporters **x);
+
+/* Stop and free the exporters (the textfile gets its last version); NULL is fine. */
+void cli_fleet_end(struct exporters **x);
+
+/* --check over several targets: the plugin line on stdout; returns its state as the exit code. */
+int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n);
+
 #endif

@@ -10,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "cli.h"
 #include "cli_int.h"
 #include "clock.h"
 #include "devwatch.h"
+#include "exporters.h"
 #include "iostat.h"
 #include "msg.h"
 #include "out.h"
@@ -41,6 +43,8 @@ struct mt_target {
 	enum mt_state state;
 	int ret;                 /* probe_run()'s return */
 	char msg[MSG_MAX];       /* its message for a failed request */
+	size_t xi;               /* its index in run->x (the fleet outputs), when run->x */
+	struct probe_sink tap;   /* beside the view: what the exporters hear of this probe */
 };
 
 /* What the targets share: stdout and its lock, --iostat. */
@@ -53,6 +57,7 @@ struct mt_run {
 	size_t n;
 	size_t ncpu;             /* online CPUs: more targets than that do not spin */
 	struct mt_target *tg;
+	struct exporters *x;     /* --listen, --prometheus, --influx (one series set per target) */
 };
 
 int cli_multi_check(const struct opts *o)
@@ -84,6 +89,8 @@ static int mt_on_request(void *ctx, const struct sample *s, enum notice n)
 	struct mt_run *r = tg->run;
 	int ret;
 
+	if (r->x)
+		exporters_request(r->x, tg->xi, s, n);
 	if (r->o->quiet)
 		return 0;
 	pthread_mutex_lock(&r->out.lock);
@@ -106,6 +113,18 @@ static int mt_on_period(void *ctx, const struct tally *t)
 	struct mt_run *r = tg->run;
 	int ret;
 
+	if (r->o->influx) { /* whole lines under the exporters' own lock */
+		ret = exporters_period(r->x, tg->xi, clock_realtime());
+		if (ret) {
+			pthread_mutex_lock(&r->out.lock);
+			if (!r->out.err) {
+				outw_keep_err(&r->out, ret);
+				cli_stop = 1;
+			}
+			pthread_mutex_unlock(&r->out.lock);
+		}
+		return ret;
+	}
 	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
 		outw_json_sep(&r->out, &tg->sb);
@@ -141,12 +160,29 @@ static void mt_on_warn(void *ctx, const char *text)
 	cli_msg("%s: %s", tg->o.path, text);
 }
 
+/* Beside the view: the exporters hear every request (the session's tap, probe thread). */
+static int mt_on_tap(void *ctx, const struct sample *s, enum notice n)
+{
+	struct mt_target *tg = ctx;
+
+	exporters_request(tg->run->x, tg->xi, s, n);
+	return 0;
+}
+
+static void mt_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+{
+	struct mt_target *tg = ctx;
+
+	if (tg->run->x)
+		exporters_skipped(tg->run->x, tg->xi, hi, step, n);
+}
+
 /* One target's probe thread; a failed request is said at once, naming the target. */
 static void *mt_thread(void *arg)
 {
 	struct mt_target *tg = arg;
 	struct probe_sink sink = { tg, mt_on_request, mt_on_period, mt_on_burst_end,
-				   mt_on_warn };
+				   mt_on_warn, mt_on_skipped };
 
 	clock_tighten_slack(); /* per thread */
 	if (tg->run->n >= tg->run->ncpu)
@@ -335,6 +371,8 @@ static void mt_finish_one(struct mt_run *r, struct mt_target *tg)
 	const struct opts *o = r->o;
 	const struct account *a = &tg->p->acct;
 
+	if (o->influx || o->check) /* their lines are all they print */
+		return;
 	if (o->json) {
 		outw_json_sep(&r->out, &tg->sb);
 		report_json_stat(&tg->sb, &tg->rc, &a->total, clock_realtime(), true);
@@ -437,13 +475,61 @@ static int mt_prepare_all(struct mt_run *r, const struct engine_ops *ops, size_t
 	return code;
 }
 
+/*
+ * --listen/--prometheus/--influx: one series set per prepared target, in the
+ * order given; started before the probes. Returns 0 or the exit code (said).
+ */
+static int mt_fleet_start(struct mt_run *r, const struct engine_ops *ops)
+{
+	int code = cli_fleet_prepare(r->o, ops, r->n, &r->x);
+
+	for (size_t i = 0; !code && r->x && i < r->n; i++) {
+		struct mt_target *tg = &r->tg[i];
+
+		if (tg->state != MT_READY)
+			continue;
+		tg->xi = r->x->n;
+		if (cli_fleet_add(r->x, &tg->o, &tg->t, tg->p)) {
+			cli_fleet_end(&r->x);
+			code = CLI_EXIT_PREPARE;
+		}
+	}
+	return code ? code : cli_fleet_run(&r->x);
+}
+
+/* --check: one plugin line over every target (one that could not run is UNKNOWN); its state. */
+static int mt_check(struct mt_run *r)
+{
+	struct check_target *ct = calloc(r->n, sizeof(*ct));
+	int code;
+
+	if (!ct) {
+		cli_msg("out of memory");
+		return CHECK_UNKNOWN;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct mt_target *tg = &r->tg[i];
+
+		ct[i].name = r->o->paths[i];
+		if (tg->state != MT_RUNNING)
+			ct[i].problem = tg->msg[0] ? tg->msg : "could not be prepared";
+		else if (tg->ret)
+			ct[i].problem = tg->msg[0] ? tg->msg : "the run failed";
+		else
+			ct[i].tally = &tg->p->acct.total;
+	}
+	code = cli_check_multi(r->o, ct, r->n);
+	free(ct);
+	return code;
+}
+
 int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
 		  const struct view_ops *view)
 {
 	struct mt_run r = { .o = o, .n = o->npaths };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t ready;
-	int code;
+	int code, fc;
 
 	if ((code = mt_check_same(o)) >= 0)
 		return code;
@@ -459,11 +545,25 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
 		code = code ? code : CLI_EXIT_PREPARE;
 	} else if (cli_stop) {
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
-	} else if (view) {
-		int c = mt_view(&r, view, ops);
+	} else if (view) { /* --listen/--prometheus beside the overview: each probe's tap */
+		int c = mt_fleet_start(&r, ops);
 
+		for (size_t i = 0; !c && r.x && i < r.n; i++) {
+			r.tg[i].tap = (struct probe_sink){ &r.tg[i], mt_on_tap, NULL, NULL, NULL,
+							   mt_on_skipped };
+			if (r.tg[i].state == MT_READY)
+				r.tg[i].p->tap = &r.tg[i].tap;
+		}
+		if (!c)
+			c = mt_view(&r, view, ops);
+		cli_fleet_end(&r.x);
 		code = mt_conclude(&r, c > code ? c : code);
-	} else if (!(o->iostat && (code = mt_iostat_prepare(&r)))) {
+	} else if (o->iostat && (fc = mt_iostat_prepare(&r))) {
+		code = fc;
+	} else if ((fc = mt_fleet_start(&r, ops))) {
+		code = fc;
+		ticker_stop(&r.iostat);
+	} else {
 		if (o->json && !o->json_lines) {
 			struct sbuf open = SBUF_INIT;
 
@@ -478,7 +578,8 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
 			if (r.tg[i].state == MT_RUNNING)
 				pthread_join(r.tg[i].thread, NULL);
 		ticker_stop(&r.iostat);
-		code = mt_conclude(&r, code);
+		cli_fleet_end(&r.x); /* the probes have stopped: the textfile's last version */
+		code = o->check ? mt_check(&r) : mt_conclude(&r, code);
 	}
 	for (size_t i = 0; i < r.n; i++)
 		mt_release(&r.tg[i]);

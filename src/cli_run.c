@@ -27,7 +27,7 @@ static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
 	int ret;
 
 	if (c->x)
-		exporters_request(c->x, s, n);
+		exporters_request(c->x, 0, s, n);
 	if (c->watch)
 		cli_iv_add(c, s);
 	if (c->o->quiet)
@@ -52,7 +52,7 @@ static int cli_on_period(void *ctx, const struct tally *t)
 	int ret;
 
 	if (c->o->influx) {
-		ret = exporters_period(c->x, clock_realtime());
+		ret = exporters_period(c->x, 0, clock_realtime());
 		outw_keep_err(&c->out, ret);
 		return ret;
 	}
@@ -88,6 +88,24 @@ void cli_on_warn(void *ctx, const char *text)
 {
 	(void)ctx;
 	cli_msg("%s", text);
+}
+
+/* Beside the view: the exporters hear every request (the session's tap, probe thread). */
+static int cli_on_tap(void *ctx, const struct sample *s, enum notice n)
+{
+	struct cli_ctx *c = ctx;
+
+	exporters_request(c->x, 0, s, n);
+	return 0;
+}
+
+/* Skipped slots enter the exporters' response times (the account has them already). */
+static void cli_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+{
+	struct cli_ctx *c = ctx;
+
+	if (c->x)
+		exporters_skipped(c->x, 0, hi, step, n);
 }
 
 /* The closing output: JSON total, raw -B line, or the human summary. */
@@ -175,7 +193,7 @@ static int cli_run_plain(struct cli_ctx *c, struct probe *p, const struct target
 			 const struct engine_ops *ops, struct watchdog *wd)
 {
 	struct probe_sink sink = { c, cli_on_request, cli_on_period, cli_on_burst_end,
-				   cli_on_warn };
+				   cli_on_warn, cli_on_skipped };
 	char msg[MSG_MAX] = "";
 	int ret = 0, code;
 
@@ -233,12 +251,17 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
 		.sweep_out = c->o->sweep ? &table : NULL,
 	};
+	struct probe_sink tap = { c, cli_on_tap, NULL, NULL, NULL, cli_on_skipped };
 	int ret, code;
 
+	if ((code = cli_fleet_start(c, p, t, ops))) /* --listen/--prometheus beside the view */
+		return code;
+	p->tap = c->x ? &tap : NULL;
 	cli_view_cfg(c->o, t, &vc);
 	cli_view_emergency = view->emergency;
 	ret = view->run(&vp, msg, sizeof(msg));
 	cli_view_emergency = NULL;
+	cli_fleet_stop(c);
 	if (deferred.len)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
 	sbuf_free(&deferred);

@@ -104,7 +104,7 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 		sweep_format_header(&sb);
 	ret = cli_sweep_out(c, &sb);
 	while (!ret && !cli_stop && (rate = sweep_next(&plan))) {
-		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn };
+		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn, NULL };
 		struct verdict v;
 		struct sweep_row r;
 		struct sbuf text = SBUF_INIT;

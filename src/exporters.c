@@ -26,7 +26,7 @@ bool exporters_wanted(const struct exporters_cfg *cfg)
 }
 
 /* device = the top of the stack under the target, disk = its first whole disk. */
-static void exporters_devices(struct exporters *x, const char *path)
+static void exporters_devices(struct exporters_tgt *g, const char *path)
 {
 	struct devstack *ds = calloc(1, sizeof(*ds));
 	char real[PATH_MAX], *mountinfo;
@@ -39,10 +39,10 @@ static void exporters_devices(struct exporters *x, const char *path)
 		snprintf(real, sizeof(real), "%s", path);
 	if (!devstack_resolve_path("/sys", mountinfo, real, devstack_stat_path, NULL, ds) &&
 	    ds->ndev) {
-		snprintf(x->device, sizeof(x->device), "%s", ds->dev[0].name);
+		snprintf(g->device, sizeof(g->device), "%s", ds->dev[0].name);
 		for (size_t i = 0; i < ds->ndev; i++) {
 			if (ds->dev[i].kind == DEVSTACK_DISK) {
-				snprintf(x->disk, sizeof(x->disk), "%s", ds->dev[i].name);
+				snprintf(g->disk, sizeof(g->disk), "%s", ds->dev[i].name);
 				break;
 			}
 		}
@@ -51,62 +51,90 @@ static void exporters_devices(struct exporters *x, const char *path)
 	free(ds);
 }
 
-static void exporters_info(struct exporters *x, const struct target *t, struct metrics_info *in)
+static void exporters_info(struct exporters *x, struct exporters_tgt *g,
+			   const struct exporters_target_cfg *o,
+			   const struct target *t, struct metrics_info *in)
 {
-	bool rw = x->cfg.read_write, w = x->cfg.write && !rw;
+	bool rw = o->read_write, w = o->write && !rw;
 
-	snprintf(x->mode, sizeof(x->mode), "%s", rw ? "read-write" : w ? "write" : "read");
-	exporters_devices(x, x->cfg.path);
+	snprintf(g->mode, sizeof(g->mode), "%s", rw ? "read-write" : w ? "write" : "read");
+	exporters_devices(g, o->path);
 	memset(in, 0, sizeof(*in));
-	in->target = x->cfg.path;
-	in->device = x->device;
-	in->disk = x->disk;
+	in->target = o->path;
+	in->device = g->device;
+	in->disk = g->disk;
 	in->fstype = t->kind == TARGET_DIR || t->kind == TARGET_FILE ? t->fstype : "";
 	in->engine = x->cfg.engine;
-	in->mode = x->mode;
-	in->interval = x->cfg.interval;
+	in->mode = g->mode;
+	in->interval = o->interval;
 	in->size = t->size;
 	in->start_real = clock_realtime();
 	in->op[OP_READ] = !w;
 	in->op[OP_WRITE] = w || rw;
+	in->response = o->response; /* as the summary's response line */
 }
 
-int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg,
-		      const struct target *t, char *msg, size_t msglen)
+int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, size_t n, char *msg,
+		      size_t msglen)
 {
-	struct metrics_info info;
 	int err;
 
 	memset(x, 0, sizeof(*x));
 	x->cfg = *cfg;
 	x->httpd.fd = -1;
 	x->httpd.wake[0] = x->httpd.wake[1] = -1;
-	x->line = (struct sbuf)SBUF_INIT;
-	x->n = 1;
-	x->target = calloc(x->n, sizeof(*x->target));
-	if (cfg->influx)
-		x->period = calloc(METRICS_OPS, sizeof(*x->period));
-	if (!x->target || (cfg->influx && !x->period)) {
+	pthread_mutex_init(&x->out_lock, NULL);
+	x->target = calloc(n, sizeof(*x->target));
+	x->tgt = calloc(n, sizeof(*x->tgt));
+	if (!x->target || !x->tgt) {
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
 	}
-	for (int i = 0; cfg->influx && i < METRICS_OPS; i++)
-		stats_init(&x->period[i].valid);
-	exporters_info(x, t, &info);
-	if ((err = metrics_target_init(&x->target[0], &info, NULL))) {
-		snprintf(msg, msglen, "cannot set up the metrics: %s", strerror(-err));
-		return err;
-	}
+	x->cap = n;
 	if (cfg->listen && (err = httpd_listen(&x->httpd, cfg->listen, msg, msglen)))
 		return err;
 	x->listening = cfg->listen != NULL;
 	return 0;
 }
 
+int exporters_add(struct exporters *x, const struct exporters_target_cfg *tc,
+		  const struct target *t, struct probe *p, char *msg, size_t msglen)
+{
+	struct exporters_tgt *g = &x->tgt[x->n];
+	struct metrics_target *m = &x->target[x->n];
+	struct metrics_info info;
+	int err;
+
+	if (x->n >= x->cap)
+		return -ENOSPC;
+	g->line = (struct sbuf)SBUF_INIT;
+	if (x->cfg.influx && !(g->period = calloc(METRICS_OPS, sizeof(*g->period)))) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; g->period && i < METRICS_OPS; i++) {
+		stats_init(&g->period[i].valid);
+		stats_init(&g->period[i].response);
+	}
+	exporters_info(x, g, tc, t, &info);
+	if ((err = metrics_target_init(m, &info, NULL))) {
+		free(g->period);
+		g->period = NULL;
+		snprintf(msg, msglen, "cannot set up the metrics: %s", strerror(-err));
+		return err;
+	}
+	if (!p->ctl)
+		p->ctl = &g->own_ctl;
+	m->inflight = &p->ctl->inflight;
+	m->inflight_n = &p->ctl->inflight_n;
+	x->n++;
+	return 0;
+}
+
 int exporters_render(struct exporters *x, struct sbuf *sb, bool openmetrics)
 {
 	struct metrics_snap snap[1];
-	struct metrics_snap *s = x->n <= 1 ? snap : calloc(x->n, sizeof(*s));
+	struct metrics_snap *s = x->n <= 1 ? snap : calloc(x->n, sizeof(*s)); /* one per target */
 	uint64_t now = clock_now();
 	int err;
 
@@ -201,15 +229,11 @@ static void *exporters_stdin_main(void *arg)
 	return NULL;
 }
 
-int exporters_start(struct exporters *x, struct probe *p, char *msg, size_t msglen)
+int exporters_start(struct exporters *x, char *msg, size_t msglen)
 {
 	sigset_t all, old;
 	int err = 0;
 
-	if (!p->ctl)
-		p->ctl = &x->own_ctl;
-	x->probe = p;
-	x->target[0].inflight = &p->ctl->inflight;
 	sigfillset(&all); /* the threads inherit a full mask: signals wake the probe */
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (x->listening && (err = httpd_start(&x->httpd, exporters_httpd_render, x)))
@@ -227,68 +251,101 @@ int exporters_start(struct exporters *x, struct probe *p, char *msg, size_t msgl
 	return err;
 }
 
-void exporters_request(struct exporters *x, const struct sample *s, enum notice n)
+void exporters_request(struct exporters *x, size_t i, const struct sample *s, enum notice n)
 {
-	metrics_record(&x->target[0], s, n, clock_realtime(), s->skipped);
-	if (x->period) {
-		struct exporters_period *pe = &x->period[s->op == OP_WRITE ? OP_WRITE : OP_READ];
+	struct exporters_tgt *g = &x->tgt[i];
+
+	metrics_record(&x->target[i], s, n, clock_realtime(), s->skipped);
+	if (g->period) {
+		struct exporters_period *pe = &g->period[s->op == OP_WRITE ? OP_WRITE : OP_READ];
 
 		pe->requests += n != NOTICE_EMPTY;
 		pe->errors += s->result < 0;
 		if (s->result > 0 && n != NOTICE_WARMUP)
 			pe->bytes += (uint64_t)s->result;
-		if (s->result > 0 && (n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW))
+		if (s->result > 0 && (n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW)) {
 			stats_add(&pe->valid, s->time);
+			if (x->target[i].info.response)
+				stats_add(&pe->response, s->response);
+		}
 	}
 }
 
-int exporters_period(struct exporters *x, uint64_t now_real)
+void exporters_skipped(struct exporters *x, size_t i, uint64_t hi, uint64_t step, uint64_t n)
 {
-	const struct metrics_info *in = &x->target[0].info;
+	struct metrics_target *m = &x->target[i];
+
+	if (!m->info.response)
+		return;
+	metrics_record_skipped(m, hi, step, n);
+	if (x->tgt[i].period)
+		stats_add_series(&x->tgt[i].period[m->last_op].response, hi, step, n);
+}
+
+int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
+{
+	struct exporters_tgt *g = &x->tgt[i];
+	const struct metrics_info *in = &x->target[i].info;
 	static const char *const ops[METRICS_OPS] = { "read", "write" };
 	int err;
 
-	if (!x->period)
+	if (!g->period)
 		return 0;
-	sbuf_reset(&x->line);
+	sbuf_reset(&g->line);
 	for (int op = 0; op < METRICS_OPS; op++) {
-		struct exporters_period *pe = &x->period[op];
+		struct exporters_period *pe = &g->period[op];
 		struct influx_point pt = {
 			.target = in->target, .operation = ops[op], .device = in->device,
 			.requests = pe->requests, .errors = pe->errors, .bytes = pe->bytes,
-			.valid = &pe->valid, .time = now_real,
+			.valid = &pe->valid, .response = in->response ? &pe->response : NULL,
+			.time = now_real,
 		};
 
 		if (in->op[op])
-			influx_line(&x->line, &pt);
+			influx_line(&g->line, &pt);
 		pe->requests = pe->errors = pe->bytes = 0;
 		stats_init(&pe->valid);
+		stats_init(&pe->response);
 	}
-	err = x->line.error ? x->line.error : out_write(STDOUT_FILENO, sbuf_str(&x->line), x->line.len);
-	sbuf_reset(&x->line);
+	err = g->line.error;
+	if (!err) {
+		pthread_mutex_lock(&x->out_lock);
+		err = out_write(STDOUT_FILENO, sbuf_str(&g->line), g->line.len);
+		pthread_mutex_unlock(&x->out_lock);
+	}
+	sbuf_reset(&g->line);
 	return err;
 }
 
 void exporters_stop(struct exporters *x)
 {
-	if (!x->target)
+	if (!x->target) {
+		free(x->tgt);
+		x->tgt = NULL;
 		return;
+	}
 	atomic_store(&x->stopping, true);
 	if (x->stdin_running)
 		pthread_join(x->stdin_thread, NULL);
 	x->stdin_running = false;
 	httpd_stop(&x->httpd);
-	for (size_t i = 0; i < x->n; i++)
-		x->target[i].inflight = NULL; /* the probe has stopped; its ctl may go away */
+	for (size_t i = 0; i < x->n; i++) { /* the probes have stopped; their ctl may go away */
+		x->target[i].inflight = NULL;
+		x->target[i].inflight_n = NULL;
+	}
 	if (x->prom.running) {
 		ticker_stop(&x->prom);
 		exporters_write_prom(x); /* the final counts */
 	}
-	for (size_t i = 0; i < x->n; i++)
+	for (size_t i = 0; i < x->n; i++) {
 		metrics_target_destroy(&x->target[i]);
+		free(x->tgt[i].period);
+		sbuf_free(&x->tgt[i].line);
+	}
 	free(x->target);
 	x->target = NULL;
-	free(x->period);
-	x->period = NULL;
-	sbuf_free(&x->line);
+	free(x->tgt);
+	x->tgt = NULL;
+	x->n = x->cap = 0;
+	pthread_mutex_destroy(&x->out_lock);
 }

@@ -1,15 +1,17 @@
 /*
  * exporters: the fleet outputs of a run — the --listen endpoint, the
  * --prometheus textfile and the --influx lines — around one metrics entry per
- * target. The probe's sink feeds them (exporters_request/exporters_period on
- * the probe thread: a short critical section, never a wait); the endpoint and
+ * target (one series set each, in the order added). Each probe's sink feeds
+ * its entry (exporters_request/_skipped/_period on that probe's thread: a
+ * short critical section, never a wait); the endpoint and
  * the textfile writer run in threads of their own that only copy snapshots,
  * so a hung request never stalls them and they never stall the probe.
- * cli_fleet.c starts and stops them and prints what they report through warn().
+ * cli_fleet.c and cli_multi.c start and stop them and print what they report through warn().
  */
 #ifndef IOPROBE_EXPORTERS_H
 #define IOPROBE_EXPORTERS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,67 +31,92 @@ struct exporters_cfg {
 	uint64_t prom_period;      /* ns between textfile writes */
 	bool influx;               /* --influx: line protocol on stdout every period */
 	const char *engine;        /* engine name (ioprobe_probe_info) */
-	const char *path;          /* the target as given */
-	uint64_t interval;         /* ns between request starts (0 = as fast as possible) */
-	bool write, read_write;    /* -W (writes only), -G (reads and writes) */
 	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
 };
 
-/* Per operation, the current period's latencies for --influx. */
+/* One target as the exporters describe it (filled from the options by the caller). */
+struct exporters_target_cfg {
+	const char *path;          /* the target as given */
+	uint64_t interval;         /* ns between request starts (0 = as fast as possible) */
+	bool write, read_write;    /* -W (writes only), -G (reads and writes) */
+	bool response;             /* -Q or --response: response times are published */
+};
+
+/* Per operation, the current period's latencies (and response times) for --influx. */
 struct exporters_period {
 	struct stats valid;
+	struct stats response;                   /* used when the target publishes them */
 	uint64_t requests, errors, bytes;
+};
+
+/* What the exporters keep of one target besides its metrics. */
+struct exporters_tgt {
+	char device[64], disk[64], mode[16];     /* strings of its metrics_info */
+	struct probe_ctl own_ctl;                /* in-flight state when no watchdog gives one */
+	struct exporters_period *period;         /* [METRICS_OPS], --influx only */
+	struct sbuf line;                        /* --influx output buffer (its probe thread) */
 };
 
 struct exporters {
 	struct exporters_cfg cfg;
-	size_t n;                                /* targets (one today) */
-	struct metrics_target *target;
-	char device[64], disk[64], mode[16];     /* strings of target[0].info */
-	struct probe_ctl own_ctl;                /* in-flight start when no watchdog gives one */
-	const struct probe *probe;
+	size_t cap;                              /* targets prepared for */
+	size_t n;                                /* targets added (exporters_add) */
+	struct metrics_target *target;           /* [cap] */
+	struct exporters_tgt *tgt;               /* [cap] */
 	struct httpd httpd;
 	bool listening;
 	struct ticker prom;
 	_Atomic bool prom_failed;                /* said once */
-	struct exporters_period *period;         /* [METRICS_OPS], --influx only */
+	pthread_mutex_t out_lock;                /* --influx: one target's lines at a time */
 	pthread_t stdin_thread;                  /* --influx: ends the run at stdin's EOF */
 	bool stdin_running;
 	_Atomic bool stopping;
 	pthread_t probe_thread;
-	struct sbuf line;                        /* --influx output buffer (probe thread) */
 };
 
 /* Is any exporter asked for? */
 bool exporters_wanted(const struct exporters_cfg *cfg);
 
 /*
- * Prepare for target t (cfg->path as given): check the textfile name, bind
- * the listening socket, describe the target. Returns 0, or -errno with msg
- * filled (exit 2; -EINVAL for a bad argument: exit 1).
+ * Prepare for up to n targets: check the textfile name, bind the listening
+ * socket. Returns 0, or -errno with msg filled (exit 2; -EINVAL for a bad
+ * argument: exit 1). exporters_stop() releases it either way.
  */
-int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg,
-		      const struct target *t, char *msg, size_t msglen);
+int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, size_t n, char *msg,
+		      size_t msglen);
 
 /*
- * Start the threads for probe p (set p->ctl first: its inflight is read;
- * when p->ctl is NULL the exporters give it one of their own). Returns 0 or
- * -errno with msg filled.
+ * Describe the next target t (as tc says) probed by p (its index is the
+ * number of targets added before). Its in-flight state is read from p->ctl;
+ * when p->ctl is NULL the exporters give p one of their own (set it before:
+ * the watchdog's; a session keeps the one it finds). Returns 0 or -errno
+ * with msg filled.
  */
-int exporters_start(struct exporters *x, struct probe *p, char *msg, size_t msglen);
+int exporters_add(struct exporters *x, const struct exporters_target_cfg *tc,
+		  const struct target *t, struct probe *p, char *msg, size_t msglen);
 
-/* Probe thread: one finished request with its notice. */
-void exporters_request(struct exporters *x, const struct sample *s, enum notice n);
+/* Start the threads (after every exporters_add). Returns 0 or -errno with msg filled. */
+int exporters_start(struct exporters *x, char *msg, size_t msglen);
 
-/* Probe thread: a period closed; with --influx write its lines. Returns 0 or -errno (stdout). */
-int exporters_period(struct exporters *x, uint64_t now_real);
+/* Probe thread of target i: one finished request with its notice. */
+void exporters_request(struct exporters *x, size_t i, const struct sample *s, enum notice n);
+
+/* Probe thread of target i: skipped slots (probe_sink.skipped) enter its response times. */
+void exporters_skipped(struct exporters *x, size_t i, uint64_t hi, uint64_t step, uint64_t n);
+
+/*
+ * Probe thread of target i: a period closed; with --influx write its lines
+ * (whole, under a lock shared by the targets). Returns 0 or -errno (stdout).
+ */
+int exporters_period(struct exporters *x, size_t i, uint64_t now_real);
 
 /* Render /metrics of every target into sb. Returns 0 or -ENOMEM. */
 int exporters_render(struct exporters *x, struct sbuf *sb, bool openmetrics);
 
 /*
  * Stop the threads, write the textfile a last time, release everything. Call
- * it before the probe's ctl goes away (the watchdog's page). Idempotent.
+ * it after the probes stopped and before their ctl goes away (the watchdog's
+ * page). Idempotent.
  */
 void exporters_stop(struct exporters *x);
 

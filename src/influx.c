@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Length of the valid UTF-8 sequence at s (len bytes left), 0 when none starts there. */
@@ -66,10 +67,25 @@ static void influx_ms(struct sbuf *sb, const char *key, double ns)
 	sbuf_printf(sb, ",%s=%.6f", key, ns / 1e6);
 }
 
+/* The seven latency fields of v, each key prefixed with prefix. */
+static void influx_stats(struct sbuf *sb, const char *prefix, const struct stats *v)
+{
+	static const char *const key[] = { "min", "avg", "p50", "p90", "p99", "p999", "max" };
+	double val[7] = {
+		(double)stats_min(v), stats_mean(v), (double)stats_percentile(v, 50),
+		(double)stats_percentile(v, 90), (double)stats_percentile(v, 99),
+		(double)stats_percentile(v, 99.9), (double)v->max,
+	};
+	char name[32];
+
+	for (size_t i = 0; i < 7; i++) {
+		snprintf(name, sizeof(name), "%s%s_ms", prefix, key[i]);
+		influx_ms(sb, name, val[i]);
+	}
+}
+
 int influx_line(struct sbuf *sb, const struct influx_point *p)
 {
-	const struct stats *v = p->valid;
-
 	influx_escape(sb, "ioprobe", INFLUX_MEASUREMENT);
 	sbuf_puts(sb, ",target=");
 	influx_escape(sb, p->target, INFLUX_TAG);
@@ -81,15 +97,10 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 	}
 	sbuf_printf(sb, " requests=%" PRIu64 "i,errors=%" PRIu64 "i,bytes=%" PRIu64 "i",
 		    p->requests, p->errors, p->bytes);
-	if (v && v->count) {
-		influx_ms(sb, "min_ms", (double)stats_min(v));
-		influx_ms(sb, "avg_ms", stats_mean(v));
-		influx_ms(sb, "p50_ms", (double)stats_percentile(v, 50));
-		influx_ms(sb, "p90_ms", (double)stats_percentile(v, 90));
-		influx_ms(sb, "p99_ms", (double)stats_percentile(v, 99));
-		influx_ms(sb, "p999_ms", (double)stats_percentile(v, 99.9));
-		influx_ms(sb, "max_ms", (double)v->max);
-	}
+	if (p->valid && p->valid->count)
+		influx_stats(sb, "", p->valid);
+	if (p->response && p->response->count)
+		influx_stats(sb, "resp_", p->response);
 	sbuf_printf(sb, " %" PRIu64 "\n", p->time);
 	return sb->error;
 }

@@ -75,6 +75,48 @@ static void metrics_count_error(struct metrics_op *o, int err)
 	o->errors_other++;
 }
 
+static void metrics_hist_add(struct metrics_hist *h, uint64_t ns)
+{
+	h->bucket[metrics_bucket_index(ns)]++;
+	h->count++;
+	h->sum = ns > UINT64_MAX - h->sum ? UINT64_MAX : h->sum + ns;
+}
+
+/* How many of hi, hi - step, ..., hi - (n - 1) * step are <= bound. */
+static uint64_t metrics_series_le(uint64_t hi, uint64_t step, uint64_t n, uint64_t bound)
+{
+	uint64_t above; /* the first ones, > bound */
+
+	if (hi <= bound)
+		return n;
+	if (!step)
+		return 0;
+	above = (hi - bound + step - 1) / step;
+	return above >= n ? 0 : n - above;
+}
+
+void metrics_hist_add_series(struct metrics_hist *h, uint64_t hi, uint64_t step, uint64_t n)
+{
+	uint64_t below = 0;
+	long double sum;
+
+	if (!n)
+		return;
+	if (step && n - 1 > hi / step)
+		n = hi / step + 1; /* no value below 0, as stats_add_series */
+	for (size_t b = 0; b < METRICS_BUCKETS; b++) {
+		uint64_t le = metrics_series_le(hi, step, n, metrics_bucket_ns[b]);
+
+		h->bucket[b] += le - below;
+		below = le;
+	}
+	h->bucket[METRICS_BUCKETS] += n - below;
+	h->count += n;
+	/* + n * hi - step * n (n - 1) / 2, in long double: saturates instead of wrapping */
+	sum = (long double)h->sum + (long double)n * hi - (long double)step * n * (n - 1) / 2;
+	h->sum = sum >= (long double)UINT64_MAX ? UINT64_MAX : (uint64_t)sum;
+}
+
 void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice n,
 		   uint64_t now_real)
 {
@@ -91,6 +133,7 @@ void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice
 	o->count++;
 	o->sum = s->time > UINT64_MAX - o->sum ? UINT64_MAX : o->sum + s->time;
 	o->bytes += (uint64_t)s->result;
+	metrics_hist_add(&o->response, s->response);
 }
 
 void metrics_record(struct metrics_target *t, const struct sample *s, enum notice n,
@@ -100,17 +143,28 @@ void metrics_record(struct metrics_target *t, const struct sample *s, enum notic
 	metrics_count(&t->counts, s, n, now_real);
 	t->counts.skipped = skipped;
 	pthread_mutex_unlock(&t->lock);
+	t->last_op = s->op == OP_WRITE ? OP_WRITE : OP_READ;
+}
+
+void metrics_record_skipped(struct metrics_target *t, uint64_t hi, uint64_t step, uint64_t n)
+{
+	pthread_mutex_lock(&t->lock);
+	metrics_hist_add_series(&t->counts.op[t->last_op].response, hi, step, n);
+	pthread_mutex_unlock(&t->lock);
 }
 
 void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out)
 {
 	uint64_t start;
+	unsigned n;
 
 	pthread_mutex_lock(&t->lock);
 	out->counts = t->counts;
 	pthread_mutex_unlock(&t->lock);
 	out->info = &t->info;
 	start = t->inflight ? atomic_load_explicit(t->inflight, memory_order_relaxed) : 0;
-	out->in_flight = start != 0;
+	n = t->inflight_n ? atomic_load_explicit(t->inflight_n, memory_order_relaxed) : 0;
+	/* the depth-1 loop publishes only the start; two loads: keep the pair sane */
+	out->in_flight = !start ? 0 : n ? n : 1;
 	out->oldest_in_flight = start && now > start ? now - start : 0;
 }

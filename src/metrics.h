@@ -6,9 +6,13 @@
  * only for a handful of additions or one copy, so neither side ever waits on
  * the other's I/O. Pure: no clocks (callers pass the time), no I/O.
  *
- * The in-flight request is not recorded here: the probe publishes its start
- * (probe_ctl.inflight, monotonic ns) and metrics_snapshot() reads it, so a
- * hung request shows up as a growing age while no completion arrives.
+ * The in-flight requests are not recorded here: the probe publishes the
+ * start of the oldest (probe_ctl.inflight, monotonic ns) and, at depth > 1,
+ * how many are in flight (probe_ctl.inflight_n); metrics_snapshot() reads
+ * both, so a hung request shows up as a growing age while no completion
+ * arrives. Response times (completion - scheduled start) go into a second
+ * histogram with the same buckets, skipped slots included with the response
+ * they would have had (account_add_skipped's rule).
  */
 #ifndef IOPROBE_METRICS_H
 #define IOPROBE_METRICS_H
@@ -44,6 +48,14 @@ struct metrics_info {
 	uint64_t size;        /* request size, bytes */
 	uint64_t start_real;  /* CLOCK_REALTIME ns the probe started */
 	bool op[METRICS_OPS]; /* the operations this probe performs */
+	bool response;        /* response times are published (-Q or --response) */
+};
+
+/* A histogram over the fleet buckets. */
+struct metrics_hist {
+	uint64_t bucket[METRICS_BUCKETS + 1]; /* per bucket, not cumulative; last = over 10 s */
+	uint64_t count;
+	uint64_t sum;                         /* ns, saturating */
 };
 
 struct metrics_op {
@@ -55,6 +67,7 @@ struct metrics_op {
 	uint64_t errors[METRICS_ERRNOS];      /* failed requests per slot */
 	uint64_t errors_other;                /* failed requests whose errno found no slot */
 	uint64_t last_real;                   /* CLOCK_REALTIME ns of the last completion, 0 = none */
+	struct metrics_hist response;         /* response times: the valid requests' and skipped slots' */
 };
 
 /* One target's live counters (metrics_record) and its copy (metrics_snapshot). */
@@ -68,14 +81,16 @@ struct metrics_target {
 	pthread_mutex_t lock;                 /* guards counts */
 	struct metrics_counts counts;
 	const _Atomic uint64_t *inflight;     /* probe_ctl.inflight, or NULL */
+	const _Atomic unsigned *inflight_n;   /* probe_ctl.inflight_n, or NULL */
+	enum op last_op;                      /* operation of the last request (the probe's) */
 };
 
 /* A consistent copy of one target, with the in-flight state at the copy's time. */
 struct metrics_snap {
 	const struct metrics_info *info;
 	struct metrics_counts counts;
-	bool in_flight;                       /* a request is in flight */
-	uint64_t oldest_in_flight;            /* ns it has been in flight, 0 when none */
+	unsigned in_flight;                   /* requests in flight */
+	uint64_t oldest_in_flight;            /* ns the oldest has been in flight, 0 when none */
 };
 
 /*
@@ -91,19 +106,33 @@ void metrics_target_destroy(struct metrics_target *t);
 /*
  * Probe side: add one finished request (its notice from account_add),
  * completed at now_real (CLOCK_REALTIME ns), with skipped slots so far.
- * Valid requests and those outside -t/-T go into the histogram (a stall must
- * show), warmup and empty ones only update the last completion, failed ones
- * count by errno.
+ * Valid requests and those outside -t/-T go into the histograms (latency and
+ * response time; a stall must show), warmup and empty ones only update the
+ * last completion, failed ones count by errno.
  */
 void metrics_record(struct metrics_target *t, const struct sample *s, enum notice n,
 		    uint64_t now_real, uint64_t skipped);
 
-/* Exporter side: copy t at now (CLOCK_MONOTONIC ns) into out. */
+/*
+ * Probe side: n skipped schedule slots whose responses would have been hi,
+ * hi - step, ... (account_add_skipped's rule) go into the response
+ * histogram of the operation of the last request recorded (the one that
+ * stalled the probe).
+ */
+void metrics_record_skipped(struct metrics_target *t, uint64_t hi, uint64_t step, uint64_t n);
+
+/*
+ * Exporter side: copy t at now (CLOCK_MONOTONIC ns) into out: in_flight is
+ * probe_ctl.inflight_n, or 1 while only a start is published (depth 1).
+ */
 void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out);
 
 /* Pure counting, no lock: add s to c (what metrics_record does under the lock). */
 void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice n,
 		   uint64_t now_real);
+
+/* Pure: add the n values hi, hi - step, ..., hi - (n - 1) * step (all > 0) to h. */
+void metrics_hist_add_series(struct metrics_hist *h, uint64_t hi, uint64_t step, uint64_t n);
 
 /* Index of the bucket that holds ns (METRICS_BUCKETS for over 10 s). */
 size_t metrics_bucket_index(uint64_t ns);

@@ -191,6 +191,16 @@ static int probe_period(struct probe *p, const struct probe_sink *sink, uint64_t
 	return sink->period ? sink->period(sink->ctx, &t) : 0;
 }
 
+/* The slots the last pacer_next() skipped enter the response times (account, then sink). */
+static void probe_skipped(struct probe *p, const struct probe_sink *sink, uint64_t end)
+{
+	uint64_t hi = end - p->pacer.skip_first;
+
+	account_add_skipped(&p->acct, hi, p->pacer.interval, p->pacer.last_skipped);
+	if (sink->skipped)
+		sink->skipped(sink->ctx, hi, p->pacer.interval, p->pacer.last_skipped);
+}
+
 /* Longest single wait of the depth loop: a stop or a controller request is seen this soon. */
 #define PROBE_DEPTH_SLICE 50000000ull
 
@@ -288,15 +298,31 @@ static int probe_depth_issue(struct probe_depth *d, const volatile sig_atomic_t 
 	return 0;
 }
 
-/* The oldest start in flight for the hang watchdog (0 = idle). */
+/* Publish the oldest start in flight (0 = idle) and the count (the watchdog, the exporters). */
 static void probe_depth_inflight(struct probe_depth *d)
 {
 	uint64_t oldest = 0;
+	unsigned n = 0;
 
-	for (unsigned i = 0; i < d->p->cfg.depth; i++)
+	if (!d->p->ctl)
+		return;
+	for (unsigned i = 0; i < d->p->cfg.depth; i++) {
 		if (d->slots[i].busy && (!oldest || d->slots[i].t0 < oldest))
 			oldest = d->slots[i].t0;
+		n += d->slots[i].busy;
+	}
+	atomic_store_explicit(&d->p->ctl->inflight_n, n, memory_order_relaxed);
 	atomic_store_explicit(&d->p->ctl->inflight, oldest, memory_order_relaxed);
+}
+
+/* After starts: the count, and the oldest start when the probe was idle. */
+static void probe_depth_started(struct probe_depth *d)
+{
+	struct probe_ctl *ctl = d->p->ctl;
+
+	atomic_store_explicit(&ctl->inflight_n, d->p->ol.inflight, memory_order_relaxed);
+	if (!atomic_load_explicit(&ctl->inflight, memory_order_relaxed))
+		probe_depth_inflight(d);
 }
 
 /* One request completed at t1 with result: account it, tell the sink, close periods. */
@@ -376,8 +402,7 @@ static int probe_depth_reap(struct probe_depth *d, char *msg, size_t msglen)
 		if ((ret = probe_depth_complete(d, sl, d->done[i].result, t1, msg, msglen)))
 			return ret;
 	}
-	if (p->ctl)
-		probe_depth_inflight(d);
+	probe_depth_inflight(d);
 	return 0;
 }
 
@@ -403,6 +428,8 @@ static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
 	while (d.issuing || p->ol.inflight) {
 		if (!d.ret && (ret = probe_depth_issue(&d, stop, msg, msglen)))
 			d.ret = ret;
+		if (p->ctl) /* the starts are seen before any wait; they are the newest */
+			probe_depth_started(&d);
 		if (d.ret)
 			d.issuing = false;
 		if (!p->ol.inflight && d.issuing) { /* idle until the next start, in slices */
@@ -415,8 +442,10 @@ static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
 		if ((ret = probe_depth_reap(&d, msg, msglen)) && !d.ret)
 			d.ret = ret;
 	}
-	if (p->ctl)
+	if (p->ctl) {
 		atomic_store_explicit(&p->ctl->inflight, 0, memory_order_relaxed);
+		atomic_store_explicit(&p->ctl->inflight_n, 0, memory_order_relaxed);
+	}
 	p->acct.total.wall = clock_now() - p->first_start;
 	p->acct.total.skipped = 0;
 	free(d.slots);
@@ -507,8 +536,7 @@ static int probe_serial_account(struct probe_serial *st, const struct sample *s,
 	if (last)
 		p->pacer.skipped = skipped; /* no slot after the last request is missed */
 	else if (p->pacer.last_skipped && n != NOTICE_WARMUP)
-		account_add_skipped(&p->acct, t1 - p->pacer.skip_first, p->pacer.interval,
-				    p->pacer.last_skipped);
+		probe_skipped(p, sink, t1);
 	/* ioping prints the burst's blank line before the period's line */
 	if (burst_done && sink->burst_end && (ret = sink->burst_end(sink->ctx)))
 		return ret;

@@ -46,6 +46,12 @@ struct probe_sink {
 	int (*burst_end)(void *ctx);
 	/* A non-fatal problem worth a line on stderr (text without "ioprobe: "). */
 	void (*warn)(void *ctx, const char *text);
+	/*
+	 * Optional: n schedule slots passed while the probe waited; their
+	 * response times are hi, hi - step, ... (account_add_skipped's rule,
+	 * told right after the account got them).
+	 */
+	void (*skipped)(void *ctx, uint64_t hi, uint64_t step, uint64_t n);
 };
 
 /*
@@ -56,7 +62,8 @@ struct probe_ctl {
 	atomic_bool pause;             /* set: no new request starts */
 	_Atomic uint64_t interval;     /* non-zero: switch to this interval (ns) */
 	atomic_uint reset;             /* bump to restart the statistics */
-	_Atomic uint64_t inflight;     /* monotonic ns the current request started; 0 = idle */
+	_Atomic uint64_t inflight;     /* monotonic ns the current (oldest) request started; 0 = idle */
+	_Atomic unsigned inflight_n;   /* requests in flight; kept by the depth > 1 loop only */
 };
 
 struct probe {
@@ -72,6 +79,12 @@ struct probe {
 	uint64_t first_start;    /* monotonic ns of the first start */
 	uint64_t requests;       /* requests issued */
 	uint64_t woffset;        /* next sequential offset within the working set */
+	/*
+	 * Optional, set after probe_init: a second sink a front end that runs the
+	 * probe elsewhere (session.c) also tells of requests and skipped slots
+	 * (the exporters beside the view). Only request and skipped are used.
+	 */
+	const struct probe_sink *tap;
 };
 
 /* Prepare a probe over an open target and started engine (buf is the engine's buffer). */

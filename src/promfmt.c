@@ -13,25 +13,39 @@
 void promfmt_label_value(struct sbuf *sb, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t len = strlen(s);
+	size_t len = strlen(s), run = 0; /* bytes from run on need no escaping yet */
 
 	for (size_t i = 0; i < len;) {
 		size_t n = esc_utf8_seq(u + i, len - i);
 
+		if (n && u[i] != '\\' && u[i] != '"' && u[i] != '\n') {
+			i += n; /* clean: appended with its run */
+			continue;
+		}
+		sbuf_append(sb, s + run, i - run);
 		if (!n) {
 			sbuf_puts(sb, "\xef\xbf\xbd"); /* U+FFFD */
-			i++;
-		} else if (u[i] == '\\' || u[i] == '"') {
-			sbuf_putc(sb, '\\');
-			sbuf_putc(sb, (char)u[i++]);
 		} else if (u[i] == '\n') {
 			sbuf_puts(sb, "\\n");
-			i++;
 		} else {
-			sbuf_append(sb, s + i, n);
-			i += n;
+			sbuf_putc(sb, '\\');
+			sbuf_putc(sb, (char)u[i]);
 		}
+		run = ++i;
 	}
+	sbuf_append(sb, s + run, len - run);
+}
+
+/* Append v in decimal (hot: every sample line has one). */
+static void put_u64(struct sbuf *sb, uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sbuf_append(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void promfmt_seconds(struct sbuf *sb, uint64_t ns)
@@ -84,7 +98,9 @@ static void fam_head(struct sbuf *sb, const struct fam *f, enum promfmt_format f
 static void series_open(struct sbuf *sb, const char *name, const char *suffix,
 			const struct metrics_snap *s)
 {
-	sbuf_printf(sb, "%s%s{target=\"", name, suffix);
+	sbuf_puts(sb, name);
+	sbuf_puts(sb, suffix);
+	sbuf_puts(sb, "{target=\"");
 	promfmt_label_value(sb, s->info->target);
 	sbuf_putc(sb, '"');
 }
@@ -93,48 +109,77 @@ static void series_op(struct sbuf *sb, const char *name, const char *suffix,
 		      const struct metrics_snap *s, int op)
 {
 	series_open(sb, name, suffix, s);
-	sbuf_printf(sb, ",operation=\"%s\"", op_name[op]);
+	sbuf_puts(sb, ",operation=\"");
+	sbuf_puts(sb, op_name[op]);
+	sbuf_putc(sb, '"');
 }
 
 static const struct fam fam_duration = {
 	"ioprobe_request_duration_seconds", FAM_HISTOGRAM, "seconds",
 	"Latency of completed probe requests (warmup excluded, -t/-T outliers included)."
 };
+static const struct fam fam_response = {
+	"ioprobe_response_duration_seconds", FAM_HISTOGRAM, "seconds",
+	"Response time of probe requests from their scheduled start, skipped slots included "
+	"(warmup excluded, -t/-T outliers included)."
+};
 
+/* One histogram series set (buckets, _sum, _count) of target s, operation op. */
+static void write_hist(struct sbuf *sb, const char *name, const struct metrics_snap *s, int op,
+		       const uint64_t *bucket, uint64_t sum)
+{
+	uint64_t cum = 0;
+
+	for (size_t b = 0; b <= METRICS_BUCKETS; b++) {
+		cum += bucket[b];
+		series_op(sb, name, "_bucket", s, op);
+		sbuf_puts(sb, ",le=\"");
+		sbuf_puts(sb, b < METRICS_BUCKETS ? metrics_bucket_le[b] : "+Inf");
+		sbuf_puts(sb, "\"} ");
+		put_u64(sb, cum);
+		sbuf_putc(sb, '\n');
+	}
+	series_op(sb, name, "_sum", s, op);
+	sbuf_puts(sb, "} ");
+	promfmt_seconds(sb, sum);
+	sbuf_putc(sb, '\n');
+	series_op(sb, name, "_count", s, op);
+	sbuf_puts(sb, "} ");
+	put_u64(sb, cum);
+	sbuf_putc(sb, '\n');
+}
+
+/*
+ * The latency histogram of every target, then the response-time one of the
+ * targets that publish it (-Q or --response; it is never faked from latencies).
+ */
 static void write_duration(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 			   enum promfmt_format fmt)
 {
-	const char *name = fam_duration.name;
+	bool any = false;
 
 	fam_head(sb, &fam_duration, fmt);
 	for (size_t i = 0; i < n; i++) {
 		for (int op = 0; op < METRICS_OPS; op++) {
 			const struct metrics_op *o = &snap[i].counts.op[op];
-			uint64_t cum = 0;
 
-			if (!snap[i].info->op[op])
-				continue;
-			for (size_t b = 0; b <= METRICS_BUCKETS; b++) {
-				cum += o->bucket[b];
-				series_op(sb, name, "_bucket", &snap[i], op);
-				sbuf_printf(sb, ",le=\"%s\"} %" PRIu64 "\n",
-					    b < METRICS_BUCKETS ? metrics_bucket_le[b] : "+Inf", cum);
-			}
-			series_op(sb, name, "_sum", &snap[i], op);
-			sbuf_puts(sb, "} ");
-			promfmt_seconds(sb, o->sum);
-			sbuf_putc(sb, '\n');
-			series_op(sb, name, "_count", &snap[i], op);
-			sbuf_printf(sb, "} %" PRIu64 "\n", cum);
+			if (snap[i].info->op[op])
+				write_hist(sb, fam_duration.name, &snap[i], op, o->bucket, o->sum);
+		}
+		any |= snap[i].info->response;
+	}
+	if (!any)
+		return;
+	fam_head(sb, &fam_response, fmt);
+	for (size_t i = 0; i < n; i++) {
+		for (int op = 0; op < METRICS_OPS; op++) {
+			const struct metrics_hist *h = &snap[i].counts.op[op].response;
+
+			if (snap[i].info->response && snap[i].info->op[op])
+				write_hist(sb, fam_response.name, &snap[i], op, h->bucket, h->sum);
 		}
 	}
 }
-
-/*
- * ioprobe_response_duration_seconds (request time plus queueing, same
- * buckets) belongs here once the probe measures response times (depth > 1);
- * it is not faked from request times.
- */
 
 static const struct fam fam_errors = {
 	"ioprobe_request_errors", FAM_COUNTER, NULL,
@@ -193,7 +238,7 @@ static void write_per_op(struct sbuf *sb, const struct fam *f, const struct metr
 			series_op(sb, f->name, suffix, &snap[i], op);
 			sbuf_puts(sb, "} ");
 			if (f == &fam_bytes)
-				sbuf_printf(sb, "%" PRIu64, o->bytes);
+				put_u64(sb, o->bytes);
 			else
 				promfmt_seconds(sb, o->last_real ? o->last_real :
 						snap[i].info->start_real);
@@ -240,8 +285,8 @@ static void write_per_target(struct sbuf *sb, const struct fam *f, enum tgt_valu
 		series_open(sb, f->name, f->type == FAM_COUNTER ? "_total" : "", s);
 		sbuf_puts(sb, "} ");
 		switch (v) {
-		case TV_IN_FLIGHT: sbuf_puts(sb, s->in_flight ? "1" : "0"); break;
-		case TV_SKIPPED: sbuf_printf(sb, "%" PRIu64, s->counts.skipped); break;
+		case TV_IN_FLIGHT: sbuf_printf(sb, "%u", s->in_flight); break;
+		case TV_SKIPPED: put_u64(sb, s->counts.skipped); break;
 		case TV_OLDEST: promfmt_seconds(sb, s->oldest_in_flight); break;
 		case TV_INTERVAL: promfmt_seconds(sb, s->info->interval); break;
 		case TV_SIZE: sbuf_printf(sb, "%" PRIu64, s->info->size); break;

@@ -28,7 +28,10 @@ static int session_on_request(void *ctx, const struct sample *smp, enum notice n
 {
 	struct session *s = ctx;
 	struct session_rec rec = { .kind = SESSION_SAMPLE, .notice = n, .sample = *smp };
+	const struct probe_sink *tap = s->probe->tap;
 
+	if (tap && tap->request)
+		tap->request(tap->ctx, smp, n); /* the exporters: brief, never a wait */
 	ring_push(&s->ring, &rec);
 	session_wake(s, false);
 	return 0;
@@ -63,11 +66,20 @@ static void session_on_warn(void *ctx, const char *text)
 	session_wake(s, true);
 }
 
+static void session_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+{
+	struct session *s = ctx;
+	const struct probe_sink *tap = s->probe->tap;
+
+	if (tap && tap->skipped)
+		tap->skipped(tap->ctx, hi, step, n);
+}
+
 static void *session_main(void *arg)
 {
 	struct session *s = arg;
 	struct probe_sink sink = { s, session_on_request, session_on_period,
-				   session_on_burst_end, session_on_warn };
+				   session_on_burst_end, session_on_warn, session_on_skipped };
 
 	clock_tighten_slack();
 	s->result = probe_run(s->probe, &sink, &s->stop, s->msg, sizeof(s->msg));
@@ -82,7 +94,8 @@ int session_start(struct session *s, struct probe *p)
 
 	memset(s, 0, sizeof(*s));
 	s->probe = p;
-	p->ctl = &s->ctl;
+	s->ctl = p->ctl ? p->ctl : &s->own_ctl; /* the exporters may have given it one */
+	p->ctl = s->ctl;
 	atomic_init(&s->state, SESSION_RUNNING);
 	ret = ring_init(&s->ring, sizeof(struct session_rec), SESSION_RING);
 	if (ret)
@@ -127,7 +140,7 @@ void session_stop(struct session *s)
 	if (!s->started)
 		return;
 	s->stop = 1;
-	atomic_store(&s->ctl.pause, false);
+	atomic_store(&s->ctl->pause, false);
 	pthread_join(s->thread, NULL);
 	close(s->wake_fd);
 	ring_free(&s->ring);
@@ -147,22 +160,22 @@ uint64_t session_first_start(const struct session *s)
 
 void session_pause(struct session *s, bool paused)
 {
-	atomic_store(&s->ctl.pause, paused);
+	atomic_store(&s->ctl->pause, paused);
 }
 
 void session_set_interval(struct session *s, uint64_t ns)
 {
-	atomic_store(&s->ctl.interval, ns);
+	atomic_store(&s->ctl->interval, ns);
 }
 
 void session_reset_stats(struct session *s)
 {
-	atomic_fetch_add(&s->ctl.reset, 1);
+	atomic_fetch_add(&s->ctl->reset, 1);
 }
 
 uint64_t session_inflight_since(const struct session *s)
 {
-	return atomic_load_explicit(&s->ctl.inflight, memory_order_relaxed);
+	return atomic_load_explicit(&s->ctl->inflight, memory_order_relaxed);
 }
 
 uint64_t session_dropped(const struct session *s)
@@ -180,7 +193,7 @@ int session_result(const struct session *s, const char **msg)
 void session_interrupt(struct session *s, int sig)
 {
 	s->stop = 1;
-	atomic_store(&s->ctl.pause, false);
+	atomic_store(&s->ctl->pause, false);
 	if (s->started)
 		pthread_kill(s->thread, sig);
 }

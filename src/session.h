@@ -37,7 +37,8 @@ enum session_state { SESSION_RUNNING, SESSION_DONE, SESSION_FAILED };
 
 struct session {
 	struct probe *probe;
-	struct probe_ctl ctl;
+	struct probe_ctl *ctl;        /* the probe's: the caller's, or own_ctl */
+	struct probe_ctl own_ctl;
 	struct ring ring;
 	int wake_fd;                  /* eventfd: readable when records or the end arrived */
 	pthread_t thread;
@@ -51,7 +52,9 @@ struct session {
 
 /*
  * Start p (already initialised with probe_init()) in a new thread. The
- * session sets p->ctl. Returns 0 or -errno.
+ * session steers p through p->ctl: the one already set (the exporters read
+ * it too), else one of its own. p->tap, when set, hears every request and
+ * skipped slot on the probe thread. Returns 0 or -errno.
  */
 int session_start(struct session *s, struct probe *p);
 

@@ -117,3 +117,46 @@ Test(check, unknown)
 	cr_assert_str_eq(out, "IOPROBE UNKNOWN - fadvise failed   x Y\n");
 	cr_assert_str_eq(check_state_name(CHECK_CRITICAL), "CRITICAL");
 }
+
+static enum check_state run_multi(const struct check_target *t, size_t n, char *out, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	enum check_state st = check_report_multi(&sb, &cfg, t, n);
+
+	snprintf(out, len, "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	return st;
+}
+
+Test(check, several_targets_worst_first_perfdata_per_target)
+{
+	uint64_t fast[] = { 1 * MS, 1 * MS }, slow[] = { 20 * MS, 20 * MS };
+	struct tally a = tally_of(fast, 2, 0), b = tally_of(slow, 2, 0), c = tally_of(fast, 2, 0);
+	struct check_target t[] = { { "/dev/a", &a, NULL }, { "/dev/b", &b, NULL },
+				    { "/x'y=z", &c, NULL } };
+	char out[4096];
+
+	cr_assert_eq(run_multi(t, 3, out, sizeof(out)), CHECK_WARNING);
+	cr_assert(!strncmp(out, "IOPROBE WARNING - /dev/b WARNING p99 20.000 ms", 46), "%s", out);
+	cr_assert(strstr(out, "; /dev/a OK p99 1.000 ms"), "%s", out);
+	cr_assert(strstr(out, " | '/dev/a p99'=1.000000ms;10.000000;50.000000;0 "), "%s", out);
+	cr_assert(strstr(out, " '/dev/b p99'=20.000000ms;10.000000;50.000000;0 "), "%s", out);
+	cr_assert(strstr(out, " '/x''y_z failed'=0;;0;0\n"), "%s", out);
+	cr_assert_eq(strchr(out, '\n'), out + strlen(out) - 1);
+	cr_assert_eq(strchr(out, '|'), strrchr(out, '|'));
+}
+
+Test(check, several_targets_critical_beats_unknown_beats_ok)
+{
+	uint64_t fast[] = { 1 * MS }, awful[] = { 80 * MS };
+	struct tally a = tally_of(fast, 1, 0), b = tally_of(awful, 1, 0);
+	struct check_target t[] = { { "/a", &a, NULL }, { "/gone", NULL, "cannot open" },
+				    { "/b", &b, NULL } };
+	char out[4096];
+
+	cr_assert_eq(run_multi(t, 2, out, sizeof(out)), CHECK_UNKNOWN);
+	cr_assert(!strncmp(out, "IOPROBE UNKNOWN - /gone UNKNOWN cannot open; /a OK", 50), "%s", out);
+	cr_assert_null(strstr(out, "/gone p99"));
+	cr_assert_eq(run_multi(t, 3, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(!strncmp(out, "IOPROBE CRITICAL - /b CRITICAL p99 80.000 ms", 44), "%s", out);
+}

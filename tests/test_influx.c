@@ -70,3 +70,31 @@ Test(influx, line_without_valid_requests_or_device)
 			 "ioprobe,target=/d,operation=write requests=2i,errors=2i,bytes=0i 5\n");
 	sbuf_free(&sb);
 }
+
+Test(influx, response_fields_follow_with_resp_prefix)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stats v, r;
+	struct influx_point p = {
+		.target = "/d", .operation = "read", .device = "", .requests = 1,
+		.valid = &v, .response = &r, .time = 5,
+	};
+
+	stats_init(&v);
+	stats_init(&r);
+	stats_add(&v, 100);
+	stats_add(&r, 120);
+	influx_line(&sb, &p);
+	cr_assert_str_eq(sbuf_str(&sb),
+		"ioprobe,target=/d,operation=read requests=1i,errors=0i,bytes=0i,"
+		"min_ms=0.000100,avg_ms=0.000100,p50_ms=0.000100,p90_ms=0.000100,"
+		"p99_ms=0.000100,p999_ms=0.000100,max_ms=0.000100,"
+		"resp_min_ms=0.000120,resp_avg_ms=0.000120,resp_p50_ms=0.000120,"
+		"resp_p90_ms=0.000120,resp_p99_ms=0.000120,resp_p999_ms=0.000120,"
+		"resp_max_ms=0.000120 5\n");
+	sbuf_reset(&sb);
+	stats_init(&r); /* empty: left out */
+	influx_line(&sb, &p);
+	cr_assert_null(strstr(sbuf_str(&sb), "resp_"));
+	sbuf_free(&sb);
+}

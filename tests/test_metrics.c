@@ -164,3 +164,91 @@ Test(metrics, in_flight_age_grows_without_completions)
 	cr_assert_eq(s.oldest_in_flight, 60 * S);
 	metrics_target_destroy(&t);
 }
+
+Test(metrics, response_times_go_to_their_own_histogram)
+{
+	struct metrics_counts c;
+	struct sample a = smp(OP_READ, 4096, 150 * US), w = smp(OP_READ, 4096, 1 * MS);
+
+	memset(&c, 0, sizeof(c));
+	a.response = 30 * MS;
+	w.response = 5 * S;
+	metrics_count(&c, &a, NOTICE_NONE, 1);
+	metrics_count(&c, &w, NOTICE_WARMUP, 2);
+	cr_assert_eq(c.op[OP_READ].response.count, 1);
+	cr_assert_eq(c.op[OP_READ].response.sum, 30 * MS);
+	cr_assert_eq(c.op[OP_READ].response.bucket[11], 1); /* le 0.05 */
+	cr_assert_eq(c.op[OP_READ].bucket[4], 1);           /* the latency stays le 0.0002 */
+}
+
+/* The series against adding its values one at a time. */
+static void series_vs_loop(uint64_t hi, uint64_t step, uint64_t n)
+{
+	struct metrics_hist a, b;
+	uint64_t sum = 0, k = 0;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	metrics_hist_add_series(&a, hi, step, n);
+	for (; k < n && (!step || k <= hi / step); k++) {
+		b.bucket[metrics_bucket_index(hi - k * step)]++;
+		sum += hi - k * step;
+	}
+	cr_assert_eq(a.count, k, "count %llu vs %llu", (unsigned long long)a.count,
+		     (unsigned long long)k);
+	cr_assert_eq(a.sum, sum);
+	for (size_t i = 0; i <= METRICS_BUCKETS; i++)
+		cr_assert_eq(a.bucket[i], b.bucket[i], "bucket %zu: %llu vs %llu", i,
+			     (unsigned long long)a.bucket[i], (unsigned long long)b.bucket[i]);
+}
+
+Test(metrics, skipped_slot_series_is_exact)
+{
+	series_vs_loop(1 * S, 1 * MS, 1000);      /* a 1 s stall in a 1 kHz schedule */
+	series_vs_loop(1 * S, 1 * MS, 5000);      /* more slots than fit: none below 0 */
+	series_vs_loop(20 * S, 10 * MS, 1500);    /* across the +Inf bucket */
+	series_vs_loop(10 * MS, 10 * MS, 1);      /* on a bound: le is inclusive */
+	series_vs_loop(7 * MS, 0, 3);             /* step 0: n equal values */
+	series_vs_loop(123456789, 3333, 20000);
+}
+
+Test(metrics, skipped_slots_go_to_the_last_operation)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+	struct sample wr = smp(OP_WRITE, 4096, 2 * MS);
+
+	cr_assert_eq(metrics_target_init(&t, &in, NULL), 0);
+	metrics_record(&t, &wr, NOTICE_NONE, 1000, 0);
+	metrics_record_skipped(&t, 3 * MS, 1 * MS, 3); /* 3, 2 and 1 ms */
+	metrics_snapshot(&t, 0, &s);
+	cr_assert_eq(s.counts.op[OP_WRITE].response.count, 4);
+	cr_assert_eq(s.counts.op[OP_WRITE].response.bucket[6], 1); /* 1 ms */
+	cr_assert_eq(s.counts.op[OP_WRITE].response.bucket[7], 1); /* 2 ms */
+	cr_assert_eq(s.counts.op[OP_READ].response.count, 0);
+	metrics_target_destroy(&t);
+}
+
+Test(metrics, in_flight_count_at_depth)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+	_Atomic uint64_t inflight = 0;
+	_Atomic unsigned n = 0;
+
+	cr_assert_eq(metrics_target_init(&t, &in, &inflight), 0);
+	t.inflight_n = &n;
+	atomic_store(&inflight, 10 * S); /* depth 1: only the start is published */
+	metrics_snapshot(&t, 11 * S, &s);
+	cr_assert_eq(s.in_flight, 1);
+	atomic_store(&n, 8);
+	metrics_snapshot(&t, 13 * S, &s);
+	cr_assert_eq(s.in_flight, 8);
+	cr_assert_eq(s.oldest_in_flight, 3 * S); /* the oldest of the eight */
+	atomic_store(&inflight, 0);
+	metrics_snapshot(&t, 14 * S, &s);
+	cr_assert_eq(s.in_flight, 0);
+	metrics_target_destroy(&t);
+}

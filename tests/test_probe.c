@@ -20,8 +20,10 @@ struct fixture {
 	struct target t;
 	struct engine e;
 	struct probe p;
-	char buf[4096];
+	char buf[4 * 4096];         /* one 4 KiB buffer per slot at depth <= 4 */
 	uint64_t requests, periods, period_valid, bursts, warnings;
+	uint64_t skipped_told;      /* slots the sink's skipped callback was told of */
+	unsigned max_inflight;      /* most ctl.inflight_n seen at a completion */
 	uint64_t reset_at;          /* bump ctl.reset after this many requests (0 = never) */
 	int end_at;                 /* the sink ends the run after this many requests */
 	struct probe_ctl ctl;
@@ -32,9 +34,12 @@ static struct fixture *fx;
 static int on_request(void *ctx, const struct sample *s, enum notice n)
 {
 	struct fixture *f = ctx;
+	unsigned in = atomic_load(&f->ctl.inflight_n);
 	(void)s;
 	(void)n;
 	f->requests++;
+	if (in > f->max_inflight)
+		f->max_inflight = in;
 	if (f->reset_at && f->requests == f->reset_at)
 		atomic_fetch_add(&f->ctl.reset, 1);
 	if (f->end_at && (int)f->requests == f->end_at)
@@ -61,6 +66,13 @@ static void on_warn(void *ctx, const char *text)
 {
 	(void)text;
 	((struct fixture *)ctx)->warnings++;
+}
+
+static void on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+{
+	(void)hi;
+	(void)step;
+	((struct fixture *)ctx)->skipped_told += n;
 }
 
 static ssize_t fail_io(void *priv, const struct engine_params *p, bool write, uint64_t offset)
@@ -108,11 +120,13 @@ TestSuite(probe, .init = setup, .fini = teardown);
 static int run(const struct engine_ops *ops, const char *arg, struct probe_cfg *cfg, bool ctl)
 {
 	struct engine_params ep = { .fd = -1, .buf = fx->buf, .buf_len = 4096, .arg = arg };
-	struct probe_sink sink = { fx, on_request, on_period, on_burst_end, on_warn };
+	struct probe_sink sink = { fx, on_request, on_period, on_burst_end, on_warn, on_skipped };
 	static volatile sig_atomic_t stop;
 	char msg[512] = "";
 	int ret;
 
+	ep.depth = cfg->depth; /* one buffer per slot */
+	ep.buf_stride = 4096;
 	cfg->cached = true;
 	cfg->linear = true;
 	if (!cfg->account.max_time)
@@ -229,4 +243,26 @@ Test(probe, a_sink_error_ends_the_run)
 	fx->end_at = 3;
 	cr_assert_eq(run(&engine_null, NULL, &c, false), -ECANCELED);
 	cr_assert_eq(fx->requests, 3);
+}
+
+Test(probe, the_sink_hears_the_skipped_slots_the_response_times_got)
+{
+	struct probe_cfg c = { .count = 6, .interval = 1 * MS };
+
+	cr_assert_eq(run(&engine_null, "10ms", &c, false), 0);
+	cr_assert_gt(fx->skipped_told, 0);
+	/* the response times: every valid request plus each skipped slot */
+	cr_assert_eq(fx->p.acct.total.response.count,
+		     fx->p.acct.total.valid.count + fx->skipped_told);
+}
+
+Test(probe, depth_publishes_the_count_in_flight)
+{
+	struct probe_cfg c = { .count = 40, .interval = 1 * MS, .depth = 4 };
+
+	cr_assert_eq(run(&engine_null, "5ms", &c, true), 0);
+	cr_assert_geq(fx->max_inflight, 2, "a count, not 0/1 (%u)", fx->max_inflight);
+	cr_assert_leq(fx->max_inflight, 4);
+	cr_assert_eq(atomic_load(&fx->ctl.inflight_n), 0, "nothing in flight at the end");
+	cr_assert_eq(atomic_load(&fx->ctl.inflight), 0);
 }

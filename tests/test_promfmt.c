@@ -24,7 +24,7 @@ static struct metrics_info in1 = {
 static struct metrics_info in2 = {
 	.target = "/dev/nvme0n1", .device = "nvme0n1", .disk = "nvme0n1", .fstype = "",
 	.engine = "io_uring", .mode = "read-write", .interval = 100 * MS, .size = 512,
-	.start_real = UINT64_C(1700000000000000000), .op = { true, true },
+	.start_real = UINT64_C(1700000000000000000), .op = { true, true }, .response = true,
 };
 
 static void snaps(struct metrics_snap s[2])
@@ -46,8 +46,12 @@ static void snaps(struct metrics_snap s[2])
 	s[0].counts.op[0].errors[1] = 1;
 	s[0].counts.op[0].last_real = UINT64_C(1700000001500000000);
 	s[0].counts.skipped = 7;
-	s[1].in_flight = true;
+	s[1].in_flight = 7;
 	s[1].oldest_in_flight = 2500 * MS;
+	s[1].counts.op[1].response.bucket[9] = 2;  /* le 0.01 */
+	s[1].counts.op[1].response.bucket[12] = 1; /* le 0.1 */
+	s[1].counts.op[1].response.count = 3;
+	s[1].counts.op[1].response.sum = 120 * MS;
 }
 
 static char *render(enum promfmt_format f)
@@ -109,7 +113,7 @@ Test(promfmt, text_counters_and_gauges)
 	/* before a completion: the start time, so time() - x stays meaningful */
 	has(t, "ioprobe_last_completion_timestamp_seconds{target=\"/dev/nvme0n1\",operation=\"read\"} 1700000000.0");
 	has(t, "ioprobe_requests_in_flight{" T1 "} 0");
-	has(t, "ioprobe_requests_in_flight{target=\"/dev/nvme0n1\"} 1");
+	has(t, "ioprobe_requests_in_flight{target=\"/dev/nvme0n1\"} 7"); /* a count at depth > 1 */
 	has(t, "ioprobe_oldest_in_flight_seconds{target=\"/dev/nvme0n1\"} 2.5");
 	has(t, "ioprobe_oldest_in_flight_seconds{" T1 "} 0.0");
 	has(t, "# TYPE ioprobe_skipped_slots_total counter");
@@ -149,7 +153,56 @@ Test(promfmt, text_families_are_contiguous_and_described)
 		line = nl + 1;
 	}
 	cr_assert_eq(helps, types);
-	cr_assert_eq(types, 12);
+	cr_assert_eq(types, 13); /* the response histogram: one target publishes it */
+}
+
+#define RESP "ioprobe_response_duration_seconds"
+#define T2W "target=\"/dev/nvme0n1\",operation=\"write\""
+
+Test(promfmt, response_histogram_only_for_targets_that_publish_it)
+{
+	char *t = render(PROMFMT_TEXT);
+
+	has(t, "# HELP " RESP " Response time of probe requests from their scheduled start, "
+	       "skipped slots included (warmup excluded, -t/-T outliers included).");
+	has(t, "# TYPE " RESP " histogram");
+	has(t, RESP "_bucket{" T2W ",le=\"0.005\"} 0");
+	has(t, RESP "_bucket{" T2W ",le=\"0.01\"} 2");
+	has(t, RESP "_bucket{" T2W ",le=\"0.1\"} 3");
+	has(t, RESP "_bucket{" T2W ",le=\"+Inf\"} 3");
+	has(t, RESP "_sum{" T2W "} 0.12");
+	has(t, RESP "_count{" T2W "} 3");
+	has(t, RESP "_count{target=\"/dev/nvme0n1\",operation=\"read\"} 0");
+	lacks(t, RESP "_count{" T1); /* never faked from latencies */
+	t = render(PROMFMT_OPENMETRICS);
+	has(t, "# UNIT " RESP " seconds");
+}
+
+Test(promfmt, no_response_family_when_no_target_publishes_it)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct metrics_snap s[2];
+
+	snaps(s);
+	cr_assert_eq(promfmt_write(&sb, s, 1, "1", PROMFMT_TEXT), 0);
+	lacks(sbuf_str(&sb), RESP);
+	sbuf_free(&sb);
+}
+
+Test(promfmt, every_series_of_each_target_carries_its_label)
+{
+	char *t = render(PROMFMT_TEXT);
+	unsigned with1 = 0, with2 = 0;
+
+	for (char *line = t; *line; line = strchr(line, '\n') + 1) {
+		if (line[0] == '#')
+			continue;
+		cr_assert(strstr(line, "{target=\""), "no target label first: %.80s", line);
+		with1 += !strncmp(strchr(line, '{'), "{" T1, strlen(T1) + 1);
+		with2 += !strncmp(strchr(line, '{'), "{target=\"/dev/nvme0n1\"", 22);
+	}
+	cr_assert_gt(with1, 20);
+	cr_assert_gt(with2, with1); /* two operations and the response histogram */
 }
 
 Test(promfmt, openmetrics_metadata_and_eof)

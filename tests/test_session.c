@@ -111,14 +111,14 @@ Test(session, pause_holds_requests_and_resume_continues)
 	uint64_t before, after;
 
 	usleep(30000);
-	atomic_store(&f->s.ctl.pause, true);
+	atomic_store(&f->s.ctl->pause, true);
 	usleep(60000); /* let the in-progress wait end */
 	before = f->p.requests;
 	usleep(100000);
 	after = f->p.requests;
 	cr_assert_leq(after - before, 1, "requests went on while paused: %llu",
 		      (unsigned long long)(after - before));
-	atomic_store(&f->s.ctl.pause, false);
+	atomic_store(&f->s.ctl->pause, false);
 	usleep(50000);
 	cr_assert_gt(f->p.requests, after + 10);
 	fx_stop(f);
@@ -131,7 +131,7 @@ Test(session, interval_change_takes_effect)
 
 	usleep(50000);
 	before = f->p.requests;
-	atomic_store(&f->s.ctl.interval, 1000000ull); /* 1 ms */
+	atomic_store(&f->s.ctl->interval, 1000000ull); /* 1 ms */
 	usleep(200000);
 	cr_assert_gt(f->p.requests, before + 50, "only %llu more requests",
 		     (unsigned long long)(f->p.requests - before));
@@ -143,7 +143,7 @@ Test(session, reset_restarts_statistics)
 	struct fixture *f = fx_start(0, 1000000, NULL);
 
 	usleep(50000);
-	atomic_fetch_add(&f->s.ctl.reset, 1);
+	atomic_fetch_add(&f->s.ctl->reset, 1);
 	usleep(5000);
 	session_stop(&f->s);
 	cr_assert_lt(f->p.acct.total.requests, f->p.requests,
@@ -162,11 +162,11 @@ Test(session, inflight_shows_a_slow_request)
 
 	for (int i = 0; i < 50 && !seen; i++) {
 		usleep(10000);
-		seen = atomic_load(&f->s.ctl.inflight);
+		seen = atomic_load(&f->s.ctl->inflight);
 	}
 	cr_assert_neq(seen, 0, "no request was ever seen in flight");
 	cr_assert_eq(drain_until_done(f, 5000), 2);
-	cr_assert_eq(atomic_load(&f->s.ctl.inflight), 0);
+	cr_assert_eq(atomic_load(&f->s.ctl->inflight), 0);
 	fx_stop(f);
 }
 
@@ -176,11 +176,11 @@ Test(session, pause_keeps_the_skipped_count)
 	uint64_t before;
 
 	usleep(100000);
-	atomic_store(&f->s.ctl.pause, true);
+	atomic_store(&f->s.ctl->pause, true);
 	usleep(60000);
 	before = f->p.pacer.skipped;
 	cr_assert_gt(before, 0, "no slot was skipped before the pause");
-	atomic_store(&f->s.ctl.pause, false);
+	atomic_store(&f->s.ctl->pause, false);
 	usleep(30000);
 	session_stop(&f->s);
 	cr_assert_geq(f->p.acct.total.skipped, before, "skipped %llu fell below %llu",
