@@ -53,6 +53,7 @@ struct mt_run {
 	bool iostat_failed;
 	size_t n;
 	size_t ncpu;             /* online CPUs: more targets than that do not spin */
+	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct mt_target *tg;
 };
 
@@ -156,6 +157,21 @@ static void mt_on_warn(void *ctx, const char *text)
 	cli_msg("%s: %s", tg->o.path, text);
 }
 
+/*
+ * Spread the targets' schedules over one interval: target i starts i/n of an interval after
+ * the first, so n threads do not all wake at the same instant on few cores (each start is
+ * then late only by its own wake-up, not by the requests of every other target).
+ */
+static void mt_stagger(const struct mt_target *tg)
+{
+	const struct mt_run *r = tg->run;
+	uint64_t iv = tg->p->cfg.interval;
+	size_t i = (size_t)(tg - r->tg);
+
+	if (iv && r->n > 1)
+		clock_wait_until(r->base + iv / r->n * i, &cli_stop);
+}
+
 /* One target's probe thread; a failed request is said at once, naming the target. */
 static void *mt_thread(void *arg)
 {
@@ -165,7 +181,8 @@ static void *mt_thread(void *arg)
 
 	clock_tighten_slack(); /* per thread */
 	if (tg->run->n >= tg->run->ncpu)
-		clock_set_spin(0);
+		clock_set_adaptive();
+	mt_stagger(tg);
 	tg->ret = probe_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
 	if (tg->ret && tg->msg[0])
 		cli_msg("%s: %s", tg->o.path, tg->msg);
@@ -332,6 +349,7 @@ static int mt_start(struct mt_run *r)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, MULTI_STACK);
+	r->base = clock_now() + 1000000; /* every thread created by then */
 	for (size_t i = 0; i < r->n; i++) {
 		struct mt_target *tg = &r->tg[i];
 
