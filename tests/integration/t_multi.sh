@@ -38,9 +38,24 @@ for d in "$A" "$B" "$C"; do
 done
 check "cli: the fault disk's p50 >= 5 ms" [ "$(p50_ms "$C")" -ge 5 ]
 check "cli: the loop devices' p50 < 5 ms" [ "$(p50_ms "$A")" -lt 5 ] && [ "$(p50_ms "$B")" -lt 5 ]
-# the request lines interleave: the fast targets finish before the slow one does
-check "cli: request lines interleave" \
-	eval "[ \"\$(grep -n '^4 KiB <<< $A ' \"\$OUT\" | tail -1 | cut -d: -f1)\" -lt \"\$(grep -n '^4 KiB <<< $C ' \"\$OUT\" | tail -1 | cut -d: -f1)\" ]"
+# the request lines interleave as they complete (not one target's block after another's)
+line_of() { grep -n "^4 KiB <<< $1 " "$OUT" | "$2" -1 | cut -d: -f1; }
+interleave() {
+	[ "$(line_of "$A" head)" -lt "$(line_of "$C" tail)" ] && [ "$(line_of "$C" head)" -lt "$(line_of "$A" tail)" ]
+}
+check "cli: request lines interleave" interleave
+
+## 1b. the schedules are staggered over one interval: with the null engine (no I/O time) the
+## request lines cycle through the targets in the order given, each a quarter interval apart
+for i in 0 1 2 3; do truncate -s 1M "$T_TMP/n$i"; done
+probe --engine=null -c 5 -i 20ms "$T_TMP/n0" "$T_TMP/n1" "$T_TMP/n2" "$T_TMP/n3"
+cycles() {
+	local want expect
+	want=$(sed -n 's/^4 KiB <<< .*\/\(n[0-3]\) (.*/\1/p' "$OUT" | tr -d '\n')
+	expect=n0n1n2n3n0n1n2n3n0n1n2n3n0n1n2n3n0n1n2n3
+	[ "$want" = "$expect" ] || { echo "order: $want"; return 1; }
+}
+check "cli: staggered schedules: lines cycle n0 n1 n2 n3" cycles
 
 ## 2. raw lines: the path is the last field, escaped into one word
 SP="$T_TMP/my disk"
