@@ -17,6 +17,9 @@
 extern volatile sig_atomic_t cli_stop;
 
 /* One "ioprobe: ..." line on stderr, control characters escaped. */
+/* A request in flight this long gets a warning on stderr (then at 2x, 4x, ...). */
+#define CLI_HANG_WARN_NS 5000000000ull
+
 void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Exit code for a stdout error (-EPIPE ends quietly with 0, others say so and give 3). */

@@ -14,11 +14,13 @@
 #include "cli_int.h"
 #include "clock.h"
 #include "devwatch.h"
+#include "esc.h"
 #include "iostat.h"
 #include "msg.h"
 #include "out.h"
 #include "sbuf.h"
 #include "ticker.h"
+#include "watchdog.h"
 
 #define MULTI_STACK (1u << 20) /* each probe thread's stack */
 
@@ -53,6 +55,7 @@ struct mt_run {
 	bool iostat_failed;
 	size_t n;
 	size_t ncpu;             /* online CPUs: more targets than that do not spin */
+	struct watchdog wd;      /* hang warnings, one control block per target */
 	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct mt_target *tg;
 };
@@ -291,6 +294,8 @@ static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 	cli_report_cfg(&tg->o, &tg->t, &tg->rc);
 	tg->rc.raw_target = true;
 	probe_init(tg->p, &pc, &tg->t, &tg->eng, tg->buf);
+	if (r->wd.ctl)
+		tg->p->ctl = &r->wd.ctl[tg - r->tg];
 	tg->msg[0] = '\0';
 	tg->state = MT_READY;
 	return 0;
@@ -413,6 +418,31 @@ static int mt_conclude(struct mt_run *r, int code)
 	return r->out_err ? cli_out_error(r->out_err) : code;
 }
 
+/*
+ * Hang warnings naming the target ("ioprobe: PATH: request in flight for 5.0 s"), from
+ * one watchdog process for all; started before any target is opened (it holds none).
+ * Best effort, as with one target: without it a hung request gets no warnings.
+ */
+static void mt_watchdog_start(struct mt_run *r)
+{
+	struct sbuf *pre = calloc(r->n, sizeof(*pre));
+	const char **text = calloc(r->n, sizeof(*text));
+
+	for (size_t i = 0; pre && text && i < r->n; i++) {
+		pre[i] = (struct sbuf)SBUF_INIT;
+		sbuf_puts(&pre[i], "ioprobe: ");
+		esc_append(&pre[i], r->o->paths[i], strlen(r->o->paths[i]));
+		sbuf_puts(&pre[i], ": ");
+		text[i] = sbuf_str(&pre[i]);
+	}
+	if (pre && text)
+		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text);
+	for (size_t i = 0; pre && i < r->n; i++)
+		sbuf_free(&pre[i]);
+	free(pre);
+	free(text);
+}
+
 /* Prepare every target; returns the worst preparation code (0 when all were prepared). */
 static int mt_prepare_all(struct mt_run *r, const struct engine_ops *ops, size_t *ready)
 {
@@ -444,6 +474,8 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 		return CLI_EXIT_PREPARE;
 	}
 	pthread_mutex_init(&r.lock, NULL);
+	if (!o->tui)
+		mt_watchdog_start(&r);
 	code = mt_prepare_all(&r, ops, &ready);
 	if (!ready) {
 		code = code ? code : CLI_EXIT_PREPARE;
@@ -466,6 +498,7 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops)
 		ticker_stop(&r.iostat);
 		code = mt_conclude(&r, code);
 	}
+	watchdog_stop(&r.wd);
 	for (size_t i = 0; i < r.n; i++)
 		mt_release(&r.tg[i]);
 	free(r.watch);

@@ -116,7 +116,7 @@ check "eio -E: exit 3" rc_is 3
 check "eio -E: failed requests counted for the slow one" \
 	eval "grep -A2 '^--- $C ' \"\$OUT\" | grep -q '^4 failed, generated 4 requests'"
 check "eio -E: stderr empty" err_empty
-fault_ctl "$M" reset
+fault_ctl "$M" "eio none"
 probe -D -c 3 -i 0.01 "$A" "$T_TMP/nonexistent" "$B"
 check "missing target: exit 2" rc_is 2
 check "missing target: said" err_has "^ioprobe: stat \"$T_TMP/nonexistent\" failed: No such file or directory$"
@@ -152,6 +152,18 @@ RC=${PIPESTATUS[0]}
 check "pipe: exit 0 when the reader goes away" rc_is 0
 check "pipe: quickly" [ $(($(now_ms) - t0)) -lt 5000 ]
 check "pipe: stderr empty" err_empty
+
+## 6b. a request hung on one target: the warning names that target, not the others
+fault_ctl "$M" "latency 0"
+( sleep 0.5; fault_ctl "$M" "hang 1"; sleep 6; fault_ctl "$M" "hang 0" ) &
+BG+=($!)
+probe -D -i 0.1 -w 8 -q "$A" "$C"
+wait "${BG[-1]}"
+check "hang: exit 0" rc_is 0
+check "hang: 'PATH: request in flight for 5.0 s' names the hung target" \
+	err_has "^ioprobe: $C: request in flight for 5\.[0-9] s\$"
+check "hang: no warning for the other target" eval "! grep -q \"^ioprobe: $A: request in flight\" \"\$ERR\""
+check "hang: no watchdog process left behind" test -z "$(pgrep -f "^$IOPROBE -D -i 0.1 -w 8")"
 
 ## 7. a target that vanishes mid-run: the others go on, exit 3
 timeout -k 5 30 "$IOPROBE" -D -E -i 0.05 -c 40 "$A" "$C" >"$OUT" 2>"$ERR" &
