@@ -3,7 +3,11 @@
 Debian's ioping (when installed) and with bench/floor (a bare request loop). Prints a
 Markdown table and, with --readme, writes it into README.md between the bench markers.
 
-Usage: bench/run.py [--build DIR] [--readme] [--quick] [--multi] [--fleet]
+Usage: bench/run.py [--build DIR] [--readme] [--quick] [--multi | --fleet | --depth]
+--depth (issue 14): -Q 1/8/32 -i 0 requests/s with io_uring against fio (--ioengine=io_uring
+--iodepth=N --rw=randread --bs=4k) on a cached file and on a loop device (root), in the same
+run (goal >= 0.95 x fio); achieved/asked at -Q 8 with the null engine up to 1 M req/s (goal
+>= 0.995); its table goes between the bench-depth markers.
 --multi (issue 16): 16 file targets in one run at 1,000 req/s each (-C -i 1ms): achieved/asked
 >= 0.995 for every target, start lateness p99 <= 100 us; its table goes between the
 bench-multi markers. The view's own CPU with 16 targets at -i 1s (goal <= 2 % of a core) is
@@ -43,13 +47,7 @@ def write_table(a, rows, begin, end):
              f"{' --multi' if a.multi else ''}{' --fleet' if a.fleet else ''}` to reproduce.", "",
              "| measure | ioprobe | goal |", "|---|---|---|"]
     table += [f"| {x} | {y} | {z} |" for x, y, z in rows]
-    text = "\n".join(table)
-    print(text)
-    if a.readme:
-        path = os.path.join(ROOT, "README.md")
-        readme = open(path).read()
-        i, j = readme.index(begin) + len(begin), readme.index(end)
-        open(path, "w").write(readme[:i] + "\n" + text + "\n" + readme[j:])
+    replace_between(a, "\n".join(table), begin, end)
 
 
 def multi(a):
@@ -85,6 +83,91 @@ def multi(a):
             ("16 targets, CPU of the process (CLI, 16,000 req/s)", f"{cpu * 100:.1f} % of a core",
              "-")]
     write_table(a, rows, "<!-- bench-multi:begin -->", "<!-- bench-multi:end -->")
+
+
+def fio_iops(path, depth, secs, direct):
+    """fio's read IOPS for 4 KiB random reads at iodepth DEPTH with io_uring."""
+    out = run(["fio", "--name=bench", f"--filename={path}", "--ioengine=io_uring",
+               f"--iodepth={depth}", "--rw=randread", "--bs=4k", f"--direct={int(direct)}", "--invalidate=0",
+               "--time_based", f"--runtime={secs}", "--output-format=json"])
+    return json.loads(out[out.index("{"):])["jobs"][0]["read"]["iops"]
+
+
+def probe_rps(cmd):
+    """Requests per second of a -B run: total requests / total run time."""
+    f = raw_fields(run(cmd))
+    return f[8] / (f[9] / 1e9)
+
+
+def make_loop(backing):
+    """A loop device over BACKING (root only); None when losetup is unavailable."""
+    if os.geteuid() != 0 or not shutil.which("losetup"):
+        return None
+    try:
+        return run(["losetup", "--find", "--show", backing]).strip()
+    except subprocess.CalledProcessError:
+        return None
+
+
+def depth(a):
+    """-Q 1/8/32 -i 0 against fio, io_uring, cached file and loop device; null-engine pacing."""
+    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
+    probe = os.path.join(a.build, "ioprobe")
+    secs, reps = (1, 1) if a.quick else (3, 3)
+    work = tempfile.mkdtemp(prefix="ioprobe-bench.")
+    loop, rows = None, []
+    try:
+        data = os.path.join(work, "data")
+        with open(data, "wb") as f:
+            f.write(os.urandom(64 << 20))
+        with open(data, "rb") as f:
+            while f.read(1 << 20):
+                pass
+        loop = make_loop(data)
+        cases = [("cached file", data, ["-C"], False)]
+        if loop:
+            # -C: no fadvise(DONTNEED) before each request (O_DIRECT bypasses the cache anyway;
+            # fio does not drop it either)
+            cases.append(("loop device, -D -C", loop, ["-D", "-C"], True))
+        for label, path, flags, direct in cases:
+            for q in (1, 8, 32):
+                mine, theirs = [], []
+                for _ in range(reps):  # alternate the two tools, keep the medians
+                    mine.append(probe_rps([probe, "-U", "-Q", str(q), "-i", "0", "-w", str(secs),
+                                           "-q", "-B"] + flags + [path]))
+                    if shutil.which("fio"):
+                        theirs.append(fio_iops(path, q, secs, direct))
+                m = statistics.median(mine)
+                t = statistics.median(theirs) if theirs else None
+                rows.append((f"{label}, -U -Q {q} -i 0, requests/s", f"{m:.0f}",
+                             f"{m / t:.3f} x fio ({t:.0f})" if t else "-", "goal >= 0.95 x fio"))
+        for rate in (1000, 10000, 100000, 1000000):
+            r = probe_rps([probe, "--engine=null", "-Q", "8", "-r", str(rate), "-w", str(secs),
+                           "-q", "-B", data]) / rate
+            rows.append((f"null engine -Q 8 -r {rate // 1000}k, achieved/asked", f"{r:.4f}", "-",
+                         "goal >= 0.995"))
+    finally:
+        if loop:
+            subprocess.run(["losetup", "-d", loop])
+        shutil.rmtree(work, ignore_errors=True)
+    uname = os.uname()
+    fio = run(["fio", "--version"]).strip() if shutil.which("fio") else "not installed"
+    table = [f"Measured {time.strftime('%Y-%m-%d')} on {uname.sysname} {uname.release}, "
+             f"{os.cpu_count()} CPUs, {fio}{' (quick run)' if a.quick else ''}; "
+             "`bench/run.py --depth` to reproduce.", "",
+             "| measure | ioprobe | ratio | goal |", "|---|---|---|---|"]
+    table += [f"| {w} | {x} | {y} | {z} |" for w, x, y, z in rows]
+    replace_between(a, "\n".join(table), "<!-- bench-depth:begin -->", "<!-- bench-depth:end -->")
+
+
+def replace_between(a, text, begin, end):
+    """Print TEXT; with --readme also put it between BEGIN and END in README.md."""
+    print(text)
+    if a.readme:
+        path = os.path.join(ROOT, "README.md")
+        readme = open(path).read()
+        i, j = readme.index(begin) + len(begin), readme.index(end)
+        open(path, "w").write(readme[:i] + "\n" + text + "\n" + readme[j:])
 
 
 def free_port():
@@ -205,11 +288,14 @@ def main():
     ap.add_argument("--multi", action="store_true", help="only the 16-target run (issue 16)")
     ap.add_argument("--fleet", action="store_true",
                     help="only /metrics with 16 targets (issue 17)")
+    ap.add_argument("--depth", action="store_true", help="only the queue-depth runs (issue 14)")
     a = ap.parse_args()
     if a.multi:
         return multi(a)
     if a.fleet:
         return fleet(a)
+    if a.depth:
+        return depth(a)
     subprocess.run(["meson", "compile", "-C", a.build, "ioprobe", "floor"], check=True,
                    capture_output=True)
     probe = os.path.join(a.build, "ioprobe")
@@ -297,14 +383,7 @@ def main():
              f"{' (quick run)' if a.quick else ''}; `bench/run.py` to reproduce.", "",
              "| measure | ioprobe | ratio | goal |", "|---|---|---|---|"]
     table += [f"| {a_} | {b} | {c} | {d} |" for a_, b, c, d in rows]
-    text = "\n".join(table)
-    print(text)
-    if a.readme:
-        path = os.path.join(ROOT, "README.md")
-        readme = open(path).read()
-        begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
-        i, j = readme.index(begin) + len(begin), readme.index(end)
-        open(path, "w").write(readme[:i] + "\n" + text + "\n" + readme[j:])
+    replace_between(a, "\n".join(table), "<!-- bench:begin -->", "<!-- bench:end -->")
 
 
 if __name__ == "__main__":

@@ -29,8 +29,6 @@
 
 /* Largest request Linux transfers in one call. */
 #define CLI_MAX_RW 0x7ffff000ull
-/* A request in flight this long gets a warning on stderr (then at 2x, 4x, ...). */
-#define CLI_HANG_WARN_NS 5000000000ull
 
 volatile sig_atomic_t cli_stop;
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */

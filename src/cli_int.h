@@ -46,6 +46,9 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 void cli_view_message(const char *text);
 
 /* One "ioprobe: ..." line on stderr, control characters escaped. */
+/* A request in flight this long gets a warning on stderr (then at 2x, 4x, ...). */
+#define CLI_HANG_WARN_NS 5000000000ull
+
 void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Exit code for a stdout error (-EPIPE ends quietly with 0, others say so and give 3). */

@@ -16,12 +16,14 @@
 #include "clock.h"
 #include "devwatch.h"
 #include "exporters.h"
+#include "esc.h"
 #include "iostat.h"
 #include "msg.h"
 #include "out.h"
 #include "outw.h"
 #include "sbuf.h"
 #include "ticker.h"
+#include "watchdog.h"
 
 #define MULTI_STACK (1u << 20) /* each probe thread's stack */
 
@@ -56,6 +58,8 @@ struct mt_run {
 	bool iostat_failed;
 	size_t n;
 	size_t ncpu;             /* online CPUs: more targets than that do not spin */
+	struct watchdog wd;      /* hang warnings, one control block per target */
+	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct mt_target *tg;
 	struct exporters *x;     /* --listen, --prometheus, --influx (one series set per target) */
 };
@@ -177,6 +181,21 @@ static void mt_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
 		exporters_skipped(tg->run->x, tg->xi, hi, step, n);
 }
 
+/*
+ * Spread the targets' schedules over one interval: target i starts i/n of an interval after
+ * the first, so n threads do not all wake at the same instant on few cores (each start is
+ * then late only by its own wake-up, not by the requests of every other target).
+ */
+static void mt_stagger(const struct mt_target *tg)
+{
+	const struct mt_run *r = tg->run;
+	uint64_t iv = tg->p->cfg.interval;
+	size_t i = (size_t)(tg - r->tg);
+
+	if (iv && r->n > 1)
+		clock_wait_until(r->base + iv / r->n * i, &cli_stop);
+}
+
 /* One target's probe thread; a failed request is said at once, naming the target. */
 static void *mt_thread(void *arg)
 {
@@ -186,7 +205,8 @@ static void *mt_thread(void *arg)
 
 	clock_tighten_slack(); /* per thread */
 	if (tg->run->n >= tg->run->ncpu)
-		clock_set_spin(0);
+		clock_set_adaptive();
+	mt_stagger(tg);
 	tg->ret = probe_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
 	if (tg->ret && tg->msg[0])
 		cli_msg("%s: %s", tg->o.path, tg->msg);
@@ -289,6 +309,8 @@ static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 	cli_report_cfg(&tg->o, &tg->t, &tg->rc);
 	tg->rc.raw_target = true;
 	probe_init(tg->p, &pc, &tg->t, &tg->eng, tg->buf);
+	if (r->wd.ctl)
+		tg->p->ctl = &r->wd.ctl[tg - r->tg];
 	tg->msg[0] = '\0';
 	tg->state = MT_READY;
 	return 0;
@@ -347,6 +369,7 @@ static int mt_start(struct mt_run *r)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, MULTI_STACK);
+	r->base = clock_now() + 1000000; /* every thread created by then */
 	for (size_t i = 0; i < r->n; i++) {
 		struct mt_target *tg = &r->tg[i];
 
@@ -460,6 +483,31 @@ static int mt_view(struct mt_run *r, const struct view_ops *view, const struct e
 	return ret ? CLI_EXIT_PREPARE : CLI_EXIT_OK;
 }
 
+/*
+ * Hang warnings naming the target ("ioprobe: PATH: request in flight for 5.0 s"), from
+ * one watchdog process for all; started before any target is opened (it holds none).
+ * Best effort, as with one target: without it a hung request gets no warnings.
+ */
+static void mt_watchdog_start(struct mt_run *r)
+{
+	struct sbuf *pre = calloc(r->n, sizeof(*pre));
+	const char **text = calloc(r->n, sizeof(*text));
+
+	for (size_t i = 0; pre && text && i < r->n; i++) {
+		pre[i] = (struct sbuf)SBUF_INIT;
+		sbuf_puts(&pre[i], "ioprobe: ");
+		esc_append(&pre[i], r->o->paths[i], strlen(r->o->paths[i]));
+		sbuf_puts(&pre[i], ": ");
+		text[i] = sbuf_str(&pre[i]);
+	}
+	if (pre && text)
+		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text);
+	for (size_t i = 0; pre && i < r->n; i++)
+		sbuf_free(&pre[i]);
+	free(pre);
+	free(text);
+}
+
 /* Prepare every target; returns the worst preparation code (0 when all were prepared). */
 static int mt_prepare_all(struct mt_run *r, const struct engine_ops *ops, size_t *ready)
 {
@@ -540,6 +588,8 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
 		return CLI_EXIT_PREPARE;
 	}
 	outw_init(&r.out, STDOUT_FILENO, o->json_lines);
+	if (!o->tui)
+		mt_watchdog_start(&r);
 	code = mt_prepare_all(&r, ops, &ready);
 	if (!ready) {
 		code = code ? code : CLI_EXIT_PREPARE;
@@ -581,6 +631,7 @@ int cli_multi_run(const struct opts *o, const struct engine_ops *ops,
 		cli_fleet_end(&r.x); /* the probes have stopped: the textfile's last version */
 		code = o->check ? mt_check(&r) : mt_conclude(&r, code);
 	}
+	watchdog_stop(&r.wd);
 	for (size_t i = 0; i < r.n; i++)
 		mt_release(&r.tg[i]);
 	free(r.watch);

@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -15,12 +16,39 @@
  */
 #define CLOCK_SLICE_NS 50000000ull
 
-/* This thread's spin (clock_set_spin()). */
+/* Adaptive mode: the first guess at a sleep's overshoot, its cap, and the margin spun beyond it. */
+#define CLOCK_ADAPT_FIRST_NS 50000ull
+#define CLOCK_ADAPT_MAX_NS 100000ull
+#define CLOCK_ADAPT_MARGIN_NS 5000ull
+
+/* This thread's spin (clock_set_spin()), and its adaptive state (clock_set_adaptive()). */
 static _Thread_local uint64_t clock_spin = CLOCK_SPIN_NS;
+static _Thread_local bool clock_adapt;
+static _Thread_local uint64_t clock_overshoot = CLOCK_ADAPT_FIRST_NS;
 
 void clock_set_spin(uint64_t ns)
 {
 	clock_spin = ns;
+	clock_adapt = false;
+}
+
+void clock_set_adaptive(void)
+{
+	clock_adapt = true;
+	clock_overshoot = CLOCK_ADAPT_FIRST_NS;
+}
+
+uint64_t clock_adapt_update(uint64_t estimate, uint64_t overshoot)
+{
+	if (overshoot > CLOCK_ADAPT_MAX_NS)
+		overshoot = CLOCK_ADAPT_MAX_NS; /* a preemption, not the timer: counts capped */
+	return estimate - estimate / 8 + overshoot / 8;
+}
+
+/* How long before a deadline this thread's last sleep ends. */
+static uint64_t clock_lead(void)
+{
+	return clock_adapt ? clock_overshoot + CLOCK_ADAPT_MARGIN_NS : clock_spin;
 }
 
 static uint64_t clock_read(clockid_t id)
@@ -48,13 +76,14 @@ uint64_t clock_boottime(void)
 
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
 {
-	uint64_t now = clock_now();
+	uint64_t now = clock_now(), lead = clock_lead();
 
-	while (now + clock_spin < deadline) {
-		uint64_t wake = deadline - clock_spin;
+	while (now + lead < deadline) {
+		uint64_t wake = deadline - lead;
+		bool last = wake - now <= CLOCK_SLICE_NS;
 		struct timespec ts;
 
-		if (wake - now > CLOCK_SLICE_NS)
+		if (!last)
 			wake = now + CLOCK_SLICE_NS;
 		ts.tv_sec = (time_t)(wake / 1000000000ull);
 		ts.tv_nsec = (long)(wake % 1000000000ull);
@@ -64,6 +93,9 @@ int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
 		if (stop && *stop)
 			return -EINTR;
 		now = clock_now();
+		if (clock_adapt && last)
+			clock_overshoot = clock_adapt_update(clock_overshoot,
+							     now > wake ? now - wake : 0);
 	}
 	while (clock_now() < deadline)
 		if (stop && *stop)

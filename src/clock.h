@@ -36,6 +36,22 @@ int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
  */
 void clock_set_spin(uint64_t ns);
 
+/*
+ * Many probe threads on few cores, without spinning each other off the CPU:
+ * each sleep in this thread ends early by the sleeps' own overshoot as measured
+ * so far (a running average of how late clock_nanosleep() returned, plus 5 us),
+ * and only that stretch is spun. A start is then late by the overshoot's
+ * jitter, not by its mean (about 50 us in a VM), at a few us of spin a wait.
+ */
+void clock_set_adaptive(void);
+
+/*
+ * The next overshoot estimate from the current one and one measured overshoot
+ * (ns): a running average with weight 1/8, each sample capped at 100 us (a
+ * preemption is not the timer's lateness). Pure; exposed for tests.
+ */
+uint64_t clock_adapt_update(uint64_t estimate, uint64_t overshoot);
+
 /* Lower this thread's timer slack so sleeps end close to their deadline. */
 void clock_tighten_slack(void);
 

@@ -6,8 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -18,16 +20,45 @@
 #include "clock.h"
 #include "out.h"
 
-/* The shared page: the probe's control block and the parent's "stop" flag. */
+/* The shared pages: the parent's "stop" flag, then one control block per probe. */
 struct watchdog_page {
-	struct probe_ctl ctl;
 	atomic_int done;
+	struct probe_ctl ctl[];
 };
 
-static void watchdog_child(struct watchdog_page *pg, uint64_t first_warn, const char *prefix,
-			   pid_t parent)
+/* What the child remembers of one probe: the request it warned about, the next warning. */
+struct watchdog_seen {
+	uint64_t warned_for, next;
+};
+
+/* One look at probe i's request in flight; warns when it has been there long enough. */
+static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_seen *w,
+			  uint64_t first_warn, const char *prefix)
 {
-	uint64_t warned_for = 0, next = first_warn;
+	uint64_t since = atomic_load_explicit(&pg->ctl[i].inflight, memory_order_relaxed);
+	uint64_t now = clock_now();
+
+	if (since != w->warned_for) {
+		/* a new request (or none): start counting again */
+		w->warned_for = since;
+		w->next = first_warn;
+	}
+	if (since && now > since && now - since >= w->next && !atomic_load(&pg->done)) {
+		char line[PATH_MAX + 160];
+		int n = snprintf(line, sizeof(line), "%srequest in flight for %.1f s\n", prefix,
+				 (double)(now - since) / 1e9);
+
+		if (n > 0)
+			out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n :
+						       sizeof(line) - 1);
+		w->next *= 2;
+	}
+}
+
+static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_warn,
+			   const char *const *prefix, pid_t parent)
+{
+	struct watchdog_seen *seen = calloc(n, sizeof(*seen));
 	int null = open("/dev/null", O_RDWR);
 
 	/* never hold the parent's stdin/stdout (a pipe reader waits for EOF) */
@@ -41,58 +72,54 @@ static void watchdog_child(struct watchdog_page *pg, uint64_t first_warn, const 
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	while (!atomic_load(&pg->done) && getppid() == parent) {
+	while (seen && !atomic_load(&pg->done) && getppid() == parent) {
 		struct timespec ts = { 0, 100000000L };
-		uint64_t since, now;
 
 		nanosleep(&ts, NULL);
-		since = atomic_load_explicit(&pg->ctl.inflight, memory_order_relaxed);
-		now = clock_now();
-		if (since != warned_for) {
-			/* a new request (or none): start counting again */
-			warned_for = since;
-			next = first_warn;
-		}
-		if (since && now > since && now - since >= next && !atomic_load(&pg->done)) {
-			char line[128];
-			int n = snprintf(line, sizeof(line), "%srequest in flight for %.1f s\n",
-					 prefix, (double)(now - since) / 1e9);
-
-			if (n > 0)
-				out_write(STDERR_FILENO, line, (size_t)n);
-			next *= 2;
-		}
+		for (size_t i = 0; i < n; i++)
+			watchdog_look(pg, i, &seen[i], first_warn, prefix[i]);
 	}
 	_exit(0);
 }
 
-int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix)
+int watchdog_start_n(struct watchdog *w, size_t n, uint64_t first_warn,
+		     const char *const *prefix)
 {
 	struct watchdog_page *pg;
 	pid_t parent = getpid(), pid;
+	size_t len = sizeof(*pg) + n * sizeof(pg->ctl[0]);
 
 	memset(w, 0, sizeof(*w));
-	pg = mmap(NULL, sizeof(*pg), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!n)
+		return -EINVAL;
+	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (pg == MAP_FAILED)
 		return -errno;
-	memset(pg, 0, sizeof(*pg));
+	memset(pg, 0, len);
 	pid = fork();
 	if (pid < 0) {
 		int err = -errno;
 
-		munmap(pg, sizeof(*pg));
+		munmap(pg, len);
 		return err;
 	}
 	if (pid == 0)
-		watchdog_child(pg, first_warn, prefix, parent);
-	w->ctl = &pg->ctl;
+		watchdog_child(pg, n, first_warn, prefix, parent);
+	w->page = pg;
+	w->len = len;
+	w->ctl = pg->ctl;
 	w->pid = pid;
 	return 0;
 }
 
+int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix)
+{
+	return watchdog_start_n(w, 1, first_warn, &prefix);
+}
+
 void watchdog_stop(struct watchdog *w)
 {
-	struct watchdog_page *pg = (struct watchdog_page *)w->ctl;
+	struct watchdog_page *pg = w->page;
 
 	if (!pg)
 		return;
@@ -102,7 +129,8 @@ void watchdog_stop(struct watchdog *w)
 		while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	munmap(pg, sizeof(*pg));
+	munmap(pg, w->len);
+	w->page = NULL;
 	w->ctl = NULL;
 	w->pid = 0;
 }

@@ -15,8 +15,10 @@
 struct probe_ctl; /* probe.h: the probe publishes its request in flight there */
 
 struct watchdog {
-	struct probe_ctl *ctl; /* on a shared page: give it to the probe (p->ctl) */
+	struct probe_ctl *ctl; /* on a shared page: give ctl[i] to probe i (p->ctl) */
 	pid_t pid;             /* the child, or 0 when none runs */
+	void *page;            /* the shared mapping */
+	size_t len;            /* its length */
 };
 
 /*
@@ -26,6 +28,15 @@ struct watchdog {
  * no descriptor of it. Returns 0 or -errno (then w->ctl is NULL).
  */
 int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix);
+
+/*
+ * The same for n probes (several targets): w->ctl is an array of n control
+ * blocks, probe i's warnings start with prefix[i] (the strings must outlive
+ * the call only until it returns: the child has its own copy). Returns 0 or
+ * -errno (then w->ctl is NULL).
+ */
+int watchdog_start_n(struct watchdog *w, size_t n, uint64_t first_warn,
+		     const char *const *prefix);
 
 /* Stop the child and wait for it; release the shared page. Idempotent. */
 void watchdog_stop(struct watchdog *w);

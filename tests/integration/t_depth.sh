@@ -65,6 +65,41 @@ probe --engine=null:2ms -Q 8 -r 2000 -w 1 -B "$F"
 check "null:2ms -Q 8 -r 2k: achieved/asked >= 0.99" \
 	awk '{ exit !($9 / ($10 / 1e9) / 2000 >= 0.99) }' "$OUT"
 
+# ---- the other options at depth 8 (libaio) ---------------------------------------
+# -k: the temporary file of a directory target is kept and the next run reuses it
+KD=$T_TMP/kdir
+mkdir "$KD"
+probe -A -Q 8 -c 16 -i 0 -q -k "$KD"
+check "-Q 8 -k: exit 0, DIR/ioprobe.tmp kept" test "$RC" = 0 -a -f "$KD/ioprobe.tmp"
+INO=$(stat -c %i "$KD/ioprobe.tmp" 2>/dev/null)
+probe -A -Q 8 -c 16 -i 0 -q -k "$KD"
+check "-Q 8 -k again: reuses the same file" test "$RC" = 0 -a "$(stat -c %i "$KD/ioprobe.tmp" 2>/dev/null)" = "$INO"
+KSUM=$(md5sum <"$KD/ioprobe.tmp")
+probe -A -Q 8 -c 16 -i 0 -q "$KD"
+check "-Q 8 without -k: the kept file untouched, its own temp file removed" \
+	test "$RC" = 0 -a "$(md5sum <"$KD/ioprobe.tmp")" = "$KSUM" -a "$(ls -A "$KD")" = ioprobe.tmp
+# -L: sequential offsets, one request size apart, whatever order they complete in
+probe -A -Q 8 -L -c 24 -i 0 -J "$F"
+check "-Q 8 -L: offsets 0, 256 KiB, 512 KiB, ... by request number" python3 -c '
+import json, sys
+io = sorted((o["io"] for o in json.load(open(sys.argv[1])) if "io" in o), key=lambda r: r["request"])
+assert len(io) == 24, len(io)
+assert [r["offset"] for r in io] == [(i * 262144) % (16 << 20) for i in range(24)], [r["offset"] for r in io]
+' "$OUT"
+# -G: reads and writes alternate by request number (writes to a file target need -WWW)
+cp "$F" "$T_TMP/g"
+probe -A -Q 8 -G -WWW -c 16 -i 0 -J "$T_TMP/g"
+check "-Q 8 -G -WWW: odd requests write, even ones read" python3 -c '
+import json, sys
+io = [o["io"] for o in json.load(open(sys.argv[1])) if "io" in o]
+assert len(io) == 16
+for r in io:
+    assert r["operation"] == ("write" if r["request"] % 2 else "read"), r
+' "$OUT"
+SUM=$(md5sum <"$F")
+probe -A -Q 8 -c 32 -i 0 -q "$F"
+check "-Q 8 read run: the file unchanged" test "$RC" = 0 -a "$(md5sum <"$F")" = "$SUM"
+
 # ---- the fault disk -------------------------------------------------------------
 require_root
 require_loop
@@ -148,5 +183,35 @@ print("response p99 %d, analytic %d, service p99 %d, skipped %d" % (got, want, s
 assert abs(got - want) <= 0.01 * want, (got, want)
 assert abs(svc - want) > 0.01 * want, (svc, want)
 ' "$OUT"
+
+# --iostat at depth 8: the device's own rows and the verdict see the queue the probe keeps
+fault_ctl "$DIR" "latency 10ms"
+probe -U -D -Q 8 -r 2000 -w 3.5 --iostat "$DEV"
+check "--iostat -Q 8: exit 0" rc_is 0
+check "--iostat -Q 8: device rows" out_has "^$(basename "$DEV") "
+check "--iostat -Q 8: the probe line" out_has '^probe: asked 2000/s'
+check "--iostat -Q 8: the verdict says it falls short" out_has 'falls short'
+AQUQ=$(awk -v d="$(basename "$DEV")" '$1 == d { print $(NF - 1) }' "$OUT" | tail -n +2 | median)
+check "--iostat -Q 8: its own aqu-sz ~ 8 ($AQUQ)" awk -v a="$AQUQ" 'BEGIN { exit !(a >= 6.5 && a <= 8.5) }'
+
+# -E at depth 8: every failed request is a line and a count, exit 3; without -E it stops
+fault_ctl "$DIR" "latency 0"
+fault_ctl "$DIR" "eio 0+64M"
+probe -U -D -Q 8 -c 16 -i 1ms -E "$DEV"
+check "-Q 8 -E on EIO: exit 3" rc_is 3
+check "-Q 8 -E on EIO: 16 failed request lines" test "$(grep -c 'EIO\|Input/output error' "$OUT")" -ge 16
+probe -U -D -Q 8 -c 16 -i 1ms "$DEV"
+check "-Q 8 on EIO without -E: exit 3" rc_is 3
+check "-Q 8 on EIO without -E: request failed: EIO" err_has '^ioprobe: request failed: EIO'
+fault_ctl "$DIR" "eio none"
+
+# -WWW at depth 8 on the device: only then is it written
+SUM=$(md5sum <"$DEV")
+probe -U -D -Q 8 -c 32 -i 0 -q "$DEV"
+check "-Q 8 read-only on the device: unchanged" test "$RC" = 0 -a "$(md5sum <"$DEV")" = "$SUM"
+probe -U -D -Q 8 -W -c 32 -i 0 -q "$DEV"
+check "-Q 8 -W on a device without -WWW: refused, unchanged" test "$RC" != 0 -a "$(md5sum <"$DEV")" = "$SUM"
+probe -U -D -Q 8 -WWW -c 32 -i 0 -q "$DEV"
+check "-Q 8 -WWW on the device: written" test "$RC" = 0 -a "$(md5sum <"$DEV")" != "$SUM"
 
 finish

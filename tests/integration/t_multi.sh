@@ -38,9 +38,24 @@ for d in "$A" "$B" "$C"; do
 done
 check "cli: the fault disk's p50 >= 5 ms" [ "$(p50_ms "$C")" -ge 5 ]
 check "cli: the loop devices' p50 < 5 ms" [ "$(p50_ms "$A")" -lt 5 ] && [ "$(p50_ms "$B")" -lt 5 ]
-# the request lines interleave: the fast targets finish before the slow one does
-check "cli: request lines interleave" \
-	eval "[ \"\$(grep -n '^4 KiB <<< $A ' \"\$OUT\" | tail -1 | cut -d: -f1)\" -lt \"\$(grep -n '^4 KiB <<< $C ' \"\$OUT\" | tail -1 | cut -d: -f1)\" ]"
+# the request lines interleave as they complete (not one target's block after another's)
+line_of() { grep -n "^4 KiB <<< $1 " "$OUT" | "$2" -1 | cut -d: -f1; }
+interleave() {
+	[ "$(line_of "$A" head)" -lt "$(line_of "$C" tail)" ] && [ "$(line_of "$C" head)" -lt "$(line_of "$A" tail)" ]
+}
+check "cli: request lines interleave" interleave
+
+## 1b. the schedules are staggered over one interval: with the null engine (no I/O time) the
+## request lines cycle through the targets in the order given, each a quarter interval apart
+for i in 0 1 2 3; do truncate -s 1M "$T_TMP/n$i"; done
+probe --engine=null -c 5 -i 20ms "$T_TMP/n0" "$T_TMP/n1" "$T_TMP/n2" "$T_TMP/n3"
+cycles() {
+	local want expect
+	want=$(sed -n 's/^4 KiB <<< .*\/\(n[0-3]\) (.*/\1/p' "$OUT" | tr -d '\n')
+	expect=n0n1n2n3n0n1n2n3n0n1n2n3n0n1n2n3n0n1n2n3
+	[ "$want" = "$expect" ] || { echo "order: $want"; return 1; }
+}
+check "cli: staggered schedules: lines cycle n0 n1 n2 n3" cycles
 
 ## 2. raw lines: the path is the last field, escaped into one word
 SP="$T_TMP/my disk"
@@ -101,7 +116,7 @@ check "eio -E: exit 3" rc_is 3
 check "eio -E: failed requests counted for the slow one" \
 	eval "grep -A2 '^--- $C ' \"\$OUT\" | grep -q '^4 failed, generated 4 requests'"
 check "eio -E: stderr empty" err_empty
-fault_ctl "$M" reset
+fault_ctl "$M" "eio none"
 probe -D -c 3 -i 0.01 "$A" "$T_TMP/nonexistent" "$B"
 check "missing target: exit 2" rc_is 2
 check "missing target: said" err_has "^ioprobe: stat \"$T_TMP/nonexistent\" failed: No such file or directory$"
@@ -137,6 +152,18 @@ RC=${PIPESTATUS[0]}
 check "pipe: exit 0 when the reader goes away" rc_is 0
 check "pipe: quickly" [ $(($(now_ms) - t0)) -lt 5000 ]
 check "pipe: stderr empty" err_empty
+
+## 6b. a request hung on one target: the warning names that target, not the others
+fault_ctl "$M" "latency 0"
+( sleep 0.5; fault_ctl "$M" "hang 1"; sleep 6; fault_ctl "$M" "hang 0" ) &
+BG+=($!)
+probe -D -i 0.1 -w 8 -q "$A" "$C"
+wait "${BG[-1]}"
+check "hang: exit 0" rc_is 0
+check "hang: 'PATH: request in flight for 5.0 s' names the hung target" \
+	err_has "^ioprobe: $C: request in flight for 5\.[0-9] s\$"
+check "hang: no warning for the other target" eval "! grep -q \"^ioprobe: $A: request in flight\" \"\$ERR\""
+check "hang: no watchdog process left behind" test -z "$(pgrep -f "^$IOPROBE -D -i 0.1 -w 8")"
 
 ## 7. a target that vanishes mid-run: the others go on, exit 3
 timeout -k 5 30 "$IOPROBE" -D -E -i 0.05 -c 40 "$A" "$C" >"$OUT" 2>"$ERR" &
