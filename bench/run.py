@@ -50,6 +50,15 @@ def write_table(a, rows, begin, end):
     replace_between(a, "\n".join(table), begin, end)
 
 
+def make_files(work, n):
+    """n files of 1 MiB of random bytes in work; their paths."""
+    paths = [os.path.join(work, f"t{i:02d}") for i in range(n)]
+    for path in paths:
+        with open(path, "wb") as f:
+            f.write(os.urandom(1 << 20))
+    return paths
+
+
 def multi(a):
     """16 cached file targets at -i 1ms in one process: per-target rate, start lateness, CPU."""
     subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
@@ -57,11 +66,7 @@ def multi(a):
     secs = 2 if a.quick else 10
     work = tempfile.mkdtemp(prefix="ioprobe-bench.")
     try:
-        paths = []
-        for i in range(16):
-            paths.append(os.path.join(work, f"t{i:02d}"))
-            with open(paths[-1], "wb") as f:
-                f.write(os.urandom(1 << 20))
+        paths = make_files(work, 16)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.monotonic()
         out = run([probe, "-C", "-i", "1ms", "-w", str(secs), "--json-lines"] + paths)
@@ -229,11 +234,7 @@ def fleet(a):
     secs = 4 if a.quick else 10
     work = tempfile.mkdtemp(prefix="ioprobe-bench.")
     try:
-        paths = []
-        for i in range(16):
-            paths.append(os.path.join(work, f"t{i:02d}"))
-            with open(paths[-1], "wb") as f:
-                f.write(os.urandom(1 << 20))
+        paths = make_files(work, 16)
         port = free_port()
         p = subprocess.Popen([probe, "-C", "-i", "1ms", "-w", str(secs), "-B", "--listen",
                               str(port)] + paths, stdout=subprocess.PIPE, text=True)
