@@ -68,6 +68,7 @@ Test(tui_layout, screen_80x24)
 	cr_assert_eq(l.r[TUI_IOSTAT].w, 80);
 	cr_assert_eq(l.r[TUI_IOSTAT].x, 0);
 	cr_assert_eq(l.r[TUI_IOSTAT].y + l.r[TUI_IOSTAT].h, 23, "iostat ends above the footer");
+	cr_assert_geq(l.r[TUI_IOSTAT].h, TUI_IOSTAT_MIN, "room for a verdict of three rows");
 	cr_assert_geq(l.r[TUI_GRAPH].h, 7);
 }
 

@@ -200,7 +200,7 @@ void tui_relayout(struct tui *t)
 	size_t need;
 
 	/* title, the devices, the selected one's second line, rates, the verdict in two */
-	req.iostat_want = t->io.no_blockdev ? 2 : 5 + (int)t->io.ndev;
+	req.iostat_want = t->io.no_blockdev ? 2 : 6 + (int)t->io.ndev; /* verdict: 3 rows at 80 */
 	tui_layout_compute(&req, &t->lay);
 	need = tui_draw_graph_cells(&t->lay);
 	if (need > t->ncells) {

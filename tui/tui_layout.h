@@ -30,7 +30,7 @@
 #define TUI_STATS_COMFORT 11
 #define TUI_RECENT_MIN 3
 #define TUI_RECENT_COMFORT 9
-#define TUI_IOSTAT_MIN 6       /* title, the selected device in two lines, rates, verdict in two */
+#define TUI_IOSTAT_MIN 7       /* title, the selected device in two lines, rates, verdict in three */
 
 enum tui_panel { TUI_HEADER, TUI_GRAPH, TUI_STATS, TUI_RECENT, TUI_IOSTAT, TUI_FOOTER,
 		 TUI_NPANELS };

@@ -78,6 +78,7 @@ check "200/s 160x45: the mark's legend" shows "x failed  s skipped  ! slow"
 small
 check "200/s 80x24: asked 200 and expected 400" shows "^ asked 200/s  got 1[0-4][0-9]/s \(-[2-4][0-9] %\)  dev 2[0-9]{2}/s \(expected 400\)" 5
 check "200/s 80x24: falls short" shows "^ falls short: (device saturated|probe limited): got 1[0-4][0-9]/s of 200" 5
+check "200/s 80x24: the verdict's last clause too" shows "at most 1[0-4][0-9]/s at this depth" 5
 check "200/s 80x24: the skipped column" shows "^ +end .* skipped$"
 check "200/s 80x24: skipped in the total row" shows "^ +total .* [1-9][0-9]*$"
 check "200/s 80x24: the graph mark" shows "$SKIPMARK"
