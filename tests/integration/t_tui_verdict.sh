@@ -5,8 +5,9 @@
 # 80x24 (the bottom panel), where every value and the verdict must stay visible: below capacity
 # (keeps up, flushes not other I/O, the 't' key's response graph), above capacity (falls short,
 # device saturated, "asked 200" shown, the skipped column and graph mark), a blkio throttle (wait
-# above the device), background writers (other I/O), and the preparation's progress bar on an
-# ext4 file system on the same disk.
+# above the device), background writers (other I/O, queue building), -C and write through (no
+# flush expected), max_sectors_kb 128 (pieces expected, no queue building from them), and the
+# preparation's progress bar on an ext4 file system on the same disk.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd tmux
@@ -40,6 +41,18 @@ quit_ok() { TM send-keys -t t q; wait_for "^EXIT=0" 10; }
 # shows REGEX [SECONDS]: wait_for, and the pane on stdout when it never shows (check prints it).
 shows() { wait_for "$1" "${2:-5}" || { cat "$PANE"; false; }; }
 SKIPMARK='^       │ *s+ *(│|$)'
+# shows_joined REGEX [SECONDS]: like shows, on the pane's rows joined (a wrapped verdict).
+shows_joined() {
+	local tries=$(( ${2:-5} * 50 ))
+	while [ "$tries" -gt 0 ]; do
+		cap
+		tr -d '\n' <"$PANE" | grep -Eq -- "$1" && return 0
+		tries=$((tries - 1))
+		sleep 0.02
+	done
+	cat "$PANE"
+	false
+}
 
 # ---- below capacity: 70/s keeps up; the fdatasync flushes are counted, not other I/O
 view 70
@@ -78,7 +91,7 @@ check "200/s 160x45: the mark's legend" shows "x failed  s skipped  ! slow"
 small
 check "200/s 80x24: asked 200 and expected 400" shows "^ asked 200/s  got 1[0-4][0-9]/s \(-[2-4][0-9] %\)  dev 2[0-9]{2}/s \(expected 400\)" 5
 check "200/s 80x24: falls short" shows "^ falls short: (device saturated|probe limited): got 1[0-4][0-9]/s of 200" 5
-check "200/s 80x24: the verdict's last clause too" shows "at most 1[0-4][0-9]/s at this depth" 5
+check "200/s 80x24: the verdict's last clause too" shows_joined "at most 1[0-4][0-9]/s at this depth" 5
 check "200/s 80x24: the skipped column" shows "^ +end .* skipped$"
 check "200/s 80x24: skipped in the total row" shows "^ +total .* [1-9][0-9]*$"
 check "200/s 80x24: the graph mark" shows "$SKIPMARK"
@@ -98,9 +111,42 @@ done
 check "writers 160x45: other I/O" shows "other I/O: dev [0-9]+/s" 6
 small
 check "writers 80x24: other I/O" shows "^ other I/O: dev [0-9]+/s, the probe's own" 5
+check "writers 80x24: queue building" shows_joined "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)" 6
 kill "${WRITERS[@]}" 2>/dev/null
 wait "${WRITERS[@]}" 2>/dev/null
 check "writers: q quits with 0" quit_ok
+
+# ---- -C (no fdatasync): 70 writes, no flushes expected
+view 70 -C
+check "-C 160x45: keeps up, expected 70" shows "keeps up: dev [67][0-9]/s \(expected 70:" 10
+small
+check "-C 80x24: keeps up, expected 70 = 1 piece" shows_joined "keeps up: dev [67][0-9]/s \(expected 70: 1 piece per request\)" 5
+check "-C: q quits with 0" quit_ok
+
+# ---- write cache "write through": the kernel drops the PREFLUSH, no flush expected
+echo "write through" >"$Q/write_cache"
+view 70
+check "write through 160x45: keeps up, expected 70" shows "keeps up: dev [67][0-9]/s \(expected 70:" 10
+small
+check "write through 80x24: f/s 0" shows "f/s 0\.00"
+check "write through 80x24: expected 70 = 1 piece" shows_joined "\(expected 70: 1 piece per request\)" 5
+check "write through: q quits with 0" quit_ok
+echo "write back" >"$Q/write_cache"
+
+# ---- max_sectors_kb 128 and 512 KiB requests at 20/s: 4 pieces + 1 flush each, no queue
+# building from the pieces alone
+if echo 128 >"$Q/max_sectors_kb"; then
+	start 160 45 -- --tui -D -WWW -S 64m -s 512k -r 20 "$L"
+	check "max 128 160x45: keeps up, expected 100 = 20 x (4 + 1)" \
+		shows "keeps up: dev (9[0-9]|10[0-9])/s \(expected 100:" 10
+	small
+	check "max 128 80x24: expected 100" shows_joined "\(expected 100: 4 pieces \+ 1 flush per request\)" 5
+	check "max 128: no queue building" lacks "queue building"
+	check "max 128: q quits with 0" quit_ok
+	echo 1280 >"$Q/max_sectors_kb" 2>/dev/null || true
+else
+	fail "queue/max_sectors_kb is not writable here"
+fi
 
 # ---- a throttle above the device: cgroup v2 io.max where the io controller is there, else v1 blkio
 MAJMIN=$(cat "/sys/block/$N/dev")
