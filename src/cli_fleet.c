@@ -161,6 +161,18 @@ void cli_fleet_stop(struct cli_ctx *c)
 	cli_fleet_end(&c->x);
 }
 
+/* Write the plugin line in sb to stdout and free sb; st, or UNKNOWN when it could not be said. */
+static int cli_check_say(struct sbuf *sb, enum check_state st)
+{
+	int err = out_write_sbuf(STDOUT_FILENO, sb);
+
+	sbuf_free(sb);
+	cli_check_said = true;
+	if (err && err != -EPIPE)
+		cli_msg("write error on standard output: %s", strerror(-err));
+	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+}
+
 /* --check: the plugin line on stdout; the exit code is its state. */
 int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
 {
@@ -168,14 +180,8 @@ int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const 
 	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
 				 o->check_iops_crit };
 	struct sbuf sb = SBUF_INIT;
-	enum check_state st = check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL);
-	int err = out_write_sbuf(STDOUT_FILENO, &sb);
 
-	sbuf_free(&sb);
-	cli_check_said = true;
-	if (err && err != -EPIPE)
-		cli_msg("write error on standard output: %s", strerror(-err));
-	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+	return cli_check_say(&sb, check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL));
 }
 
 int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n)
@@ -183,14 +189,8 @@ int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n
 	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
 				 o->check_iops_crit };
 	struct sbuf sb = SBUF_INIT;
-	enum check_state st = check_report_multi(&sb, &cfg, t, n);
-	int err = out_write_sbuf(STDOUT_FILENO, &sb);
 
-	sbuf_free(&sb);
-	cli_check_said = true;
-	if (err && err != -EPIPE)
-		cli_msg("write error on standard output: %s", strerror(-err));
-	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
+	return cli_check_say(&sb, check_report_multi(&sb, &cfg, t, n));
 }
 
 /* --check: a run that ended before its verdict is UNKNOWN, with the last message. */

@@ -29,6 +29,24 @@ wait_http() {
 	return 1
 }
 
+# start_prometheus PORT PPORT: Debian's prometheus on 127.0.0.1:PPORT scraping ioprobe's
+# 127.0.0.1:PORT every second (its data in $T_TMP); returns once it is ready (30 s at most).
+start_prometheus() {
+	cat >"$T_TMP/prom.yml" <<EOT
+global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: ioprobe
+    static_configs:
+      - targets: ['127.0.0.1:$1']
+EOT
+	prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/promdata" \
+		--web.listen-address="127.0.0.1:$2" >"$T_TMP/prom.log" 2>&1 &
+	FLEET_BG+=("$!")
+	wait_http "http://127.0.0.1:$2/-/ready" 30
+}
+
 # metric FILE NAME_AND_LABELS: the value of the one series whose line starts with it.
 metric() { awk -v k="$2" 'index($0, k " ") == 1 { print $NF; exit }' "$1"; }
 

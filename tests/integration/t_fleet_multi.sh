@@ -132,7 +132,9 @@ check "-Q 8 slow disk: oldest in flight $MAXO s (>= 20 ms, < 5 s)" \
 
 # ---- -Q 4 on the same disk, hung: starts from idle show at once, the oldest's age grows ----
 PORT=$(free_port)
-timeout -k 5 60 "$IOPROBE" -A -D -Q 4 -i 100ms -q --listen "$PORT" "$C" >"$OUT" 2>"$ERR" &
+# (not under timeout(1): it forwards SIGINT to the child and again to its process group, and
+# a second signal is ioprobe's "exit 4 at once")
+"$IOPROBE" -A -D -Q 4 -i 100ms -q --listen "$PORT" "$C" >"$OUT" 2>"$ERR" &
 PID=$!
 FLEET_BG+=("$PID")
 wait_http "http://127.0.0.1:$PORT/metrics"
@@ -162,19 +164,7 @@ check "-Q 4 hung then released: SIGINT ends the run with exit 0" rc_is 0
 require_cmd prometheus
 PORT=$(free_port)
 PPORT=$(free_port)
-cat >"$T_TMP/prom.yml" <<EOT
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: ioprobe
-    static_configs:
-      - targets: ['127.0.0.1:$PORT']
-EOT
-prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/promdata" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$T_TMP/prom.log" 2>&1 &
-FLEET_BG+=("$!")
-check "prometheus comes up" wait_http "http://127.0.0.1:$PPORT/-/ready" 30
+check "prometheus comes up" start_prometheus "$PORT" "$PPORT"
 timeout -k 5 60 "$IOPROBE" -A -D -Q 2 -i 20ms -w 8 -q --listen "$PORT" "$A" "$B" "$C" \
 	>"$OUT" 2>"$ERR" &
 PID=$!

@@ -79,19 +79,7 @@ DEV=$(make_fault_disk "$M" 32M --latency 3ms --slow-every 10 --slow-factor 10) |
 	{ fail "mount faultdisk"; finish; }
 PORT=$(free_port)
 PPORT=$(free_port)
-cat >"$T_TMP/prom.yml" <<EOT
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: ioprobe
-    static_configs:
-      - targets: ['127.0.0.1:$PORT']
-EOT
-prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/promdata" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$T_TMP/prom.log" 2>&1 &
-FLEET_BG+=("$!")
-check "prometheus comes up" wait_http "http://127.0.0.1:$PPORT/-/ready" 30
+check "prometheus comes up" start_prometheus "$PORT" "$PPORT"
 timeout -k 5 60 "$IOPROBE" -D -i 20ms -w 12 -J --listen "$PORT" "$DEV" >"$OUT" 2>"$ERR" &
 PID=$!
 FLEET_BG+=("$PID")
