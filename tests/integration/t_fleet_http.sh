@@ -21,9 +21,12 @@ RC=$?
 check "busy endpoint: the probe ends normally" rc_is 0
 count=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[-1]["stat"]["count"])' \
 	"$OUT" 2>/dev/null)
-# The endpoint never makes the probe wait; what it loses here is CPU, taken by this test's own
-# 1,000 clients on 2 cores (0.978 under ASan). The 0.995 goal is bench/run.py's (20 scrapes/s).
-check "busy endpoint: probe rate $count/2000 >= 0.95" float_ge "${count:-0}" 1900
+# The endpoint never makes the probe wait: the probe keeps 0.995 of its rate. Under ASan
+# (CI's second run) this test's own 1,000 clients take enough of the 2 cores' CPU from the
+# slowed binary that it kept 0.978 once: there the bound is 0.95.
+want=1990
+grep -q __asan_init "$IOPROBE" && want=1900
+check "busy endpoint: probe rate $count/2000 >= $want/2000" float_ge "${count:-0}" "$want"
 
 # ---- binding: busy port, bad address ----
 python3 -c 'import socket, sys, time
