@@ -260,4 +260,22 @@ check "view: the endpoint is closed after the run" closed "http://127.0.0.1:$POR
 check "view: textfile's last version passes promtool" promtool check metrics <"$VPROM"
 check "view: nothing on stderr" err_empty
 
+# the overview of several targets: one series set per target, fed while the overview is up
+PORT=$(free_port)
+start 120 40 -- --tui -i 0.05 --listen "$PORT" "$A" "$B"
+check "overview: starts with two rows" wait_for " 2 $B " 10
+check "overview: /metrics answers while it is up" wait_http "http://127.0.0.1:$PORT/metrics" 5
+count_of() {
+	curl -fs --max-time 2 "http://127.0.0.1:$PORT/metrics" |
+		awk -v k="ioprobe_request_duration_seconds_count{target=\"$1\",operation=\"read\"}" '$1 == k { print $2 }'
+}
+a1=$(count_of "$A"); b1=$(count_of "$B")
+sleep 1.5
+a2=$(count_of "$A"); b2=$(count_of "$B")
+check "overview: both targets' counts grow ($A $a1 -> $a2, $B $b1 -> $b2)" \
+	test "${a2:-0}" -gt "${a1:-0}" -a "${b2:-0}" -gt "${b1:-0}"
+TM send-keys -t t q
+check "overview: q quits with exit 0" wait_for "^EXIT=0" 10
+check "overview: the endpoint is closed after the run" closed "http://127.0.0.1:$PORT/metrics"
+
 finish
