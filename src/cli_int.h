@@ -120,9 +120,6 @@ int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops
 /* Count a finished request into the --iostat interval (brief: never waits on stdout). */
 void cli_iv_add(struct cli_ctx *c, const struct sample *s);
 
-/* The devices of the stack as the verdict reads them (rows only where complete). */
-size_t cli_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max);
-
 /*
  * Start the --iostat sampler (its baseline was taken at start-up). Returns 0
  * or -errno.
@@ -152,8 +149,6 @@ int cli_fleet_setup(struct opts *o);
 int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
 		    const struct engine_ops *ops);
 
-/* Stop the exporters (the textfile gets its last version). */
-void cli_fleet_stop(struct cli_ctx *c);
 
 /* --check: the plugin line on stdout; the exit code is its state. */
 int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg);

@@ -49,37 +49,18 @@ static struct stats *cli_iv_close(struct cli_ctx *c, uint64_t now)
 	pthread_mutex_unlock(&c->iv_lock);
 	/* the probe's interval starts with its first request, not with the sampler */
 	from = first > c->iv_prev ? first : c->iv_prev;
-	c->vp.period_ns = now > from ? now - from : 0;
-	if (!first)
-		c->vp.period_ns = 0;
-	c->vp.done = lat->count;
-	c->vp.skipped = skipped - c->iv_skip_mark;
-	c->vp.p50_ns = stats_percentile(lat, 50);
-	c->vp.p99_ns = stats_percentile(lat, 99);
+	verdict_probe_interval(&c->vp, first && now > from ? now - from : 0, lat,
+			       skipped - c->iv_skip_mark);
 	c->iv_skip_mark = skipped;
 	c->iv_prev = now;
 	return lat;
-}
-
-/* The devices of the stack as the verdict reads them (rows only where complete). */
-size_t cli_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < w->ndev && n < max; i++, n++) {
-		const struct devwatch_dev *d = &w->dev[i];
-
-		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
-					       d->max_sectors_kb, d->write_cache };
-	}
-	return n;
 }
 
 /* The interval's verdict on the watched stack (top first). */
 static void cli_iv_judge(struct cli_ctx *c, struct verdict *v)
 {
 	struct verdict_dev dev[DEVWATCH_MAX];
-	size_t n = cli_verdict_devs(c->watch, dev, DEVWATCH_MAX);
+	size_t n = devwatch_verdict_devs(c->watch, dev, DEVWATCH_MAX);
 
 	verdict_judge(&c->vhist, &c->vp, dev, n, v);
 }

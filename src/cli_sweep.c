@@ -23,7 +23,7 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 {
 	const struct opts *o = c->o;
 	struct verdict_dev devs[DEVWATCH_MAX];
-	size_t n = cli_verdict_devs(c->watch, devs, DEVWATCH_MAX);
+	size_t n = devwatch_verdict_devs(c->watch, devs, DEVWATCH_MAX);
 	struct sweep_probe sp = {
 		.size = p->target->size,
 		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),

@@ -139,6 +139,19 @@ size_t devwatch_rows(const struct devwatch *w, struct iostat_dev_row *out, size_
 	return n;
 }
 
+size_t devwatch_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; w && i < w->ndev && n < max; i++, n++) {
+		const struct devwatch_dev *d = &w->dev[i];
+
+		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
+					       d->max_sectors_kb, d->write_cache };
+	}
+	return n;
+}
+
 int devwatch_stack(const char *path, struct devstack *ds)
 {
 	char *mountinfo, *real;

@@ -17,6 +17,7 @@
 #include "devstack.h"
 #include "diskstats.h"
 #include "iostat.h"
+#include "verdict.h"
 
 #define DEVWATCH_MAX 64
 
@@ -81,6 +82,13 @@ int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns);
  * of them into out. Returns how many.
  */
 size_t devwatch_rows(const struct devwatch *w, struct iostat_dev_row *out, size_t max);
+
+/*
+ * Every device of w (NULL: none), top first, as the verdict reads them: the
+ * row only where it is complete this interval (state OK), with max_sectors_kb
+ * and write_cache read at start. At most max into out; returns how many.
+ */
+size_t devwatch_verdict_devs(const struct devwatch *w, struct verdict_dev *out, size_t max);
 
 /*
  * The device stack under path (a file, directory or device), resolved

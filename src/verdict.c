@@ -332,3 +332,13 @@ int verdict_format(struct sbuf *sb, const struct verdict *v)
 	}
 	return sb->error;
 }
+
+void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
+			    uint64_t skipped)
+{
+	p->period_ns = period_ns;
+	p->done = lat->count;
+	p->skipped = skipped;
+	p->p50_ns = stats_percentile(lat, 50);
+	p->p99_ns = stats_percentile(lat, 99);
+}

@@ -54,6 +54,7 @@
 
 #include "iostat.h"
 #include "sbuf.h"
+#include "stats.h"
 
 /*
  * Thresholds. Each one says where its number comes from.
@@ -137,6 +138,13 @@ struct verdict_probe {
 	uint64_t p50_ns;       /* latency percentiles of those requests; 0 if none */
 	uint64_t p99_ns;
 };
+
+/*
+ * Fill p's per-interval fields: the interval is period_ns long, lat holds the
+ * latencies of its successful requests, skipped its missed slots.
+ */
+void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
+			    uint64_t skipped);
 
 /* One device of the stack: its row for the same interval and its queue. */
 struct verdict_dev {

@@ -48,27 +48,13 @@ struct sw {
 	struct sbuf table;       /* the operators' table as text (header and rows) */
 };
 
-/* The devices' rows over the step, top first (as cli.c maps them). */
-static size_t sw_devs(const struct devwatch *w, struct verdict_dev *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; w && i < w->ndev && n < max; i++, n++) {
-		const struct devwatch_dev *d = &w->dev[i];
-
-		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
-					       d->max_sectors_kb, d->write_cache };
-	}
-	return n;
-}
-
 /* A finished step: judge it, keep its row, append it to the output. */
 static void sw_record(struct sw *s, const struct tally *t, uint64_t wall)
 {
 	const struct view_cfg *c = s->vp->cfg;
 	struct tally tt = *t;
 	struct verdict_dev devs[DEVWATCH_MAX];
-	size_t n = sw_devs(s->watch, devs, DEVWATCH_MAX);
+	size_t n = devwatch_verdict_devs(s->watch, devs, DEVWATCH_MAX);
 	struct sweep_probe sp = {
 		.size = s->vp->rc->size, .write_share = c->read_write ? 0.5 : c->write ? 1.0 : 0.0,
 		.flush = !c->cached, .depth = c->depth, .response = c->response,

@@ -32,21 +32,11 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s)
 void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns)
 {
 	struct verdict_dev dev[DEVWATCH_MAX];
-	size_t n = 0;
-	bool any = false;
+	struct iostat_dev_row rows[DEVWATCH_MAX];
+	size_t n = devwatch_verdict_devs(w, dev, DEVWATCH_MAX);
+	bool any = devwatch_rows(w, rows, DEVWATCH_MAX) > 0; /* a device with a row (OK, RESET) */
 
-	for (size_t i = 0; i < w->ndev && n < DEVWATCH_MAX; i++, n++) {
-		const struct devwatch_dev *d = &w->dev[i];
-
-		dev[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
-					       d->max_sectors_kb, d->write_cache };
-		any |= d->state == DEVWATCH_OK || d->state == DEVWATCH_RESET;
-	}
-	tv->p.period_ns = period_ns;
-	tv->p.done = tv->lat.count;
-	tv->p.skipped = tv->skipped_run - tv->skip_mark;
-	tv->p.p50_ns = stats_percentile(&tv->lat, 50);
-	tv->p.p99_ns = stats_percentile(&tv->lat, 99);
+	verdict_probe_interval(&tv->p, period_ns, &tv->lat, tv->skipped_run - tv->skip_mark);
 	tv->skip_mark = tv->skipped_run;
 	stats_init(&tv->lat);
 	if (!any)

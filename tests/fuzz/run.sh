@@ -36,7 +36,7 @@ SRC=$(cd "${FUZZ_SRC:-$HERE/../../src}" && pwd)
 declare -A SOURCES=(
 	[fuzz_opts]="opts.c suffix.c msg.c"
 	[fuzz_suffix]="suffix.c"
-	[fuzz_diskstats]="diskstats.c iostat.c sbuf.c json.c esc.c verdict.c fmt.c"
+	[fuzz_diskstats]="diskstats.c iostat.c sbuf.c json.c esc.c verdict.c stats.c fmt.c"
 	[fuzz_mountinfo]="mountinfo.c"
 )
 ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo)
