@@ -302,16 +302,13 @@ static int probe_depth_issue(struct probe_depth *d, const volatile sig_atomic_t 
 static void probe_depth_inflight(struct probe_depth *d)
 {
 	uint64_t oldest = 0;
-	unsigned n = 0;
 
 	if (!d->p->ctl)
 		return;
-	for (unsigned i = 0; i < d->p->cfg.depth; i++) {
+	for (unsigned i = 0; i < d->p->cfg.depth; i++)
 		if (d->slots[i].busy && (!oldest || d->slots[i].t0 < oldest))
 			oldest = d->slots[i].t0;
-		n += d->slots[i].busy;
-	}
-	atomic_store_explicit(&d->p->ctl->inflight_n, n, memory_order_relaxed);
+	atomic_store_explicit(&d->p->ctl->inflight_n, d->p->ol.inflight, memory_order_relaxed);
 	atomic_store_explicit(&d->p->ctl->inflight, oldest, memory_order_relaxed);
 }
 
