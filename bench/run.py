@@ -50,6 +50,12 @@ def write_table(a, rows, begin, end):
     replace_between(a, "\n".join(table), begin, end)
 
 
+def build_probe(a):
+    """Build ioprobe in a.build; its path."""
+    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
+    return os.path.join(a.build, "ioprobe")
+
+
 def make_files(work, n):
     """n files of 1 MiB of random bytes in work; their paths."""
     paths = [os.path.join(work, f"t{i:02d}") for i in range(n)]
@@ -61,8 +67,7 @@ def make_files(work, n):
 
 def multi(a):
     """16 cached file targets at -i 1ms in one process: per-target rate, start lateness, CPU."""
-    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
-    probe = os.path.join(a.build, "ioprobe")
+    probe = build_probe(a)
     secs = 2 if a.quick else 10
     work = tempfile.mkdtemp(prefix="ioprobe-bench.")
     try:
@@ -116,8 +121,7 @@ def make_loop(backing):
 
 def depth(a):
     """-Q 1/8/32 -i 0 against fio, io_uring, cached file and loop device; null-engine pacing."""
-    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
-    probe = os.path.join(a.build, "ioprobe")
+    probe = build_probe(a)
     secs, reps = (1, 1) if a.quick else (3, 3)
     work = tempfile.mkdtemp(prefix="ioprobe-bench.")
     loop, rows = None, []
@@ -229,8 +233,7 @@ def bench_listen(probe, data, quick):
 def fleet(a):
     """--listen with 16 cached file targets at -i 1ms: /metrics serve time (back-to-back
     scrapes for 1 s, then 20 scrapes/s), and every target's achieved/asked meanwhile."""
-    subprocess.run(["meson", "compile", "-C", a.build, "ioprobe"], check=True, capture_output=True)
-    probe = os.path.join(a.build, "ioprobe")
+    probe = build_probe(a)
     secs = 4 if a.quick else 10
     work = tempfile.mkdtemp(prefix="ioprobe-bench.")
     try:

@@ -155,10 +155,11 @@ int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
 	return cli_fleet_run(&c->x);
 }
 
-/* Stop the exporters (the textfile gets its last version). */
-void cli_fleet_stop(struct cli_ctx *c)
+/* --check's thresholds from the options. */
+static struct check_cfg cli_check_cfg(const struct opts *o)
 {
-	cli_fleet_end(&c->x);
+	return (struct check_cfg){ o->check_warn, o->check_crit, o->check_iops,
+				   o->check_iops_warn, o->check_iops_crit };
 }
 
 /* Write the plugin line in sb to stdout and free sb; st, or UNKNOWN when it could not be said. */
@@ -176,9 +177,7 @@ static int cli_check_say(struct sbuf *sb, enum check_state st)
 /* --check: the plugin line on stdout; the exit code is its state. */
 int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
 {
-	const struct opts *o = c->o;
-	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
-				 o->check_iops_crit };
+	struct check_cfg cfg = cli_check_cfg(c->o);
 	struct sbuf sb = SBUF_INIT;
 
 	return cli_check_say(&sb, check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL));
@@ -186,8 +185,7 @@ int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const 
 
 int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n)
 {
-	struct check_cfg cfg = { o->check_warn, o->check_crit, o->check_iops, o->check_iops_warn,
-				 o->check_iops_crit };
+	struct check_cfg cfg = cli_check_cfg(o);
 	struct sbuf sb = SBUF_INIT;
 
 	return cli_check_say(&sb, check_report_multi(&sb, &cfg, t, n));

@@ -212,7 +212,7 @@ static int cli_run_plain(struct cli_ctx *c, struct probe *p, const struct target
 	if (!ret)
 		ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
 	ticker_stop(&c->iostat);
-	cli_fleet_stop(c); /* before the watchdog: its page holds the in-flight start */
+	cli_fleet_end(&c->x); /* before the watchdog: its page holds the in-flight start */
 	watchdog_stop(wd);
 	return cli_conclude(c, p, ret, msg);
 }
@@ -261,7 +261,7 @@ static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli
 	cli_view_emergency = view->emergency;
 	ret = view->run(&vp, msg, sizeof(msg));
 	cli_view_emergency = NULL;
-	cli_fleet_stop(c);
+	cli_fleet_end(&c->x);
 	if (deferred.len)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
 	sbuf_free(&deferred);
