@@ -80,10 +80,15 @@ check "bad null latency: exit 2" rc_is 2
 check "bad null latency: message" err_has '^ioprobe: failed to start the null engine'
 
 # The null engine's fixed latency is what the statistics report.
+# The fastest request shows the engine's own accuracy; the average may carry
+# the scheduler's noise on a busy machine, which only ever adds time.
 probe --engine=null:2ms -c 11 -i 0 -B "$F"
+min=$(awk '{ print $5 }' "$OUT")
 avg=$(awk '{ print $6 }' "$OUT")
-check "null:2ms average within [2.0, 2.5] ms (got $avg ns)" \
-	test "$avg" -ge 2000000 -a "$avg" -le 2500000
+check "null:2ms minimum within [2.0, 2.5] ms (got $min ns)" \
+	test "${min:-0}" -ge 2000000 -a "${min:-0}" -le 2500000
+check "null:2ms average within [2.0, 3.0] ms (got $avg ns)" \
+	test "${avg:-0}" -ge 2000000 -a "${avg:-0}" -le 3000000
 
 # --json-lines: one object per line, request/period/total, each parses alone.
 probe --json-lines -p 2 -c 5 -i 0 "$F"

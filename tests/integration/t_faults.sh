@@ -56,23 +56,29 @@ disk_sha() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -
 # ---- accuracy: 2 ms latency, each engine ----
 M=$T_TMP/lat
 DEV=$(make_fault_disk "$M" 32M --latency 2ms) || { fail "mount faultdisk"; finish; }
-# Scheduling noise on a busy machine only ever adds time: a run above the window
-# is repeated (3 runs at most, all shown); one below it fails at once.
+# The fastest request shows what the probe adds to the injected 2 ms; the
+# average also carries FUSE's round trips and the scheduler's noise on a busy
+# machine, which only ever add time. A run above either window is repeated
+# (3 runs at most, all shown); one below 2 ms fails at once.
 for e in sync: libaio:-A io_uring:-U; do
 	name=${e%%:*}
 	flag=${e#*:}
 	runs=""
 	for _ in 1 2 3; do
 		probe -D ${flag:+"$flag"} -c 12 -i 0 -B "$DEV"
+		min=$(awk 'NR == 1 { printf "%.0f", $5 }' "$OUT")
 		avg=$(awk 'NR == 1 { printf "%.0f", $6 }' "$OUT")
-		runs="$runs${runs:+, }$(ms "${avg:-0}")"
-		if [ "$RC" != 0 ] || [ -z "$avg" ] || [ "$avg" -le 2500000 ]; then
+		runs="$runs${runs:+, }$(ms "${min:-0}")/$(ms "${avg:-0}")"
+		if [ "$RC" != 0 ] || [ -z "$avg" ] || [ -z "$min" ] ||
+			{ [ "$min" -le 2500000 ] && [ "$avg" -le 3500000 ]; }; then
 			break
 		fi
 	done
 	check "$name: -B exit 0" rc_is 0
-	check "$name: avg within [2.0, 2.5] ms at 2 ms latency ($runs)" \
-		in_range "$avg" 2000000 2500000
+	check "$name: min within [2.0, 2.5] ms at 2 ms latency (min/avg: $runs)" \
+		in_range "$min" 2000000 2500000
+	check "$name: avg within [2.0, 3.5] ms at 2 ms latency (min/avg: $runs)" \
+		in_range "$avg" 2000000 3500000
 done
 
 # ---- every 20th request 10x slower ----
