@@ -122,8 +122,13 @@ def make_loop(backing):
 def depth(a):
     """-Q 1/8/32 -i 0 against fio, io_uring, cached file and loop device; null-engine pacing."""
     probe = build_probe(a)
-    secs, reps = (1, 1) if a.quick else (3, 3)
+    secs, reps = (1, 1) if a.quick else (2, 7)
     work = tempfile.mkdtemp(prefix="ioprobe-bench.")
+    # The loop device's backing file lives in RAM (tmpfs, no swap): a page-cache file on disk
+    # may lose pages to proactive reclaim mid-run (DAMON does so on this VM), and then both
+    # tools would be timing the disk under the loop device, differently from run to run.
+    shm = tempfile.mkdtemp(prefix="ioprobe-bench.", dir="/dev/shm") \
+        if os.access("/dev/shm", os.W_OK) else work
     loop, rows = None, []
     try:
         data = os.path.join(work, "data")
@@ -132,24 +137,29 @@ def depth(a):
         with open(data, "rb") as f:
             while f.read(1 << 20):
                 pass
-        loop = make_loop(data)
+        backing = os.path.join(shm, "loop.img")
+        shutil.copyfile(data, backing)
+        loop = make_loop(backing)
         cases = [("cached file", data, ["-C"], False)]
         if loop:
             # -C: no fadvise(DONTNEED) before each request (O_DIRECT bypasses the cache anyway;
             # fio does not drop it either)
-            cases.append(("loop device, -D -C", loop, ["-D", "-C"], True))
+            cases.append((f"loop device{' (tmpfs file)' if shm != work else ''}, -D -C", loop,
+                          ["-D", "-C"], True))
         for label, path, flags, direct in cases:
             for q in (1, 8, 32):
-                mine, theirs = [], []
-                for _ in range(reps):  # alternate the two tools, keep the medians
+                mine, theirs, ratios = [], [], []
+                for _ in range(reps):  # alternate the two tools; medians, and of each pair's ratio
                     mine.append(probe_rps([probe, "-U", "-Q", str(q), "-i", "0", "-w", str(secs),
                                            "-q", "-B"] + flags + [path]))
                     if shutil.which("fio"):
                         theirs.append(fio_iops(path, q, secs, direct))
+                        ratios.append(mine[-1] / theirs[-1])
                 m = statistics.median(mine)
                 t = statistics.median(theirs) if theirs else None
                 rows.append((f"{label}, -U -Q {q} -i 0, requests/s", f"{m:.0f}",
-                             f"{m / t:.3f} x fio ({t:.0f})" if t else "-", "goal >= 0.95 x fio"))
+                             f"{statistics.median(ratios):.3f} x fio ({t:.0f})" if t else "-",
+                             "goal >= 0.95 x fio"))
         for rate in (1000, 10000, 100000, 1000000):
             r = probe_rps([probe, "--engine=null", "-Q", "8", "-r", str(rate), "-w", str(secs),
                            "-q", "-B", data]) / rate
@@ -159,10 +169,12 @@ def depth(a):
         if loop:
             subprocess.run(["losetup", "-d", loop])
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(shm, ignore_errors=True)
     uname = os.uname()
     fio = run(["fio", "--version"]).strip() if shutil.which("fio") else "not installed"
     table = [f"Measured {time.strftime('%Y-%m-%d')} on {uname.sysname} {uname.release}, "
              f"{os.cpu_count()} CPUs, {fio}{' (quick run)' if a.quick else ''}; "
+             f"{reps} alternating {secs} s runs of each tool, medians (the ratio: of each pair's); "
              "`bench/run.py --depth` to reproduce.", "",
              "| measure | ioprobe | ratio | goal |", "|---|---|---|---|"]
     table += [f"| {w} | {x} | {y} | {z} |" for w, x, y, z in rows]

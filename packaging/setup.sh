@@ -17,17 +17,17 @@ fi
 # and groff (man page lint), clang (fuzzers), time (benchmark RSS), locales (localedef and
 # de_DE for the decimal-comma test), prometheus, prometheus-node-exporter,
 # python3-prometheus-client and curl (the fleet-output tests), systemd (systemd-analyze
-# verify of the unit). Packaging: dpkg-dev, debhelper, lintian, fakeroot, bash-completion.
+# verify of the unit), strace (counts the io_uring engine's system calls). Packaging: dpkg-dev, debhelper, lintian, fakeroot, bash-completion.
 DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev liburing-dev
 	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
 	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
 	fakeroot bash-completion fio prometheus prometheus-node-exporter python3-prometheus-client
-	curl systemd"
+	curl systemd strace"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
 	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
-	glibc-locale-source"
+	glibc-locale-source strace"
 PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing criterion fuse3 ioping sysstat tmux
-	python util-linux e2fsprogs man-db clang"
+	python util-linux e2fsprogs man-db clang strace"
 
 if [ "${IOPROBE_SKIP_DEPS:-0}" != 1 ]; then
 	if command -v apt-get >/dev/null 2>&1; then

@@ -102,7 +102,7 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 }
 
 int cli_engine_start(const struct opts *o, const struct target *t,
-		     const struct engine_ops *ops, struct engine *eng, void **buf)
+		     const struct engine_ops *ops, struct engine *eng, void **buf, bool spin)
 {
 	struct engine_params ep = { 0 };
 	int ret;
@@ -120,6 +120,7 @@ int cli_engine_start(const struct opts *o, const struct target *t,
 	ep.buf_len = t->size;
 	ep.nowait = o->nowait;
 	ep.hipri = o->hipri;
+	ep.spin_ns = spin ? CLI_ENGINE_SPIN_NS : 0;
 	ep.arg = o->engine ? strchr(o->engine, ':') : NULL;
 	if (ep.arg)
 		ep.arg++;

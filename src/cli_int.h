@@ -68,12 +68,20 @@ void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc);
 void cli_report_cfg(const struct opts *o, const struct target *t, struct report_cfg *rc);
 
 /*
+ * The longest an engine polls for a completion before sleeping (struct
+ * engine_spin): beyond the wake-up cost of a VM (30-60 us) and a fast
+ * device's request, short beside a disk's.
+ */
+#define CLI_ENGINE_SPIN_NS 100000u
+
+/*
  * Start an engine of ops over t with a zeroed aligned buffer of t->size
- * (*buf, freed by the caller after engine_stop()). Returns 0, or -errno with
- * the message printed.
+ * (*buf, freed by the caller after engine_stop()); spin lets it poll for
+ * completions (CLI_ENGINE_SPIN_NS) — not when the probe threads outnumber
+ * the CPUs. Returns 0, or -errno with the message printed.
  */
 int cli_engine_start(const struct opts *o, const struct target *t,
-		     const struct engine_ops *ops, struct engine *eng, void **buf);
+		     const struct engine_ops *ops, struct engine *eng, void **buf, bool spin);
 
 /* ---- one target's run (cli_run.c, cli_iostat.c, cli_sweep.c, cli_fleet.c) ---- */
 

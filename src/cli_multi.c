@@ -293,7 +293,7 @@ static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 	tg->sb = (struct sbuf)SBUF_INIT;
 	if ((ret = cli_target_open(&tg->o, &tg->t, NULL)))
 		return ret;
-	if (cli_engine_start(&tg->o, &tg->t, ops, &tg->eng, &tg->buf)) {
+	if (cli_engine_start(&tg->o, &tg->t, ops, &tg->eng, &tg->buf, tg->run->n < tg->run->ncpu)) {
 		target_close(&tg->t);
 		return CLI_EXIT_PREPARE;
 	}

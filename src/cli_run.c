@@ -290,7 +290,7 @@ int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops
 	void *buf;
 	int code;
 
-	if (cli_engine_start(o, t, ops, &eng, &buf))
+	if (cli_engine_start(o, t, ops, &eng, &buf, true))
 		return CLI_EXIT_PREPARE;
 	p = malloc(sizeof(*p));
 	if (!p) {

@@ -24,6 +24,7 @@ struct engine_params {
 	size_t buf_stride; /* depth > 1: buffer i is buf + i * buf_stride (page multiple) */
 	bool nowait;     /* RWF_NOWAIT on every request */
 	bool hipri;      /* polled completion (RWF_HIPRI / IOPOLL) */
+	uint64_t spin_ns; /* poll for a completion this long before sleeping (0 = sleep at once) */
 	const char *arg; /* text after "name:" in --engine=name:arg, or NULL */
 };
 
@@ -115,6 +116,29 @@ static inline int engine_reap(struct engine *e, struct engine_done *done, unsign
 			      uint64_t wait_ns)
 {
 	return e->ops->reap(e->priv, &e->params, done, max, wait_ns);
+}
+
+/*
+ * The engines' wait for a completion on a fast device: poll the completion
+ * queue for a while before sleeping, because a sleep and the wake-up cost
+ * tens of microseconds (more in a VM, where the idle CPU halts) — as much as
+ * the request itself. The poll runs only while recent waits ended within it,
+ * so a slow device costs no CPU.
+ */
+struct engine_spin {
+	uint64_t avg; /* running average of the waits (ns), weight 1/8; 0 at first */
+};
+
+/* How long to poll before sleeping: max_ns while the average wait is within it, else 0. Pure. */
+static inline uint64_t engine_spin_budget(const struct engine_spin *s, uint64_t max_ns)
+{
+	return s->avg <= max_ns ? max_ns : 0;
+}
+
+/* Count one wait of waited_ns (polled or slept) into the average. Pure. */
+static inline void engine_spin_note(struct engine_spin *s, uint64_t waited_ns)
+{
+	s->avg = s->avg - s->avg / 8 + waited_ns / 8;
 }
 
 /* Buffer of slot i. */

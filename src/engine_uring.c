@@ -4,6 +4,8 @@
  * depth N (-Q N) a ring of N entries and N registered buffers: submit()
  * only fills an SQE, reap() submits them and waits in one io_uring_enter().
  * -N maps to RWF_NOWAIT; -H sets up a polled ring (IORING_SETUP_IOPOLL).
+ * With spin_ns set, a wait first polls the completion queue in user space
+ * (see struct engine_spin), then sleeps in io_uring_enter() for the rest.
  */
 #include "config.h"
 
@@ -15,11 +17,73 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 
+#include "clock.h"
+
 struct uring_priv {
 	struct io_uring ring;
 	bool fixed_buf;
 	unsigned nbufs;
+	struct engine_spin spin;
 };
+
+/*
+ * Poll the completion queue until a completion is there or the clock reaches
+ * until. Returns whether one is there.
+ */
+static bool uring_poll_until(struct io_uring *ring, uint64_t until)
+{
+	while (!io_uring_cq_ready(ring)) {
+		if (clock_now() >= until)
+			return false;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	return true;
+}
+
+/*
+ * Submit what is queued and wait up to wait_ns (UINT64_MAX = no limit) for
+ * one completion: poll first while recent waits were short, then sleep.
+ * Returns 0 (a completion is there), -ETIME, or -errno.
+ */
+static int uring_submit_wait(struct uring_priv *u, const struct engine_params *p,
+			     uint64_t wait_ns)
+{
+	/* a polled ring (-H) completes only inside io_uring_enter(): nothing to watch */
+	uint64_t poll = p->hipri ? 0 : engine_spin_budget(&u->spin, p->spin_ns);
+	uint64_t t0 = clock_now(), left, now;
+	struct __kernel_timespec ts;
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	left = wait_ns;
+	if (poll) {
+		if ((ret = io_uring_submit(&u->ring)) < 0)
+			return ret;
+		if (uring_poll_until(&u->ring, t0 + (poll < wait_ns ? poll : wait_ns)))
+			goto done;
+		now = clock_now();
+		if (wait_ns != UINT64_MAX)
+			left = now - t0 >= wait_ns ? 0 : wait_ns - (now - t0);
+		if (!left)
+			return -ETIME;
+	}
+	if (left == UINT64_MAX) {
+		ret = poll ? io_uring_wait_cqe(&u->ring, &cqe) : io_uring_submit_and_wait(&u->ring, 1);
+	} else {
+		ts.tv_sec = (long long)(left / 1000000000u);
+		ts.tv_nsec = (long long)(left % 1000000000u);
+		ret = poll ? io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts)
+			   : io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
+	}
+	if (ret < 0)
+		return ret;
+done:
+	if (p->spin_ns)
+		engine_spin_note(&u->spin, clock_now() - t0);
+	return 0;
+}
 
 /* Register the buffers (one per slot); a registered buffer saves page pinning per request. */
 static bool uring_register_bufs(struct uring_priv *u, const struct engine_params *p,
@@ -88,8 +152,7 @@ static ssize_t uring_io(void *priv, const struct engine_params *p, bool write, u
 	sqe->flags |= IOSQE_FIXED_FILE;
 	if (p->nowait)
 		sqe->rw_flags = RWF_NOWAIT;
-	ret = io_uring_submit_and_wait(&u->ring, 1);
-	if (ret < 0)
+	if ((ret = uring_submit_wait(u, p, UINT64_MAX)) < 0)
 		return ret;
 	do
 		ret = io_uring_wait_cqe(&u->ring, &cqe);
@@ -130,17 +193,11 @@ static int uring_reap(void *priv, const struct engine_params *p, struct engine_d
 		      unsigned max, uint64_t wait_ns)
 {
 	struct uring_priv *u = priv;
-	struct __kernel_timespec ts = { (long long)(wait_ns / 1000000000u),
-					(long long)(wait_ns % 1000000000u) };
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
 	int ret;
-	(void)p;
 
-	if (wait_ns)
-		ret = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
-	else
-		ret = io_uring_submit(&u->ring);
+	ret = wait_ns ? uring_submit_wait(u, p, wait_ns) : io_uring_submit(&u->ring);
 	if (ret < 0 && ret != -ETIME)
 		return ret;
 	io_uring_for_each_cqe(&u->ring, head, cqe) {

@@ -75,11 +75,11 @@ Test(engine, null_engine_argument_is_parsed_at_start)
 }
 
 /* Write a pattern with ops at offset 4096, read it back, check the bytes. */
-static void round_trip(const struct engine_ops *ops)
+static void round_trip(const struct engine_ops *ops, uint64_t spin_ns)
 {
 	char path[] = "/tmp/ioprobe-engine.XXXXXX";
 	int fd = mkstemp(path);
-	struct engine_params p = { .fd = fd, .buf_len = 4096 };
+	struct engine_params p = { .fd = fd, .buf_len = 4096, .spin_ns = spin_ns };
 	struct engine e;
 	void *buf;
 	int ret;
@@ -109,19 +109,43 @@ out:
 
 Test(engine, sync_on_a_file)
 {
-	round_trip(&engine_sync);
+	round_trip(&engine_sync, 0);
 }
 
 #if HAVE_LIBAIO
 Test(engine, libaio_on_a_file)
 {
-	round_trip(&engine_libaio);
+	round_trip(&engine_libaio, 0);
 }
 #endif
 
 #if HAVE_LIBURING
 Test(engine, io_uring_on_a_file)
 {
-	round_trip(&engine_uring);
+	round_trip(&engine_uring, 0);
+}
+
+/* The completion queue polled before sleeping: the same results. */
+Test(engine, io_uring_polling_on_a_file)
+{
+	round_trip(&engine_uring, 100000);
 }
 #endif
+
+/* The poll runs while the running average of the waits stays within it. */
+Test(engine, spin_budget_follows_the_waits)
+{
+	struct engine_spin s = { 0 };
+
+	cr_assert_eq(engine_spin_budget(&s, 100000), 100000, "first wait: poll");
+	cr_assert_eq(engine_spin_budget(&s, 0), 0, "0 = never poll");
+	for (int i = 0; i < 50; i++)
+		engine_spin_note(&s, 20000);
+	cr_assert(s.avg > 19000 && s.avg <= 20000, "avg %llu", (unsigned long long)s.avg);
+	cr_assert_eq(engine_spin_budget(&s, 100000), 100000, "fast device: poll");
+	engine_spin_note(&s, 2000000); /* one 2 ms wait: 1/8 of it */
+	cr_assert_eq(engine_spin_budget(&s, 100000), 0, "after a 2 ms wait: sleep");
+	for (int i = 0; i < 40; i++)
+		engine_spin_note(&s, 30000); /* fast again (slept: wait + wake-up) */
+	cr_assert_eq(engine_spin_budget(&s, 100000), 100000, "fast again: poll again");
+}

@@ -86,6 +86,16 @@ probe() {
 	RC=$?
 }
 
+# cpu_use CMD...: run CMD (output discarded); prints its voluntary context
+# switches and its user CPU time in ms, from getrusage().
+cpu_use() {
+	python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_nvcsw, round(r.ru_utime * 1000))' "$@"
+}
+
 pass() { T_PASS=$((T_PASS + 1)); echo "ok - $*"; }
 fail() {
 	T_FAIL=$((T_FAIL + 1))

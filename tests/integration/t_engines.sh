@@ -90,6 +90,13 @@ check "null:2ms minimum within [2.0, 2.5] ms (got $min ns)" \
 check "null:2ms average within [2.0, 3.0] ms (got $avg ns)" \
 	test "${avg:-0}" -ge 2000000 -a "${avg:-0}" -le 3000000
 
+# io_uring polls for a completion before it sleeps while the waits are short:
+# a loop device over a sparse file answers in microseconds, so nearly every
+# request completes without a context switch (sleeping, each one costs one).
+read -r NVCSW CPU_MS < <(cpu_use "$IOPROBE" -U -Q 1 -i 0 -c 4000 -q -D -C "$L")
+check "io_uring on a fast loop device: polls (${NVCSW} context switches for 4000 requests)" \
+	test "${NVCSW:-4000}" -lt 1000
+
 # --json-lines: one object per line, request/period/total, each parses alone.
 probe --json-lines -p 2 -c 5 -i 0 "$F"
 check "json-lines exit 0" rc_is 0

@@ -81,6 +81,16 @@ for e in sync: libaio:-A io_uring:-U; do
 		in_range "$avg" 2000000 3500000
 done
 
+# io_uring polls for a completion before it sleeps only while the waits are
+# short: on a 2 ms disk it stops after the first request and then submits
+# and sleeps in one io_uring_enter() per request (polling takes two: one to
+# submit, one to sleep when the poll ran out).
+strace -f -c -e trace=io_uring_enter -o "$T_TMP/strace" \
+	"$IOPROBE" -U -D -c 400 -i 0 -q "$DEV" >/dev/null 2>&1
+ENTERS=$(awk '$NF == "io_uring_enter" { print $4 }' "$T_TMP/strace" 2>/dev/null)
+check "io_uring on a 2 ms disk: no polling (${ENTERS:-?} io_uring_enter for 400 requests)" \
+	in_range "${ENTERS:-0}" 400 420
+
 # ---- every 20th request 10x slower ----
 M=$T_TMP/slow
 DEV=$(make_fault_disk "$M" 32M --latency 1ms --slow-every 20 --slow-factor 10) ||
