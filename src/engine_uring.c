@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <liburing.h>
+#include <sched.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <sys/uio.h>
@@ -28,15 +29,22 @@ struct uring_priv {
 
 /*
  * Poll the completion queue until a completion is there or the clock reaches
- * until. Returns whether one is there.
+ * until. yield: give the CPU to any other runnable thread between looks (at
+ * depth 1 the one request often waits for a kernel worker woken on this very
+ * CPU, such as a loop device's); otherwise a pause instruction between looks
+ * (at depth > 1 the workers are busy elsewhere and a system call per look
+ * only delays the reaping). Returns whether one is there.
  */
-static bool uring_poll_until(struct io_uring *ring, uint64_t until)
+static bool uring_poll_until(struct io_uring *ring, uint64_t until, bool yield)
 {
 	while (!io_uring_cq_ready(ring)) {
 		if (clock_now() >= until)
 			return false;
+		if (yield)
+			sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
+		else
+			__builtin_ia32_pause();
 #endif
 	}
 	return true;
@@ -61,7 +69,7 @@ static int uring_submit_wait(struct uring_priv *u, const struct engine_params *p
 	if (poll) {
 		if ((ret = io_uring_submit(&u->ring)) < 0)
 			return ret;
-		if (uring_poll_until(&u->ring, t0 + (poll < wait_ns ? poll : wait_ns)))
+		if (uring_poll_until(&u->ring, t0 + (poll < wait_ns ? poll : wait_ns), p->depth <= 1))
 			goto done;
 		now = clock_now();
 		if (wait_ns != UINT64_MAX)
