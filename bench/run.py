@@ -68,30 +68,43 @@ def make_files(work, n):
 def multi(a):
     """16 cached file targets at -i 1ms in one process: per-target rate, start lateness, CPU."""
     probe = build_probe(a)
-    secs = 2 if a.quick else 10
-    work = tempfile.mkdtemp(prefix="ioprobe-bench.")
+    secs, reps = (2, 1) if a.quick else (10, 3)
+    # Targets and output in RAM (tmpfs): no page of a target lost to proactive reclaim (a
+    # read from the disk would hold its thread), and no reader of a pipe competing with the
+    # 16 probe threads for the 2 CPUs — the figures are the probe's own.
+    base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    work = tempfile.mkdtemp(prefix="ioprobe-bench.", dir=base)
+    runs = []
     try:
         paths = make_files(work, 16)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.monotonic()
-        out = run([probe, "-C", "-i", "1ms", "-w", str(secs), "--json-lines"] + paths)
-        wall = time.monotonic() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out_path = os.path.join(work, "out.json")
+        for _ in range(reps):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.monotonic()
+            with open(out_path, "w") as out:
+                subprocess.run([probe, "-C", "-i", "1ms", "-w", str(secs), "--json-lines"] + paths,
+                               stdout=out, check=True)
+            wall = time.monotonic() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            objs = [json.loads(l) for l in open(out_path)]
+            late = sorted(o["io"]["lateness"] for o in objs if o.get("type") == "request")
+            ratios = [o["load"]["count"] / (o["load"]["time"] / 1e9) / 1000 for o in objs
+                      if o.get("type") == "total"]
+            cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / wall
+            p99 = late[min(len(late) - 1, int(len(late) * 0.99))]
+            runs.append((p99, late[len(late) // 2], len(late), min(ratios), max(ratios), cpu))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    objs = [json.loads(l) for l in out.splitlines()]
-    late = sorted(o["io"]["lateness"] for o in objs if o.get("type") == "request")
-    ratios = [o["load"]["count"] / (o["load"]["time"] / 1e9) / 1000 for o in objs
-              if o.get("type") == "total"]
-    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / wall
-    p99 = late[min(len(late) - 1, int(len(late) * 0.99))]
-    rows = [("16 targets -C -i 1ms, achieved/asked per target, min / max",
-             f"{min(ratios):.4f} / {max(ratios):.4f} ({len(ratios)} targets)", "goal >= 0.995 each"),
-            ("16 targets, start lateness median / p99",
-             f"{late[len(late) // 2] / 1e3:.1f} us / {p99 / 1e3:.1f} us ({len(late)} requests)",
-             "goal p99 <= 100 us"),
-            ("16 targets, CPU of the process (CLI, 16,000 req/s)", f"{cpu * 100:.1f} % of a core",
-             "-")]
+    runs.sort()
+    p99, med, n, lo, hi, cpu = runs[len(runs) // 2]  # the run with the median p99
+    rows = [("16 targets (tmpfs files) -C -i 1ms, achieved/asked per target, min / max",
+             f"{min(r[3] for r in runs):.4f} / {max(r[4] for r in runs):.4f} "
+             f"({len(runs)} runs x 16 targets)", "goal >= 0.995 each"),
+            ("16 targets, start lateness median / p99 (the median run; p99 of each run)",
+             f"{med / 1e3:.1f} us / {p99 / 1e3:.1f} us ({n} requests; "
+             f"{', '.join(f'{r[0] / 1e3:.0f}' for r in runs)} us)", "goal p99 <= 100 us"),
+            ("16 targets, CPU of the process (--json-lines to a file, 16,000 req/s)",
+             f"{cpu * 100:.1f} % of a core", "-")]
     write_table(a, rows, "<!-- bench-multi:begin -->", "<!-- bench-multi:end -->")
 
 
