@@ -3,11 +3,13 @@
 #include "cli.h"
 #include "cli_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "devstack.h"
 #include "devwatch.h"
 #include "fiojob.h"
 #include "iostat.h"
@@ -29,39 +31,70 @@ static bool cli_name_listed(const char *list, const char *name)
 }
 
 /*
- * --fio-job: watch the target's device (or the devices named with --iostat)
+ * Each target's own device (the first of its stack), each once, comma
+ * separated into sb: the devices --fio-job imitates when --iostat names none.
+ * Returns 0 or -errno.
+ */
+static int cli_fio_job_own(const struct opts *o, struct sbuf *sb)
+{
+	struct devstack *ds = calloc(1, sizeof(*ds));
+	int ret = 0;
+
+	if (!ds)
+		return -ENOMEM;
+	for (unsigned i = 0; i < o->npaths && !ret; i++) {
+		if (devwatch_stack(o->paths[i], ds) || !ds->ndev ||
+		    cli_name_listed(sbuf_str(sb), ds->dev[0].name))
+			continue;
+		ret = sbuf_printf(sb, "%s%s", sb->len ? "," : "", ds->dev[0].name);
+	}
+	free(ds);
+	return ret;
+}
+
+/*
+ * --fio-job: watch the targets' devices (or the devices named with --iostat)
  * for the window without issuing a single request, then print a fio job that
- * imitates what they did. A signal ends the window early (the job covers
- * what was seen). Returns the exit code.
+ * imitates what they did: one section per device, which fio runs side by
+ * side. A signal ends the window early (the job covers what was seen).
+ * Returns the exit code.
  */
 int cli_fio_job(const struct opts *o)
 {
 	struct devwatch *w = malloc(sizeof(*w));
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, own = SBUF_INIT;
+	const char *pick;
 	char msg[MSG_MAX];
 	uint64_t t0;
 	double seconds;
 	int ret, code = CLI_EXIT_OK, jobs = 0;
 
-	if (!w) {
+	if (!w || cli_fio_job_own(o, &own)) {
 		cli_msg("out of memory");
+		free(w);
+		sbuf_free(&own);
 		return CLI_EXIT_PREPARE;
 	}
-	ret = devwatch_for_path(w, o->path, o->iostat_devices, msg, sizeof(msg));
+	ret = o->npaths > 1 ? devwatch_for_paths(w, o->paths, o->npaths, o->iostat_devices, msg,
+						 sizeof(msg))
+			    : devwatch_for_path(w, o->path, o->iostat_devices, msg, sizeof(msg));
 	if (!ret && (ret = devwatch_sample(w, NULL, 0)))
 		err_set(msg, sizeof(msg), ret, "--fio-job: cannot read /proc/diskstats: %s",
 			strerror(-ret));
 	if (ret) {
 		cli_msg("%s", msg);
 		free(w);
+		sbuf_free(&own);
 		return CLI_EXIT_PREPARE;
 	}
+	pick = o->iostat_devices ? o->iostat_devices : sbuf_str(&own);
 	t0 = clock_now();
 	clock_wait_until(t0 + o->fio_job_window, &cli_stop);
 	seconds = (double)(clock_now() - t0) / 1e9;
 	if ((ret = devwatch_sample(w, NULL, 0))) {
 		cli_msg("--fio-job: cannot read /proc/diskstats: %s", strerror(-ret));
 		free(w);
+		sbuf_free(&own);
 		return CLI_EXIT_PREPARE;
 	}
 	fiojob_global(&sb, seconds, usage_version());
@@ -69,7 +102,7 @@ int cli_fio_job(const struct opts *o)
 		const struct devwatch_dev *d = &w->dev[i];
 		struct fiojob_dev fd = { d->name, d->row, d->max_sectors_kb };
 
-		if (o->iostat_devices ? !cli_name_listed(o->iostat_devices, d->name) : i > 0)
+		if (!cli_name_listed(pick, d->name))
 			continue;
 		if (d->state != DEVWATCH_OK) {
 			cli_msg("--fio-job: %s: no complete interval to read", d->name);
@@ -87,6 +120,7 @@ int cli_fio_job(const struct opts *o)
 		code = cli_out_error(ret);
 	}
 	sbuf_free(&sb);
+	sbuf_free(&own);
 	free(w);
 	return code;
 }

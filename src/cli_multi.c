@@ -66,10 +66,6 @@ struct mt_run {
 
 int cli_multi_check(const struct opts *o)
 {
-	if (o->fio_job) {
-		cli_msg("--fio-job watches one target's devices: give one target");
-		return CLI_EXIT_USAGE;
-	}
 	if (o->sweep) {
 		cli_msg("--sweep steps one target's rate: give one target");
 		return CLI_EXIT_USAGE;

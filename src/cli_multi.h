@@ -14,7 +14,7 @@
 #include "view.h"
 
 /*
- * Options that do not combine with several targets (--fio-job, --sweep): returns -1 when o is
+ * Options that do not combine with several targets (--sweep): returns -1 when o is
  * fine, else the exit code after the message.
  */
 int cli_multi_check(const struct opts *o);

@@ -139,8 +139,10 @@ int fiojob_section(struct sbuf *sb, const struct fiojob_dev *d)
 			  "at a disk\n; whose data you want to keep\n");
 		sbuf_printf(sb, "filename=%s\n", FIOJOB_PLACEHOLDER);
 	} else {
+		/* fio takes --readonly on its command line only; a job file line is refused */
+		sbuf_puts(sb, "; this job only reads: run it as fio --readonly JOBFILE to have fio "
+			  "refuse any\n; write\n");
 		sbuf_printf(sb, "filename=/dev/%s\n", d->name);
-		sbuf_puts(sb, "readonly=1\n");
 	}
 	if (p.reads > 0 && p.writes > 0)
 		sbuf_printf(sb, "rw=randrw\nrwmixread=%u\nbs=%llu,%llu\nrate_iops=%u,%u\n",

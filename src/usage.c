@@ -67,7 +67,7 @@
 	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
 	"                                 then bisecting), each step -w long (5s); print\n" \
 	"                                 the saturation table and the knee\n" \
-	"          -fio-job[=time]        no requests: watch the target's device (or the\n" \
+	"          -fio-job[=time]        no requests: watch the targets' devices (or the\n" \
 	"                                 -iostat devices) for <time> (10s), print a fio job\n" \
 	"                                 that imitates their load\n" \
 	"      -p, -print-count <count>   print statistics for every <count> requests\n" \

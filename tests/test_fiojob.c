@@ -100,7 +100,8 @@ Test(fiojob, read_only_job_reads_the_device)
 	d.row.rkb_s = 500 * 4;
 	d.row.aqu_sz = 0.4;
 	cr_assert_eq(fiojob_section(&sb, &d), 0);
-	cr_assert(strstr(sbuf_str(&sb), "filename=/dev/nvme0n1\nreadonly=1\nrw=randread\n"
+	cr_assert(strstr(sbuf_str(&sb), "fio --readonly JOBFILE to have fio refuse any\n; write\n"
+			 "filename=/dev/nvme0n1\nrw=randread\n"
 			 "bs=4096\nrate_iops=500\niodepth=1\n"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }

@@ -77,6 +77,28 @@ while read -r key orig copy ratio; do
 		python3 -c "import sys; sys.exit(0 if 0.85 <= float('$ratio') <= 1.15 else 1)"
 done <"$T_TMP/compare"
 
+## several targets: one section per target's device, each with its own load
+fio --name=ra --filename="$A" --direct=1 --ioengine=libaio --rw=randread --bs=4k \
+	--rate_iops=40 --time_based --runtime=6 --output=/dev/null &
+FIO=$!
+fio --name=wb --filename="$B" --direct=1 --ioengine=libaio --rw=randwrite --bs=8k \
+	--rate_iops=20 --time_based --runtime=6 --output=/dev/null &
+FIO2=$!
+sleep 1
+probe --fio-job=3 "$A" "$B"
+wait "$FIO" "$FIO2"
+awk -v s="[$an]" '$0 == s { on = 1; next } /^\[/ { on = 0 } on' "$OUT" >"$T_TMP/sa"
+awk -v s="[$bn]" '$0 == s { on = 1; next } /^\[/ { on = 0 } on' "$OUT" >"$T_TMP/sb"
+check "two targets: exit 0, a section for each device" \
+	eval 'rc_is 0 && [ -s "$T_TMP/sa" ] && [ -s "$T_TMP/sb" ]'
+check "two targets: $an's section reads 4 KiB from $an, read-only" \
+	eval 'grep -qx "rw=randread" "$T_TMP/sa" && grep -qx "bs=4096" "$T_TMP/sa" &&
+	      grep -qx "filename=$A" "$T_TMP/sa" && grep -q "fio --readonly" "$T_TMP/sa"'
+check "two targets: $bn's section writes 8 KiB, never to $bn" \
+	eval 'grep -qx "rw=randwrite" "$T_TMP/sb" && grep -qx "bs=8192" "$T_TMP/sb" &&
+	      ! grep -q "^filename=$B" "$T_TMP/sb"'
+check "two targets: fio --parse-only accepts the job" fio --parse-only "$OUT"
+
 ## --iostat=DEV picks the device to imitate; a bad name is refused
 probe --fio-job=1 --iostat=nosuchdev "$A"
 check "--fio-job with an unknown --iostat device: exit 2" rc_is 2
