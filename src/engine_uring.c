@@ -5,7 +5,9 @@
  * only fills an SQE, reap() submits them and waits in one io_uring_enter().
  * -N maps to RWF_NOWAIT; -H sets up a polled ring (IORING_SETUP_IOPOLL).
  * With spin_ns set, a wait first polls the completion queue in user space
- * (see struct engine_spin), then sleeps in io_uring_enter() for the rest.
+ * (see struct engine_spin), then sleeps in io_uring_enter() for the rest;
+ * the ring is then cooperative (IORING_SETUP_COOP_TASKRUN): a completion
+ * does not interrupt the polling CPU, the poll collects it.
  */
 #include "config.h"
 
@@ -38,6 +40,10 @@ struct uring_priv {
 static bool uring_poll_until(struct io_uring *ring, uint64_t until, bool yield)
 {
 	while (!io_uring_cq_ready(ring)) {
+		if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_TASKRUN) {
+			io_uring_get_events(ring); /* completions wait for this task to post them */
+			continue;
+		}
 		if (clock_now() >= until)
 			return false;
 		if (yield)
@@ -120,7 +126,18 @@ static int uring_init(const struct engine_params *p, void **priv)
 
 	if (!u)
 		return -ENOMEM;
-	ret = io_uring_queue_init(depth, &u->ring, p->hipri ? IORING_SETUP_IOPOLL : 0);
+	/*
+	 * A polling ring posts completions when the task enters the kernel
+	 * anyway, without an interrupt to the polling CPU; it raises a flag
+	 * (IORING_SQ_TASKRUN) that the poll answers (kernel 5.19+, else the
+	 * plain ring).
+	 */
+	ret = -EINVAL;
+	if (p->spin_ns && !p->hipri)
+		ret = io_uring_queue_init(depth, &u->ring,
+					  IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG);
+	if (ret == -EINVAL)
+		ret = io_uring_queue_init(depth, &u->ring, p->hipri ? IORING_SETUP_IOPOLL : 0);
 	if (ret) {
 		free(u);
 		return ret;
