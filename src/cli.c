@@ -309,6 +309,47 @@ static int cli_single(const struct opts *o, const struct engine_ops *ops,
 	return code;
 }
 
+/*
+ * --sweep over several targets: each target's whole sweep in turn, in the
+ * order given (targets behind one controller or bus would bend each other's
+ * knee if stepped together), each table under a "--- TARGET sweep ---" line,
+ * or with -J one JSON array of the sweeps. A target that fails to prepare is
+ * said and the others go on; a signal ends the run after the current sweep's
+ * finished steps. Returns the worst exit code over the targets.
+ */
+static int cli_sweep_each(const struct opts *o, const struct engine_ops *ops)
+{
+	struct sbuf title = SBUF_INIT;
+	int code, worst = CLI_EXIT_OK, ret;
+	bool any = false;
+
+	for (unsigned i = 0; i < o->npaths && !cli_stop; i++) {
+		struct opts one = *o;
+
+		one.path = one.paths[0] = o->paths[i];
+		one.npaths = 1;
+		sbuf_reset(&title);
+		if (o->json)
+			sbuf_puts(&title, any ? ", " : "[");
+		else
+			sbuf_printf(&title, "%s--- %s sweep ---\n", any ? "\n" : "", o->paths[i]);
+		one.sweep_prefix = sbuf_str(&title);
+		one.sweep_printed = &any;
+		code = cli_single(&one, ops, NULL);
+		if (code > worst)
+			worst = code;
+	}
+	if (!o->json) {
+		sbuf_free(&title);
+		return worst;
+	}
+	sbuf_reset(&title);
+	sbuf_puts(&title, any ? "]\n" : "[]\n");
+	ret = out_write_sbuf(STDOUT_FILENO, &title);
+	sbuf_free(&title);
+	return ret ? cli_out_error(ret) : worst;
+}
+
 /* Parse, check, prepare and run; returns the exit code. */
 static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 {
@@ -341,6 +382,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	if ((code = cli_check_run(&o, tui)) >= 0)
 		return code;
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
+	if (o.npaths > 1 && o.sweep)
+		return cli_sweep_each(&o, ops);
 	if (o.npaths > 1)
 		return cli_multi_run(&o, ops, o.tui ? tui : NULL);
 	return cli_single(&o, ops, o.tui ? tui : NULL);

@@ -66,8 +66,8 @@ struct mt_run {
 
 int cli_multi_check(const struct opts *o)
 {
-	if (o->sweep) {
-		cli_msg("--sweep steps one target's rate: give one target");
+	if (o->sweep && o->tui) {
+		cli_msg("--sweep over several targets runs without the view: drop -X");
 		return CLI_EXIT_USAGE;
 	}
 	return -1;

@@ -14,8 +14,8 @@
 #include "view.h"
 
 /*
- * Options that do not combine with several targets (--sweep): returns -1 when o is
- * fine, else the exit code after the message.
+ * Options that do not combine with several targets (--sweep with the view): returns -1
+ * when o is fine, else the exit code after the message.
  */
 int cli_multi_check(const struct opts *o);
 

@@ -98,8 +98,15 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 	pc.count = 0;
 	pc.print_count = pc.print_interval = 0;
 	pc.deadline = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
-	if (o->json)
-		sbuf_puts(&sb, "{\"sweep\": [");
+	if (o->sweep_prefix)
+		sbuf_puts(&sb, o->sweep_prefix);
+	if (o->sweep_printed)
+		*o->sweep_printed = true;
+	if (o->json) {
+		sbuf_puts(&sb, "{\"target\": ");
+		json_append_string(&sb, o->path);
+		sbuf_puts(&sb, ", \"sweep\": [");
+	}
 	else
 		sweep_format_header(&sb);
 	ret = cli_sweep_out(c, &sb);

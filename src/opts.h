@@ -82,6 +82,9 @@ struct opts {
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
 	bool sweep;                /* --sweep[=RATE,...|auto]: step the asked rate */
 	const char *sweep_rates;   /* its list, or NULL for auto */
+	/* several targets' sweeps in turn (cli.c): put before this sweep's output; set printed */
+	const char *sweep_prefix;
+	bool *sweep_printed;
 	bool fio_job;              /* --fio-job[=TIME]: watch the devices, print a fio job */
 	uint64_t fio_job_window;   /* its window, ns */
 	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */

@@ -66,7 +66,8 @@
 	"                                 (or every -P period), plus the named devices\n" \
 	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
 	"                                 then bisecting), each step -w long (5s); print\n" \
-	"                                 the saturation table and the knee\n" \
+	"                                 the saturation table and the knee (several\n" \
+	"                                 targets: each in turn)\n" \
 	"          -fio-job[=time]        no requests: watch the targets' devices (or the\n" \
 	"                                 -iostat devices) for <time> (10s), print a fio job\n" \
 	"                                 that imitates their load\n" \

@@ -128,11 +128,8 @@ check "same device under two names: said" err_has "^ioprobe: duplicate target: \
 check "same device under two names: nothing run" out_empty
 
 probe -X -c 1 "$A" "$B"
-check "-X with several targets off a terminal: exit 1, said (the overview: t_tui_multi)" \
+check "-X with several targets off a terminal: exit 1, said (the overview: t_tui_multi; --sweep and --fio-job with several: t_sweep, t_fiojob)" \
 	eval 'rc_is 1 && err_has "^ioprobe: --tui needs a terminal" && out_empty'
-probe --sweep=10,20 "$A" "$B"
-check "--sweep with several targets: exit 1, said (--fio-job with several: t_fiojob)" \
-	eval 'rc_is 1 && err_has "^ioprobe: --sweep steps one target" && out_empty'
 
 ## 6. SIGINT ends every target (summaries, exit 0); a closed pipe ends them all quietly
 "$IOPROBE" -i 0.05 "$A" "$B" >"$OUT" 2>"$ERR" &

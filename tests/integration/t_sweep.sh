@@ -67,9 +67,29 @@ check "SIGINT mid-sweep: exit 0" rc_is 0
 check "SIGINT mid-sweep: the finished steps and a knee line" \
 	eval 'out_has "^4 KiB +20 " && out_has "^4 KiB +40 " && ! out_has "^4 KiB +160 " && out_has "^keeps up "'
 
+## several targets: each swept in turn, in the order given; which one is slow shows
+F=$(make_loop 64M) || fail "make a loop device"
+probe --sweep=20,200 -w 1 -D -WWW -C "$L" "$F"
+cat "$OUT" | sed 's/^/# /'
+check "two targets: exit 0, a title, a table and a knee for each, in order" \
+	eval 'rc_is 0 && [ "$(grep -c "^--- .* sweep ---$" "$OUT")" = 2 ] &&
+	      [ "$(sed -n "s/^--- \(.*\) sweep ---$/\1/p" "$OUT" | tr "\n" " ")" = "$L $F " ] &&
+	      [ "$(grep -Ec "^size +asked/s" "$OUT")" = 2 ] && [ "$(grep -c "^keeps up" "$OUT")" = 2 ]'
+check "two targets: the 7 ms disk falls short at 200/s, the fast one keeps up" \
+	eval 'awk "/^--- /{ t = \$2 } /^4 KiB +200 /{ print t, \$NF == \"\" ? \"\" : (/keeps up/ ? \"up\" : \"short\") }" "$OUT" |
+	      tr "\n" " " | grep -qx "$L short $F up "'
+probe --sweep=20 -w 1 -D -WWW -C -J "$L" "$T_TMP/none" "$F"
+check "two targets and a missing one, -J: exit 2, an array of the two sweeps" \
+	eval 'rc_is 2 && err_has "^ioprobe: stat \"$T_TMP/none\" failed" && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x[\"target\"] for x in d] == sys.argv[2:], d
+assert all([r[\"asked\"] for r in x[\"sweep\"]] == [20] for x in d), d" "$OUT" "$L" "$F"'
+probe -X --sweep=10 -w 1 "$L" "$F"
+check "--sweep over several targets in the view: exit 1" \
+	eval 'rc_is 1 && err_has "^ioprobe: --sweep over several targets runs without the view: drop -X$"'
+
 ## refusals
-probe --sweep=10 -w 1 "$L" "$L.none"
-check "--sweep with two targets: exit 1" eval 'rc_is 1 && err_has "^ioprobe: --sweep steps one target'"'"'s rate: give one target$"'
 probe --sweep=10,,20 "$L"
 check "--sweep=10,,20: exit 1" eval 'rc_is 1 && err_has "^ioprobe: --sweep: bad rate list"'
 probe --sweep=0 "$L"
