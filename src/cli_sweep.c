@@ -106,9 +106,9 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 		sbuf_puts(&sb, "{\"target\": ");
 		json_append_string(&sb, o->path);
 		sbuf_puts(&sb, ", \"sweep\": [");
-	}
-	else
+	} else {
 		sweep_format_header(&sb);
+	}
 	ret = cli_sweep_out(c, &sb);
 	while (!ret && !cli_stop && (rate = sweep_next(&plan))) {
 		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn, NULL };

@@ -15,8 +15,8 @@
 
 #include <errno.h>
 #include <liburing.h>
-#include <sched.h>
 #include <linux/fs.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 
@@ -40,13 +40,11 @@ struct uring_priv {
 static bool uring_poll_until(struct io_uring *ring, uint64_t until, bool yield)
 {
 	while (!io_uring_cq_ready(ring)) {
-		if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_TASKRUN) {
-			io_uring_get_events(ring); /* completions wait for this task to post them */
-			continue;
-		}
 		if (clock_now() >= until)
 			return false;
-		if (yield)
+		if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_TASKRUN)
+			io_uring_get_events(ring); /* completions wait for this task to post them */
+		else if (yield)
 			sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
 		else
