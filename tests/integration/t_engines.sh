@@ -93,7 +93,7 @@ check "null:2ms average within [2.0, 3.0] ms (got $avg ns)" \
 # io_uring polls for a completion before it sleeps while the waits are short:
 # a loop device over a sparse file answers in microseconds, so nearly every
 # request completes without a context switch (sleeping, each one costs one).
-read -r NVCSW CPU_MS < <(cpu_use "$IOPROBE" -U -Q 1 -i 0 -c 4000 -q -D -C "$L")
+NVCSW=$(voluntary_switches "$IOPROBE" -U -Q 1 -i 0 -c 4000 -q -D -C "$L")
 check "io_uring on a fast loop device: polls (${NVCSW} context switches for 4000 requests)" \
 	test "${NVCSW:-4000}" -lt 1000
 

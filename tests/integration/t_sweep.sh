@@ -76,7 +76,7 @@ check "two targets: exit 0, a title, a table and a knee for each, in order" \
 	      [ "$(sed -n "s/^--- \(.*\) sweep ---$/\1/p" "$OUT" | tr "\n" " ")" = "$L $F " ] &&
 	      [ "$(grep -Ec "^size +asked/s" "$OUT")" = 2 ] && [ "$(grep -c "^keeps up" "$OUT")" = 2 ]'
 check "two targets: the 7 ms disk falls short at 200/s, the fast one keeps up" \
-	eval 'awk "/^--- /{ t = \$2 } /^4 KiB +200 /{ print t, \$NF == \"\" ? \"\" : (/keeps up/ ? \"up\" : \"short\") }" "$OUT" |
+	eval 'awk "/^--- /{ t = \$2 } /^4 KiB +200 /{ print t, (/keeps up/ ? \"up\" : \"short\") }" "$OUT" |
 	      tr "\n" " " | grep -qx "$L short $F up "'
 probe --sweep=20 -w 1 -D -WWW -C -J "$L" "$T_TMP/none" "$F"
 check "two targets and a missing one, -J: exit 2, an array of the two sweeps" \
