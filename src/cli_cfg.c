@@ -48,7 +48,7 @@ void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
 	pc->seed = o->seed;
 	pc->linear = o->linear;
 	pc->cached = o->cached;
-	pc->write = o->write > 0 && !o->read_write;
+	pc->write = opts_writes_only(o);
 	pc->read_write = o->read_write;
 	pc->ignore_error = o->ignore_error;
 	pc->nowait = o->nowait;
@@ -68,11 +68,11 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 	rc->target.device_size = t->device_size;
 	rc->time_format = o->time_format;
 	rc->size = t->size;
-	rc->write = o->write > 0 && !o->read_write;
+	rc->write = opts_writes_only(o);
 	rc->read_write = o->read_write;
 	rc->json_lines = o->json_lines;
 	rc->raw_percentiles = o->raw_percentiles;
-	rc->response = o->depth_set || o->response;
+	rc->response = opts_response(o);
 }
 
 void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc)
@@ -81,7 +81,7 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->path = o->path;
 	vc->ascii = o->ascii;
 	vc->no_color = o->no_color;
-	vc->write = o->write > 0 && !o->read_write;
+	vc->write = opts_writes_only(o);
 	vc->read_write = o->read_write;
 	vc->direct = o->direct;
 	vc->cached = o->cached;
@@ -97,7 +97,7 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->sweep = o->sweep;
 	vc->sweep_rates = o->sweep_rates;
 	vc->sweep_step = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
-	vc->response = o->depth_set || o->response;
+	vc->response = opts_response(o);
 	vc->depth = (unsigned)o->depth;
 }
 

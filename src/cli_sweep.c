@@ -28,7 +28,7 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 		.size = p->target->size,
 		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),
 		.flush = !o->cached, .depth = (unsigned)o->depth,
-		.response = o->depth_set || o->response,
+		.response = opts_response(o),
 	};
 
 	sweep_judge(h, &sp, rate, &p->acct.total, devs, n, v, r);

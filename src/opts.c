@@ -557,6 +557,16 @@ uint64_t opts_deadline(const struct opts *o)
 	return o->rapid ? 3000000000ull : 0;
 }
 
+bool opts_response(const struct opts *o)
+{
+	return o->depth_set || o->response;
+}
+
+bool opts_writes_only(const struct opts *o)
+{
+	return o->write > 0 && !o->read_write;
+}
+
 double opts_asked_rate(const struct opts *o)
 {
 	uint64_t iv = opts_interval(o);

@@ -153,4 +153,10 @@ double opts_asked_rate(const struct opts *o);
 /* Deadline in ns after which no request starts (-w, or 3 s for -R); 0 = none. */
 uint64_t opts_deadline(const struct opts *o);
 
+/* Whether response time is measured beside service time: -Q given (any depth) or --response. */
+bool opts_response(const struct opts *o);
+
+/* Whether every request writes: -W without -G (-G alternates reads and writes). */
+bool opts_writes_only(const struct opts *o);
+
 #endif

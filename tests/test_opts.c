@@ -1017,6 +1017,23 @@ Test(opts, asked_rate)
 	cr_assert_eq(opts_asked_rate(&o), 0, "-R is unpaced");
 }
 
+/* Response time: with -Q (even -Q 1) or --response; writes only: -W without -G. */
+Test(opts, response_and_writes_only)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "dir");
+	cr_assert(!opts_response(&o) && !opts_writes_only(&o));
+	PARSE_OK(&o, "-Q", "1", "dir");
+	cr_assert(opts_response(&o), "-Q 1 asks for response time");
+	PARSE_OK(&o, "--response", "dir");
+	cr_assert(opts_response(&o));
+	PARSE_OK(&o, "-W", "dir");
+	cr_assert(opts_writes_only(&o));
+	PARSE_OK(&o, "-W", "-G", "dir");
+	cr_assert(!opts_writes_only(&o), "-G alternates reads and writes");
+}
+
 /* ---- miscellany ----------------------------------------------------------- */
 
 Test(opts, long_prefixes_of_help_and_version)
