@@ -64,15 +64,19 @@ static int uring_submit_wait(struct uring_priv *u, const struct engine_params *p
 {
 	/* a polled ring (-H) completes only inside io_uring_enter(): nothing to watch */
 	uint64_t poll = p->hipri ? 0 : engine_spin_budget(&u->spin, p->spin_ns);
-	uint64_t t0 = clock_now(), left, now;
+	uint64_t t0, left = wait_ns, now;
 	struct __kernel_timespec ts;
 	struct io_uring_cqe *cqe;
 	int ret;
 
-	left = wait_ns;
 	if (poll) {
 		if ((ret = io_uring_submit(&u->ring)) < 0)
 			return ret;
+		if (io_uring_cq_ready(&u->ring)) { /* completed inline (a cached read): no wait */
+			engine_spin_note(&u->spin, 0);
+			return 0;
+		}
+		t0 = clock_now();
 		if (uring_poll_until(&u->ring, t0 + (poll < wait_ns ? poll : wait_ns), p->depth <= 1))
 			goto done;
 		now = clock_now();
@@ -80,6 +84,8 @@ static int uring_submit_wait(struct uring_priv *u, const struct engine_params *p
 			left = now - t0 >= wait_ns ? 0 : wait_ns - (now - t0);
 		if (!left)
 			return -ETIME;
+	} else {
+		t0 = p->spin_ns ? clock_now() : 0; /* no poll ever: nothing to measure */
 	}
 	if (left == UINT64_MAX) {
 		ret = poll ? io_uring_wait_cqe(&u->ring, &cqe) : io_uring_submit_and_wait(&u->ring, 1);
