@@ -47,6 +47,14 @@ EOT
 	wait_http "http://127.0.0.1:$2/-/ready" 30
 }
 
+# scrape_both PORT: /metrics as text 0.0.4 into $T_TMP/text.out and as
+# OpenMetrics (asked by Accept) into $T_TMP/om.out.
+scrape_both() {
+	curl -fs "http://127.0.0.1:$1/metrics" >"$T_TMP/text.out"
+	curl -fs -H 'Accept: application/openmetrics-text; version=1.0.0' \
+		"http://127.0.0.1:$1/metrics" >"$T_TMP/om.out"
+}
+
 # metric FILE NAME_AND_LABELS: the value of the one series whose line starts with it.
 metric() { awk -v k="$2" 'index($0, k " ") == 1 { print $NF; exit }' "$1"; }
 

@@ -77,6 +77,19 @@ make_loop() {
 	echo "$dev"
 }
 
+# start_writers DEV SECONDS COUNT: "other I/O" on DEV — four dd writers of COUNT
+# 256 KiB direct writes each (from 64 MiB on, 32 MiB apart), each stopped after
+# SECONDS at the latest, in the background; their pids in WRITERS.
+start_writers() {
+	local i
+	WRITERS=()
+	for i in 0 1 2 3; do
+		timeout "$2" dd if=/dev/zero of="$1" bs=256k oflag=direct seek=$((256 + i * 128)) \
+			count="$3" status=none 2>/dev/null &
+		WRITERS+=($!)
+	done
+}
+
 # register_mount DIR: unmount DIR at exit.
 register_mount() { T_MOUNTS=("$1" "${T_MOUNTS[@]}"); }
 

@@ -171,9 +171,7 @@ PID=$!
 FLEET_BG+=("$PID")
 wait_http "http://127.0.0.1:$PORT/metrics"
 sleep 1
-curl -fs "http://127.0.0.1:$PORT/metrics" >"$T_TMP/text.out"
-curl -fs -H 'Accept: application/openmetrics-text; version=1.0.0' \
-	"http://127.0.0.1:$PORT/metrics" >"$T_TMP/om.out"
+scrape_both "$PORT"
 check "three targets: promtool check metrics clean" promtool check metrics <"$T_TMP/text.out"
 check "three targets: strict OpenMetrics parser, 13 families, 3 targets each" /usr/bin/python3 -c '
 import sys

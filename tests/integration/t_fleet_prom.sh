@@ -84,9 +84,7 @@ timeout -k 5 60 "$IOPROBE" -D -i 20ms -w 12 -J --listen "$PORT" "$DEV" >"$OUT" 2
 PID=$!
 FLEET_BG+=("$PID")
 wait_http "http://127.0.0.1:$PORT/metrics"
-curl -fs "http://127.0.0.1:$PORT/metrics" >"$T_TMP/text.out"
-curl -fs -H 'Accept: application/openmetrics-text; version=1.0.0' \
-	"http://127.0.0.1:$PORT/metrics" >"$T_TMP/om.out"
+scrape_both "$PORT"
 check "promtool check metrics: /metrics text 0.0.4 clean" promtool check metrics <"$T_TMP/text.out"
 check "OpenMetrics: strict parser accepts /metrics (12 families)" /usr/bin/python3 -c '
 import sys

@@ -102,12 +102,7 @@ check "200/s: q quits with 0" quit_ok
 # ---- background writers on the same device: other I/O
 view 70
 wait_for "keeps up" 10
-WRITERS=()
-for i in 0 1 2 3; do
-	timeout 8 dd if=/dev/zero of="$L" bs=256k oflag=direct seek=$((256 + i * 128)) count=240 \
-		status=none 2>/dev/null &
-	WRITERS+=($!)
-done
+start_writers "$L" 8 240
 check "writers 160x45: other I/O" shows "other I/O: dev [0-9]+/s" 6
 small
 check "writers 80x24: other I/O" shows "^ other I/O: dev [0-9]+/s, the probe's own" 5

@@ -120,12 +120,7 @@ echo 1280 >"$Q/max_sectors_kb"
 "$IOPROBE" --iostat -q -D -WWW -S 64m -w 4.5 -s 256k -r 70 "$L" >"$OUT" 2>"$ERR" &
 PID=$!
 sleep 1.2
-WRITERS=()
-for i in 0 1 2 3; do
-	timeout 3 dd if=/dev/zero of="$L" bs=256k oflag=direct seek=$((256 + i * 128)) count=120 \
-		status=none 2>/dev/null &
-	WRITERS+=($!)
-done
+start_writers "$L" 3 120
 wait "${WRITERS[@]}" 2>/dev/null
 wait "$PID"
 RC=$?
