@@ -43,3 +43,19 @@ bool pacer_next(struct pacer *p, uint64_t end)
 	}
 	return burst_done;
 }
+
+void pacer_forget_after(struct pacer *p, uint64_t limit)
+{
+	uint64_t keep;
+
+	if (!p->last_skipped || !p->interval)
+		return;
+	if (p->skip_first >= limit)
+		keep = 0;
+	else /* the slots due at skip_first + k * interval < limit */
+		keep = (limit - p->skip_first - 1) / p->interval + 1;
+	if (keep >= p->last_skipped)
+		return;
+	p->skipped -= p->last_skipped - keep;
+	p->last_skipped = keep;
+}

@@ -36,12 +36,19 @@ void pacer_init(struct pacer *p, uint64_t first, uint64_t interval, uint64_t bur
 
 /*
  * Account for one request that ended at end (ns) and compute when the next
- * one is due (returned, also in p->due). Returns true when that request
+ * one is due (p->due). Returns true when that request
  * closed a burst (ioping prints a blank line then). When the schedule
  * restarts, the last_skipped slots due at skip_first, skip_first + interval,
  * ... are the ones that passed: each would have had the response time
  * end - its due time (account_add_skipped(end - skip_first, interval, n)).
  */
 bool pacer_next(struct pacer *p, uint64_t end);
+
+/*
+ * Forget the slots the last pacer_next() skipped that were due at or after
+ * limit (ns): they lie past the end of the run (-w), so they were never part
+ * of it. Lowers last_skipped and skipped alike; the earlier slots stay.
+ */
+void pacer_forget_after(struct pacer *p, uint64_t limit);
 
 #endif

@@ -530,6 +530,8 @@ static int probe_serial_account(struct probe_serial *st, const struct sample *s,
 	last = c->count && p->requests >= c->count;
 	skipped = p->pacer.skipped;
 	burst_done = pacer_next(&p->pacer, t1);
+	if (c->deadline) /* no slot due after the run's end is missed either */
+		pacer_forget_after(&p->pacer, sat_add(p->first_start, c->deadline));
 	if (last)
 		p->pacer.skipped = skipped; /* no slot after the last request is missed */
 	else if (p->pacer.last_skipped && n != NOTICE_WARMUP)

@@ -332,3 +332,34 @@ Test(pacer, last_skipped_slots)
 	pacer_next(&p, 5500 * US + 2 * MS); /* within the catch-up window */
 	cr_assert_eq(p.last_skipped, 0);
 }
+
+Test(pacer, forget_after_keeps_the_slots_before_the_limit)
+{
+	struct pacer p;
+
+	pacer_init(&p, 0, MS, 0);
+	pacer_next(&p, 1 * MS + 9500 * US); /* due 1 ms, ends 10.5 ms: slots 1 .. 9 ms */
+	cr_assert_eq(p.last_skipped, 9);
+	pacer_forget_after(&p, 4 * MS); /* the run ends at 4 ms: slots 1, 2, 3 ms were in it */
+	cr_assert_eq(p.last_skipped, 3);
+	cr_assert_eq(p.skipped, 3);
+	cr_assert_eq(p.skip_first, 1 * MS);
+	pacer_forget_after(&p, 4 * MS + 1); /* a limit past them keeps them all */
+	cr_assert_eq(p.last_skipped, 3);
+}
+
+Test(pacer, forget_after_earlier_skips_stay)
+{
+	struct pacer p;
+
+	pacer_init(&p, 0, MS, 0);
+	pacer_next(&p, 1 * MS + 4500 * US); /* slots 1 .. 4 ms */
+	cr_assert_eq(p.skipped, 4);
+	pacer_next(&p, 5500 * US + 1 * MS + 5000 * US); /* due 6.5 ms, ends 11.5 ms: 5 slots */
+	cr_assert_eq(p.last_skipped, 5);
+	pacer_forget_after(&p, 6500 * US); /* every one of them at or after the limit */
+	cr_assert_eq(p.last_skipped, 0);
+	cr_assert_eq(p.skipped, 4, "the first stall's slots still count");
+	pacer_forget_after(&p, 0);
+	cr_assert_eq(p.skipped, 4, "nothing left to forget");
+}

@@ -117,11 +117,45 @@ fail() {
 	echo "  --- status: $RC"
 }
 
-# check DESC CMD...: pass when CMD succeeds.
+# check DESC CMD...: pass when CMD succeeds. Inside an attempt of `attempts`, the
+# result is held until the attempt ends.
 check() {
 	local desc=$1
 	shift
-	if "$@"; then pass "$desc"; else fail "$desc"; fi
+	if "$@"; then
+		if [ "$T_TRYING" = 1 ]; then T_TRY_PASSED+=("$desc"); else pass "$desc"; fi
+	elif [ "$T_TRYING" = 1 ]; then
+		T_TRY_FAILS=$((T_TRY_FAILS + 1))
+		echo "# missed - $desc"
+		sed 's/^/#  | /' "$OUT" 2>/dev/null | head -20
+	else
+		fail "$desc"
+	fi
+}
+
+# attempts N FN [ARGS...]: FN measures something on this machine (a rate, a
+# latency, a queue) and checks it. A busy or slow moment of the machine can push
+# one measurement out of its window, so when any of FN's checks misses, FN runs
+# again, N runs at most; only the last run's checks count. Each miss is shown
+# ("# missed - ..."), so a check that needs retries is visible in the log. FN
+# must set up whatever it changes, so that each run starts alike.
+T_TRYING=0
+attempts() {
+	local n=$1 i d
+	shift
+	for ((i = 1; i < n; i++)); do
+		T_TRY_FAILS=0
+		T_TRY_PASSED=()
+		T_TRYING=1
+		"$@"
+		T_TRYING=0
+		if [ "$T_TRY_FAILS" = 0 ]; then
+			for d in "${T_TRY_PASSED[@]}"; do pass "$d"; done
+			return 0
+		fi
+		echo "# attempt $i of $n: $T_TRY_FAILS check(s) missed; measuring again"
+	done
+	"$@"
 }
 
 # Assertions on the last probe run.

@@ -163,15 +163,17 @@ assert stalled["time"] > 0.9e9, stalled
 # the analytic distribution: every counted request (warmup excluded) plus, behind
 # every request that ended more than the catch-up window max(2 I, 1 ms) after the
 # next slot was due at D (the 1 s stall, and any other hiccup of this machine), the
-# skipped slots E - D, E - D - I, ... (the man page rule; none after the last request)
+# skipped slots E - D, E - D - I, ... (the man page rule; only the slots due before
+# the -w deadline DL, so after a late last request only those)
+DL = 4 * 10**9
 vals = [r["response"] for r in reqs if r["notice"] != "warmup"]
 n = 0
-for r in reqs[:-1]:
+for r in reqs:
     D = r["start"] - r["lateness"] + I
     E = r["start"] + r["time"]
     if r["notice"] != "warmup" and E - D > 2 * I:
         k = (E - D) // I
-        vals += [E - D - j * I for j in range(k)]
+        vals += [E - D - j * I for j in range(k) if D + j * I < DL]
         if r is stalled:
             n = k
 vals.sort()

@@ -80,18 +80,19 @@ TM send-keys -t t t
 check "t at 80x24: the response percentiles" shows "^ response p50 [0-9.]+ ms"
 check "70/s: q quits with 0" quit_ok
 
-# ---- above capacity: 200/s asked of a disk that does about 132; the probe skips slots
+# ---- above capacity: 200/s asked of a disk that does about 130 (the machine's load moves
+# it: the rates below only need a shortfall of 10 % or more); the probe skips slots
 view 200
-check "200/s 160x45: asked 200 shown, with the shortfall" shows "asked 200/s  got 1[0-4][0-9]/s \(-[2-4][0-9] %\)  dev" 10
+check "200/s 160x45: asked 200 shown, with the shortfall" shows "asked 200/s  got [0-9]{2,3}/s \(-[1-9][0-9] %\)  dev" 10
 check "200/s 160x45: falls short, device saturated" shows "falls short: device saturated" 8
 check "200/s 160x45: skipped column" shows "^ +end .* skipped +│"
 check "200/s 160x45: skipped in the total row" shows "^ +total .* [1-9][0-9]* +│"
 check "200/s 160x45: skipped slots marked on the graph" shows "$SKIPMARK"
 check "200/s 160x45: the mark's legend" shows "x failed  s skipped  ! slow"
 small
-check "200/s 80x24: asked 200 and expected 400" shows "^ asked 200/s  got 1[0-4][0-9]/s \(-[2-4][0-9] %\)  dev 2[0-9]{2}/s \(expected 400\)" 5
-check "200/s 80x24: falls short" shows "^ falls short: (device saturated|probe limited): got 1[0-4][0-9]/s of 200" 5
-check "200/s 80x24: the verdict's last clause too" shows_joined "at most 1[0-4][0-9]/s at this depth" 5
+check "200/s 80x24: asked 200 and expected 400" shows "^ asked 200/s  got [0-9]{2,3}/s \(-[1-9][0-9] %\)  dev [0-9]+/s \(expected 400\)" 5
+check "200/s 80x24: falls short" shows "^ falls short: (device saturated|probe limited): got [0-9]{2,3}/s of 200" 5
+check "200/s 80x24: the verdict's last clause too" shows_joined "at most [0-9]+/s at this depth" 5
 check "200/s 80x24: the skipped column" shows "^ +end .* skipped$"
 check "200/s 80x24: skipped in the total row" shows "^ +total .* [1-9][0-9]*$"
 check "200/s 80x24: the graph mark" shows "$SKIPMARK"
