@@ -42,6 +42,8 @@ for line in open(sys.argv[1], errors="replace"):
     line = line.rstrip("\n")
     if re.match(r"^(read |write )?p50/p90/p99/p99\.9 = ", line):
         continue
+    # ours alone: the slots a stall of the disk made the schedule lose (README)
+    line = re.sub(r"^((?:\d+ too (?:fast|slow), )*)\d+ skipped, (generated )", r"\1\2", line)
     line = line.replace("ioping", "ioprobe")
     print(num.sub("N", line))' "$1"
 }
@@ -103,7 +105,8 @@ for args in "${SETS[@]}"; do
 			"$(grep -oE '(<<<|>>>).*request=[0-9]+|\((warmup|too fast|too slow)\)$' "$OUT" | sed 's/ .*request=/ /' | tr '\n' ' ')"
 		check "#$n '$args': same counts in the summary" test \
 			"$(grep -oE '^([0-9]+ too (fast|slow), )*generated [0-9]+ requests' "$IOUT")" = \
-			"$(grep -oE '^([0-9]+ too (fast|slow), )*generated [0-9]+ requests' "$OUT")"
+			"$(sed -E 's/^(([0-9]+ too (fast|slow), )*)[0-9]+ skipped, generated /\1generated /' "$OUT" |
+				grep -oE '^([0-9]+ too (fast|slow), )*generated [0-9]+ requests')"
 	fi
 done
 check "no temp file left" test -z "$(ls -A "$D")"
