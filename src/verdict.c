@@ -54,7 +54,8 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 	at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
 		     v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
 	if (v->busy >= VERDICT_BUSY_SATURATED ||
-	    (at_ceiling && v->dev_ms >= VERDICT_CEILING_DEV_SHARE * p50))
+	    (at_ceiling && v->aqu >= VERDICT_CEILING_AQU &&
+	     v->dev_ms >= VERDICT_CEILING_DEV_SHARE * p50))
 		return VERDICT_DEVICE_SATURATED;
 	return VERDICT_PROBE_LIMITED;
 }

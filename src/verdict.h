@@ -70,6 +70,15 @@
 /* ... and its time per probe request at least half the probe's latency (it is the device's time) */
 #define VERDICT_CEILING_DEV_SHARE 0.5
 /*
+ * ... and the device occupied: aqu-sz (in-flight time summed per request,
+ * which unlike %util's io_ticks does not miss short requests) at least 0.9.
+ * A steady rate is always "at its ceiling"; a device idle most of the
+ * interval is not saturated. Measured: ioprobe held to a tenth of a CPU
+ * (cgroup cpu quota) drove a loop device at 4279/s with aqu-sz 0.12, busy
+ * 18 %; the serial 7 ms disk above capacity shows aqu-sz 0.97-0.99.
+ */
+#define VERDICT_CEILING_AQU 0.9
+/*
  * wait above the device: probe p50 latency > 3 x the device time per probe
  * request and at least 1 ms more. Measured: a blkio throttle gave 10.9 ms
  * against 0.09 ms (x120); the serial 7 ms disk gives 7.4 ms against about

@@ -376,6 +376,48 @@ Test(verdict, probe_limited)
 	cr_assert(strstr(buf, "at most 9524/s at this depth"), "%s", buf);
 }
 
+/* A probe held to a tenth of a CPU (cgroup cpu quota) on a fast loop device, rows recorded
+ * beside --iostat: the rate is steady, so always "at its ceiling", but the device is idle
+ * most of the second (aqu-sz 0.09-0.12, busy 13-18 %): probe limited in every interval. */
+Test(verdict, probe_short_of_cpu_is_not_device_saturated)
+{
+	static const struct rec r[] = {
+		{ 4192, 15755, 0.0489, 8.36, 4115, 0, 0, 0.03, 0.03, 0.12, 17.67 },
+		{ 4076, 15833, 0.0448, 8.16, 4076, 0, 0, 0.02, 0.02, 0.09, 14.66 },
+		{ 4279, 15712, 0.0463, 8.03, 4279, 0, 0, 0.03, 0.03, 0.12, 17.77 },
+		{ 4015, 15940, 0.0422, 8.45, 4014, 0, 0, 0.02, 0.02, 0.09, 12.80 },
+	};
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		judge(&h, wprobe(20000, 4096, false), 1280, VERDICT_CACHE_BACK, &r[i], &v);
+		line(&v, buf, sizeof(buf));
+		cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "interval %zu: %s", i, buf);
+		cr_assert_eq(v.reason, VERDICT_PROBE_LIMITED, "interval %zu: %s", i, buf);
+	}
+}
+
+/* The same steady rate with the device occupied (aqu-sz 0.95) and %util missing short
+ * requests (busy 60 %): at its ceiling, device saturated from the second interval on. */
+Test(verdict, ceiling_with_device_occupied_is_saturated)
+{
+	static const struct rec r = { 20000, 5000, 0.050, 0.08, 20000, 0, 0, 0.0475, 0.0475,
+				      0.95, 60 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(25000, 4096, false), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_PROBE_LIMITED, "%s", line(&v, buf, sizeof(buf)));
+	judge(&h, wprobe(25000, 4096, false), 1280, VERDICT_CACHE_BACK, &r, &v);
+	judge(&h, wprobe(25000, 4096, false), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_DEVICE_SATURATED, "%s", line(&v, buf, sizeof(buf)));
+}
+
 /* One request short in a second is counting noise, two are not. */
 Test(verdict, keep_up_slack)
 {

@@ -3,7 +3,8 @@
 # disk serving one request at a time in 7 ms (about 132 writes/s of 256 KiB). Each scenario of
 # issue 13 drives it at a known rate and checks the verdict words and the numbers behind them:
 # below capacity (with and without -C, write cache write back or write through), above
-# capacity, requests split by max_sectors_kb, background writers, a blkio throttle.
+# capacity, requests split by max_sectors_kb, background writers, a blkio throttle; and a
+# probe short of CPU (a cgroup cpu quota) on a fast loop device: probe limited.
 . "$(dirname "$0")/lib.sh"
 
 require_loop
@@ -190,6 +191,44 @@ throttled() {
 	cp "$OUT" "$T_TMP/throttle.txt"
 }
 attempts 3 throttled
+
+# ---- the probe itself is the limit: ioprobe held to a tenth of a CPU (cgroup v2 cpu.max, else
+# v1 cpu.cfs_quota_us) asks 20000 reads/s of a fast loop device that stays idle most of the
+# time. Its rate is steady, so always "at its ceiling": only the device's occupancy (aqu-sz)
+# tells that it is not saturated (the verdict said "device saturated" in 1 interval of 4).
+FAST=$(make_loop 64M) || skip "cannot set up a second loop device"
+FN=$(basename "$FAST")
+CPUCG=
+if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	CPUCG=/sys/fs/cgroup/ioprobe-cpu.$$
+	echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	mkdir "$CPUCG" && echo "1000 10000" >"$CPUCG/cpu.max" || CPUCG=
+elif [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+	CPUCG=/sys/fs/cgroup/cpu/ioprobe-cpu.$$
+	mkdir "$CPUCG" && echo 10000 >"$CPUCG/cpu.cfs_period_us" &&
+		echo 1000 >"$CPUCG/cpu.cfs_quota_us" || CPUCG=
+fi
+trap 'rmdir "$CG" ${CPUCG:+"$CPUCG"} 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
+[ -n "$CPUCG" ] || skip "no cgroup CPU quota here (neither cpu.max nor cpu.cfs_quota_us)"
+# fast_col COLUMN: the median of a column of the fast device's rows (22 = aqu-sz, 23 = %util)
+fast_col() {
+	awk -v n="$FN" -v c="$1" '$1 == n { print $c }' "$OUT" |
+		sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+below_half() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$@"; }
+cpu_starved() {
+	timeout -k 5 60 bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CPUCG" \
+		"$IOPROBE" --iostat -q -D -w 4.5 -r 20000 "$FAST" >"$OUT" 2>"$ERR"
+	RC=$?
+	check "short of CPU: exit 0" rc_is 0
+	check "short of CPU: falls short, probe limited, in every block" \
+		all_verdicts "falls short: probe limited: got [0-9]{3,4}/s of 20000 "
+	check "short of CPU: never device saturated" out_lacks "device saturated"
+	check "short of CPU: the device is idle most of the time (aqu-sz < 0.5)" below_half "$(fast_col 22)" 0.5
+	check "short of CPU: busy < 50 %" below_half "$(fast_col 23)" 50
+	cp "$OUT" "$T_TMP/probe-limited.txt"
+}
+attempts 3 cpu_starved
 
 if [ -n "${IOPROBE_VERDICT_KEEP:-}" ]; then
 	mkdir -p "$IOPROBE_VERDICT_KEEP" && cp "$T_TMP"/*.txt "$IOPROBE_VERDICT_KEEP"/
