@@ -198,6 +198,10 @@ attempts 3 throttled
 # tells that it is not saturated (the verdict said "device saturated" in 1 interval of 4).
 FAST=$(make_loop 64M) || skip "cannot set up a second loop device"
 FN=$(basename "$FAST")
+# unpaced (-i 0): nothing asked, nothing to judge
+probe --iostat -q -D -i 0 -w 2.5 "$FAST"
+check "unpaced: no verdict in every block" all_verdicts "no verdict: unpaced \(nothing asked to compare with\)$"
+check "unpaced: the probe line says nothing was asked" out_has "^probe: asked -  got [0-9]+/s  skipped 0  p50 "
 CPUCG=
 if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	CPUCG=/sys/fs/cgroup/ioprobe-cpu.$$
