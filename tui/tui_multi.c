@@ -39,6 +39,7 @@ struct ov_target {
 	struct tui_ov_win win;
 	struct verdict_hist vh;
 	bool bad;                /* the last verdict was falls short / queue building */
+	char words[48];          /* its first words ("falls short: device saturated"), "" */
 	uint64_t io_last;        /* the iostat sample it was judged on */
 	uint64_t last;           /* the last request's latency */
 	struct tui_ov_row row;
@@ -105,6 +106,7 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 	tg->io_last = p->io->last;
 	if (!r || !asked || p->paused) {
 		tg->bad = false;
+		tg->words[0] = '\0';
 		return;
 	}
 	if (d->watch >= 0) {
@@ -119,6 +121,12 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 	vp.p99_ns = r->pct[2];
 	verdict_judge(&tg->vh, &vp, &dev, 1, &v);
 	tg->bad = v.state == VERDICT_FALLS_SHORT || v.state == VERDICT_QUEUE_BUILDING;
+	if (v.state == VERDICT_FALLS_SHORT)
+		snprintf(tg->words, sizeof(tg->words), "%s: %s", verdict_state_text(v.state),
+			 verdict_reason_text(v.reason));
+	else
+		snprintf(tg->words, sizeof(tg->words), "%s",
+			 tg->bad ? verdict_state_text(v.state) : "");
 }
 
 static void ov_row(struct ov *o, struct ov_target *tg, uint64_t mono)
@@ -158,6 +166,7 @@ static void ov_row(struct ov *o, struct ov_target *tg, uint64_t mono)
 			ov_judge(o, tg, &p, d, row->asked);
 	}
 	row->bad_verdict = tg->bad;
+	snprintf(row->verdict, sizeof(row->verdict), "%s", tg->words);
 	if (p.state == SESSION_FAILED)
 		row->state = "failed";
 	else if (p.state == SESSION_DONE)
@@ -270,9 +279,9 @@ static void ov_paint_status(struct ov *o, int y, uint64_t mono)
 		tui_text_put(y, 0, COLS, TA_LABEL, "slowest: not known yet");
 	} else {
 		r = &o->tg[o->slowest].row;
-		snprintf(buf, sizeof(buf), "! slowest: #%zu %s  p99 %s%s", o->slowest + 1, r->target,
-			 tui_fmt_time(t, sizeof(t), r->p99, o->ascii),
-			 r->bad_verdict ? "  (verdict: does not keep up)" : "");
+		snprintf(buf, sizeof(buf), "! slowest: #%zu %s  p99 %s%s%s%s", o->slowest + 1,
+			 r->target, tui_fmt_time(t, sizeof(t), r->p99, o->ascii),
+			 r->verdict[0] ? "  (" : "", r->verdict, r->verdict[0] ? ")" : "");
 		tui_text_put(y, 0, COLS, TA_BAD, buf);
 	}
 }

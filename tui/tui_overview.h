@@ -31,6 +31,7 @@ struct tui_ov_row {
 	bool have_io;                /* busy and await are known */
 	double busy, await;          /* %util, ms */
 	bool bad_verdict;            /* the verdict says "falls short" or "queue building" */
+	char verdict[48];            /* then its first words ("falls short: device saturated") */
 	const char *state;           /* "paused", "failed", "ended", or NULL (running) */
 };
 
