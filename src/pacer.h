@@ -46,8 +46,9 @@ bool pacer_next(struct pacer *p, uint64_t end);
 
 /*
  * Forget the slots the last pacer_next() skipped that were due at or after
- * limit (ns): they lie past the end of the run (-w), so they were never part
- * of it. Lowers last_skipped and skipped alike; the earlier slots stay.
+ * limit (ns): they lie past the end of the run (0 after its last request,
+ * -c; the deadline, -w), so they were never part of it. Lowers last_skipped
+ * and skipped alike; the earlier slots stay.
  */
 void pacer_forget_after(struct pacer *p, uint64_t limit);
 

@@ -516,7 +516,7 @@ static int probe_serial_account(struct probe_serial *st, const struct sample *s,
 	struct probe *p = st->p;
 	const struct probe_cfg *c = &p->cfg;
 	const struct probe_sink *sink = st->sink;
-	uint64_t skipped;
+	uint64_t end; /* when the run ends: slots due from then on are not missed */
 	bool last, burst_done;
 	enum notice n;
 	int ret;
@@ -528,13 +528,11 @@ static int probe_serial_account(struct probe_serial *st, const struct sample *s,
 	if (sink->request && (ret = sink->request(sink->ctx, s, n)))
 		return ret;
 	last = c->count && p->requests >= c->count;
-	skipped = p->pacer.skipped;
 	burst_done = pacer_next(&p->pacer, t1);
-	if (c->deadline) /* no slot due after the run's end is missed either */
-		pacer_forget_after(&p->pacer, sat_add(p->first_start, c->deadline));
-	if (last)
-		p->pacer.skipped = skipped; /* no slot after the last request is missed */
-	else if (p->pacer.last_skipped && n != NOTICE_WARMUP)
+	/* the run ends with its last request (-c) or at the deadline (-w) */
+	end = last ? 0 : c->deadline ? sat_add(p->first_start, c->deadline) : UINT64_MAX;
+	pacer_forget_after(&p->pacer, end);
+	if (p->pacer.last_skipped && n != NOTICE_WARMUP)
 		probe_skipped(p, sink, t1);
 	/* ioping prints the burst's blank line before the period's line */
 	if (burst_done && sink->burst_end && (ret = sink->burst_end(sink->ctx)))

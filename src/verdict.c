@@ -192,6 +192,15 @@ const char *verdict_reason_text(enum verdict_reason r)
 	return "";
 }
 
+char *verdict_words(const struct verdict *v, char *buf, size_t len)
+{
+	bool why = v->state == VERDICT_FALLS_SHORT && v->reason != VERDICT_NO_REASON;
+
+	snprintf(buf, len, "%s%s%s", verdict_state_text(v->state), why ? ": " : "",
+		 why ? verdict_reason_text(v->reason) : "");
+	return buf;
+}
+
 void verdict_rate_text(char *buf, size_t len, double rate)
 {
 	snprintf(buf, len, fabs(rate) >= 9.95 || rate == 0 ? "%.0f" : "%.1f", rate);

@@ -229,6 +229,13 @@ const char *verdict_state_text(enum verdict_state s);
 const char *verdict_reason_text(enum verdict_reason r);
 
 /*
+ * The verdict's first words, as operators grep them: the state, and for
+ * "falls short" its reason ("falls short: device saturated", "keeps up").
+ * Writes at most len bytes (NUL included) to buf, which it returns.
+ */
+char *verdict_words(const struct verdict *v, char *buf, size_t len);
+
+/*
  * Append the probe line, no newline:
  * "probe: asked 200/s  got 131/s (-35 %)  skipped 69  p50 7.41 ms  p99 7.98 ms"
  * ("asked -" when unpaced). Returns 0 or -ENOMEM.

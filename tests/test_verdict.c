@@ -169,6 +169,24 @@ Test(verdict, words)
 	cr_assert_str_eq(verdict_reason_text(VERDICT_PROBE_LIMITED), "probe limited");
 }
 
+/* The first words: the reason only after "falls short"; cut to the buffer. */
+Test(verdict, first_words)
+{
+	struct verdict v = { .state = VERDICT_FALLS_SHORT, .reason = VERDICT_DEVICE_SATURATED };
+	char buf[48], small[8];
+
+	cr_assert_str_eq(verdict_words(&v, buf, sizeof(buf)), "falls short: device saturated");
+	cr_assert_str_eq(verdict_words(&v, small, sizeof(small)), "falls s");
+	v.state = VERDICT_OTHER_IO; /* it may also fall short: the state's words only */
+	cr_assert_str_eq(verdict_words(&v, buf, sizeof(buf)), "other I/O");
+	v.state = VERDICT_NONE;
+	v.reason = VERDICT_UNPACED;
+	cr_assert_str_eq(verdict_words(&v, buf, sizeof(buf)), "no verdict");
+	v.state = VERDICT_KEEPS_UP;
+	v.reason = VERDICT_NO_REASON;
+	cr_assert_str_eq(verdict_words(&v, buf, sizeof(buf)), "keeps up");
+}
+
 Test(verdict, unpaced_and_no_row)
 {
 	struct verdict_probe p = wprobe(0, 4096, false);

@@ -121,12 +121,10 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 	vp.p99_ns = r->pct[2];
 	verdict_judge(&tg->vh, &vp, &dev, 1, &v);
 	tg->bad = v.state == VERDICT_FALLS_SHORT || v.state == VERDICT_QUEUE_BUILDING;
-	if (v.state == VERDICT_FALLS_SHORT)
-		snprintf(tg->words, sizeof(tg->words), "%s: %s", verdict_state_text(v.state),
-			 verdict_reason_text(v.reason));
+	if (tg->bad)
+		verdict_words(&v, tg->words, sizeof(tg->words));
 	else
-		snprintf(tg->words, sizeof(tg->words), "%s",
-			 tg->bad ? verdict_state_text(v.state) : "");
+		tg->words[0] = '\0';
 }
 
 static void ov_row(struct ov *o, struct ov_target *tg, uint64_t mono)

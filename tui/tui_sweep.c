@@ -69,9 +69,7 @@ static void sw_record(struct sw *s, const struct tally *t, uint64_t wall)
 	snprintf(s->verdict[s->nrows], sizeof(s->verdict[0]), "%s", sbuf_str(&text));
 	sbuf_free(&text);
 	r->verdict = s->verdict[s->nrows];
-	snprintf(s->words[s->nrows], sizeof(s->words[0]), "%s%s%s", verdict_state_text(v.state),
-		 v.reason && v.state == VERDICT_FALLS_SHORT ? ": " : "",
-		 v.state == VERDICT_FALLS_SHORT ? verdict_reason_text(v.reason) : "");
+	verdict_words(&v, s->words[s->nrows], sizeof(s->words[0]));
 	sweep_record(&s->plan, s->rate, r->kept_up);
 	if (!r->kept_up && (!s->bad_rate || s->rate < s->bad_rate)) {
 		const char *why = verdict_reason_text(v.reason);

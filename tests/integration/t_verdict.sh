@@ -39,10 +39,19 @@ all_verdicts() {
 }
 # some_verdict REGEX: at least one block's verdict matches.
 some_verdict() { verdicts | grep -Eq -- "$1"; }
-# med COLUMN: the median of a column of the device's rows (2 = r/s, 8 = w/s, 20 = f/s ...).
+# med COLUMN [DEV]: the median of a column of the device's rows (2 = r/s, 8 = w/s, 20 = f/s,
+# 22 = aqu-sz, 23 = %util); DEV names another device of the output than the FUSE disk's.
 med() {
-	awk -v n="$N" -v c="$1" '$1 == n { print $c }' "$OUT" |
+	awk -v n="${2:-$N}" -v c="$1" '$1 == n { print $c }' "$OUT" |
 		sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+# probe_in CGROUP ARGS...: probe ARGS..., run as a member of the cgroup directory CGROUP.
+probe_in() {
+	local cg=$1
+	shift
+	timeout -k 5 60 bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$cg" \
+		"$IOPROBE" "$@" >"$OUT" 2>"$ERR"
+	RC=$?
 }
 near() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(abs(a-b) > 0.05*b+0.5)" "$@"; }
 
@@ -181,9 +190,7 @@ if [ -z "$CG" ]; then
 fi
 trap 'rmdir "$CG" 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
 throttled() {
-	timeout -k 5 60 bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CG" \
-		"$IOPROBE" --iostat -q -D -WWW -S 64m -w 3.5 -s 256k -r 70 "$L" >"$OUT" 2>"$ERR"
-	RC=$?
+	probe_in "$CG" --iostat -q -D -WWW -S 64m -w 3.5 -s 256k -r 70 "$L"
 	check "throttle: exit 0" rc_is 0
 	check "throttle: falls short, wait above the device" \
 		all_verdicts "falls short: wait above the device: got 1[0-9]/s of 70"
@@ -214,22 +221,15 @@ elif [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
 fi
 trap 'rmdir "$CG" ${CPUCG:+"$CPUCG"} 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
 [ -n "$CPUCG" ] || skip "no cgroup CPU quota here (neither cpu.max nor cpu.cfs_quota_us)"
-# fast_col COLUMN: the median of a column of the fast device's rows (22 = aqu-sz, 23 = %util)
-fast_col() {
-	awk -v n="$FN" -v c="$1" '$1 == n { print $c }' "$OUT" |
-		sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-below_half() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$@"; }
+less_than() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$@"; }
 cpu_starved() {
-	timeout -k 5 60 bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CPUCG" \
-		"$IOPROBE" --iostat -q -D -w 4.5 -r 20000 "$FAST" >"$OUT" 2>"$ERR"
-	RC=$?
+	probe_in "$CPUCG" --iostat -q -D -w 4.5 -r 20000 "$FAST"
 	check "short of CPU: exit 0" rc_is 0
 	check "short of CPU: falls short, probe limited, in every block" \
 		all_verdicts "falls short: probe limited: got [0-9]{3,4}/s of 20000 "
 	check "short of CPU: never device saturated" out_lacks "device saturated"
-	check "short of CPU: the device is idle most of the time (aqu-sz < 0.5)" below_half "$(fast_col 22)" 0.5
-	check "short of CPU: busy < 50 %" below_half "$(fast_col 23)" 50
+	check "short of CPU: the device is idle most of the time (aqu-sz < 0.5)" less_than "$(med 22 "$FN")" 0.5
+	check "short of CPU: busy < 50 %" less_than "$(med 23 "$FN")" 50
 	cp "$OUT" "$T_TMP/probe-limited.txt"
 }
 attempts 3 cpu_starved
