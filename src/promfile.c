@@ -4,12 +4,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "out.h"
+#include "rng.h"
+
+#define PROMFILE_TRIES 100
 
 bool promfile_name_ok(const char *path)
 {
@@ -21,16 +26,56 @@ bool promfile_name_ok(const char *path)
 	return len > 5 && !strcmp(base + len - 5, ".prom");
 }
 
+/*
+ * Create a new temporary file beside path: a random name, O_CREAT|O_EXCL|O_NOFOLLOW (never
+ * through a link, a FIFO or a file planted at a guessed name: those are EEXIST, and another
+ * name is drawn), O_NONBLOCK, then fstat to be a regular file (*ino). Returns the descriptor
+ * with the name in tmp, or -errno.
+ */
+static int promfile_create(const char *path, char *tmp, size_t tmplen, struct stat *ino)
+{
+	struct rng rng;
+	struct stat st;
+	int fd = -EEXIST;
+
+	rng_seed(&rng, clock_now() ^ (uint64_t)getpid() << 32);
+	for (int i = 0; i < PROMFILE_TRIES && fd == -EEXIST; i++) {
+		if (snprintf(tmp, tmplen, "%s.tmp.%012llx", path,
+			     (unsigned long long)(rng_next(&rng) & 0xffffffffffffull)) >= (int)tmplen)
+			return -ENAMETOOLONG;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+			  O_NOCTTY, 0644);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { /* cannot be, after O_EXCL: never write */
+		close(fd);
+		return -EEXIST;
+	}
+	*ino = st;
+	return fd;
+}
+
+/* Remove tmp only while the name still refers to the file created as *mine. */
+static void promfile_discard(const char *tmp, const struct stat *mine)
+{
+	struct stat now;
+
+	if (!lstat(tmp, &now) && now.st_dev == mine->st_dev && now.st_ino == mine->st_ino)
+		unlink(tmp);
+}
+
 int promfile_write(const char *path, const char *text, size_t len)
 {
 	char tmp[4096 + 32];
+	struct stat mine;
 	int fd, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = promfile_create(path, tmp, sizeof(tmp), &mine);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = out_write(fd, text, len);
 	if (fchmod(fd, 0644) && !err) /* readable by node_exporter whatever the umask */
 		err = -errno;
@@ -39,6 +84,6 @@ int promfile_write(const char *path, const char *text, size_t len)
 	if (!err && rename(tmp, path))
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		promfile_discard(tmp, &mine);
 	return err;
 }

@@ -14,9 +14,11 @@
 bool promfile_name_ok(const char *path);
 
 /*
- * Replace path with the len bytes of text (mode 0644) through
- * "<path>.tmp.<pid>" and rename(2). Returns 0 or -errno (the temporary file
- * is removed on failure).
+ * Replace path with the len bytes of text (mode 0644) through a new file
+ * "<path>.tmp.<12 random hex digits>" created with O_CREAT|O_EXCL|O_NOFOLLOW
+ * (whatever sits at a name already, link, FIFO or file, is never opened:
+ * another name is drawn) and rename(2). Returns 0 or -errno; on failure the
+ * temporary name is removed if it still refers to the file this call created.
  */
 int promfile_write(const char *path, const char *text, size_t len);
 

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -73,25 +74,32 @@ static int tempfile_reopen(int dirfd, int pfd, const struct stat *st, int flags)
 	return fd;
 }
 
-/* The kept file DIR/ioprobe.tmp: created, or an existing one that passes the checks. */
-static int tempfile_keep(int dirfd, const struct stat *dir_st, const char *dir, int flags,
-			 struct tempfile *tf, char *msg, size_t msglen)
+/*
+ * Lock the kept file fd for this run (flock, exclusive, never waiting), then check that the
+ * name still refers to it with one link: a run that locked a file another run just unlinked
+ * must not go on with it. Returns 0, or -EBUSY (another run holds it) or -ESTALE (replaced).
+ */
+static int tempfile_lock(int dirfd, int fd)
+{
+	struct stat mine, named;
+
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		return errno == EWOULDBLOCK ? -EBUSY : -errno;
+	if (fstat(fd, &mine) || fstatat(dirfd, TEMPFILE_KEEP_NAME, &named, AT_SYMLINK_NOFOLLOW) ||
+	    !same_file(&mine, &named) || mine.st_nlink != 1)
+		return -ESTALE;
+	return 0;
+}
+
+/* The existing kept file, opened after the checks on what the name refers to. */
+static int tempfile_reuse(int dirfd, const struct stat *dir_st, const char *dir, int flags,
+			  char *msg, size_t msglen)
 {
 	struct stat st;
 	char why[128];
 	const char *bad;
 	int pfd, fd;
 
-	fd = openat(dirfd, TEMPFILE_KEEP_NAME,
-		    flags | O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
-	if (fd >= 0) {
-		tf->fd = fd;
-		tf->created = true;
-		return 0;
-	}
-	if (errno != EEXIST)
-		return err_set(msg, msglen, -errno, "failed to create temporary file at \"%s\": %s",
-			       dir, strerror(errno));
 	pfd = openat(dirfd, TEMPFILE_KEEP_NAME, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0 || fstat(pfd, &st)) {
 		int err = errno;
@@ -117,6 +125,43 @@ static int tempfile_keep(int dirfd, const struct stat *dir_st, const char *dir, 
 	if (fd < 0)
 		return err_set(msg, msglen, fd, "failed to open \"%s/%s\": %s", dir,
 			       TEMPFILE_KEEP_NAME, strerror(-fd));
+	return fd;
+}
+
+/* The kept file DIR/ioprobe.tmp: created, or an existing one that passes the checks; locked. */
+static int tempfile_keep(int dirfd, const struct stat *dir_st, const char *dir, int flags,
+			 struct tempfile *tf, char *msg, size_t msglen)
+{
+	int fd, err;
+
+	fd = openat(dirfd, TEMPFILE_KEEP_NAME,
+		    flags | O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd >= 0) {
+		tf->created = true;
+	} else if (errno != EEXIST) {
+		return err_set(msg, msglen, -errno, "failed to create temporary file at \"%s\": %s",
+			       dir, strerror(errno));
+	} else {
+		fd = tempfile_reuse(dirfd, dir_st, dir, flags, msg, msglen);
+		if (fd < 0)
+			return fd;
+	}
+	err = tempfile_lock(dirfd, fd);
+	if (err) {
+		close(fd);
+		tf->created = false; /* another run has it now: never remove it */
+		if (err == -EBUSY)
+			return err_set(msg, msglen, err,
+				       "refusing to use \"%s/%s\" kept by -k: it is in use by another "
+				       "ioprobe; nothing was written", dir, TEMPFILE_KEEP_NAME);
+		if (err == -ESTALE)
+			return err_set(msg, msglen, -EPERM,
+				       "refusing to use \"%s/%s\" kept by -k: it was removed or "
+				       "replaced while it was being opened; nothing was written",
+				       dir, TEMPFILE_KEEP_NAME);
+		return err_set(msg, msglen, err, "failed to lock \"%s/%s\": %s", dir,
+			       TEMPFILE_KEEP_NAME, strerror(-err));
+	}
 	tf->fd = fd;
 	return 0;
 }

@@ -9,7 +9,10 @@
  *    link, device, FIFO...) with one link, owned by the effective uid, on the
  *    directory's filesystem. The checks are made on the descriptor (O_PATH,
  *    then reopened through /proc/self/fd, or compared by inode), so swapping
- *    the name between check and use changes nothing.
+ *    the name between check and use changes nothing. The kept file is then
+ *    locked (flock, exclusive, not waiting) for the whole run: a second run
+ *    is refused ("in use by another ioprobe"), so it can never truncate or
+ *    remove the file a first run is using or filling.
  *
  * Every name is resolved relative to the directory's descriptor, never by
  * path again. Nothing is written here; nothing is ever truncated.
@@ -32,7 +35,8 @@ struct tempfile {
  * Open the temporary file in the directory dirfd (whose fstat is dir_st and
  * whose name, for messages, is dir). flags are extra open flags (O_SYNC,
  * O_DSYNC). keep selects the kept file. Returns 0 with *tf filled, or a
- * negative errno with msg filled (exit 2).
+ * negative errno with msg filled (exit 2). With keep, the lock lives as long
+ * as tf->fd (and its copies) stay open.
  */
 int tempfile_open(int dirfd, const struct stat *dir_st, const char *dir, int flags, bool keep,
 		  struct tempfile *tf, char *msg, size_t msglen);

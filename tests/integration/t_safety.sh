@@ -89,19 +89,100 @@ check "-k creates ioprobe.tmp (mode 600, 1 MiB)" \
 	eval '[ "$(stat -c "%a %s" "$D/ioprobe.tmp")" = "600 1048576" ]'
 INO=$(stat -c %i "$D/ioprobe.tmp")
 KSUM=$(sha "$D/ioprobe.tmp")
-timeout 60 "$IOPROBE" -k -c 20 -i 0.05 "$D" >"$T_TMP/first.out" 2>&1 &
-FIRST=$!
 probe -k -D -s 1000 -c 1 "$D" # fails after opening the kept file (alignment)
-check "second -k run failing its preparation: exit 1" rc_is 1
-check "second -k run failing: the kept file is still there, same inode" \
+check "-k run failing its preparation on a kept file: exit 1" rc_is 1
+check "-k run failing: the kept file is still there, same inode" \
 	test "$(stat -c %i "$D/ioprobe.tmp" 2>/dev/null)" = "$INO"
+"$IOPROBE" -k -c 40 -i 0.05 "$D" >"$T_TMP/first.out" 2>&1 &
+FIRST=$!
+wait_lines "$T_TMP/first.out" request= 2
 probe -k -c 3 -i 0 "$D"
-check "second -k run beside the first: exit 0" rc_is 0
+check "second -k run beside the first: refused (exit 2), in use by another ioprobe" \
+	eval 'rc_is 2 && err_has "^ioprobe: refusing to use \".*/ioprobe.tmp\" kept by -k: it is in use by another ioprobe; nothing was written$"'
+kill -INT "$FIRST"
 wait "$FIRST"
-check "first -k run: exit 0" test $? = 0
+check "first -k run, SIGINT after the second was refused: exit 0" test $? = 0
 check "after both runs: same inode, same size, same content (reused, never rewritten)" \
 	eval '[ "$(stat -c %i "$D/ioprobe.tmp")" = "$INO" ] && [ "$(sha "$D/ioprobe.tmp")" = "$KSUM" ]'
 rm -f "$D/ioprobe.tmp"
+# the audit's case: two runs filling a new kept file, then SIGINT to the first
+for victim in first second; do
+	"$IOPROBE" -k -S 1g -c 1000 -i 0.05 "$D" >"$T_TMP/k1.out" 2>&1 &
+	K1=$!
+	wait_caught "$K1" 2
+	for _ in $(seq 100); do [ -e "$D/ioprobe.tmp" ] && break; sleep 0.05; done
+	"$IOPROBE" -k -S 1g -c 1000 -i 0.05 "$D" >"$T_TMP/k2.out" 2>&1 &
+	K2=$!
+	if [ $victim = first ]; then
+		wait "$K2"; RC2=$?
+		kill -INT "$K1"; wait "$K1"; RC1=$?
+		check "two -k runs filling one new kept file, SIGINT to the first: the second refused" \
+			eval '[ "$RC2" = 2 ] && grep -q "in use by another ioprobe" "$T_TMP/k2.out"'
+		check "two -k runs, SIGINT to the first (filling): nothing half-written is left" \
+			eval '{ [ "$RC1" = 0 ] || [ "$RC1" = 2 ]; } && { [ ! -e "$D/ioprobe.tmp" ] || [ "$(stat -c %s "$D/ioprobe.tmp")" = 1073741824 ]; }'
+	else
+		sleep 0.2
+		kill -INT "$K2" 2>/dev/null
+		wait "$K2"
+		wait_lines "$T_TMP/k1.out" request= 2 30
+		kill -INT "$K1"; wait "$K1"; RC1=$?
+		check "two -k runs, SIGINT to the second: it never probed" \
+			eval '! grep -q request= "$T_TMP/k2.out"'
+		check "two -k runs, SIGINT to the second: the first went on; the kept file is whole" \
+			eval '[ "$RC1" = 0 ] && [ "$(stat -c %s "$D/ioprobe.tmp")" = 1073741824 ]'
+	fi
+	rm -f "$D/ioprobe.tmp"
+done
+
+## 1b. --prometheus never writes through what sits at a temp name
+# The temp name was FILE.tmp.<pid>: an exec'd shell plants at exactly that name.
+P=$T_TMP/prom
+mkdir -m 1777 "$P"
+V2=$T_TMP/victim2
+printf 'precious\n' >"$V2"
+V2SUM=$(sha "$V2")
+for kind in hardlink symlink fifo file; do
+	rm -f "$P"/*
+	OUT_KIND=$T_TMP/prom.$kind.out
+	timeout -k 5 30 bash -c '
+		n=$1/q.prom.tmp.$$
+		case $2 in
+		hardlink) ln "$3" "$n" ;;
+		symlink) ln -s "$3" "$n" ;;
+		fifo) mkfifo "$n" ;;
+		file) printf "planted\n" >"$n" ;;
+		esac
+		exec "$4" --prometheus "$1/q.prom" -c 2 -i 0 -q "$5"' _ "$P" "$kind" "$V2" "$IOPROBE" \
+		"$D" >"$OUT_KIND" 2>&1
+	RC=$?
+	check "--prometheus, a $kind planted at the old temp name: exit 0 (no hang)" rc_is 0
+	check "--prometheus, a $kind planted: the victim is untouched" \
+		test "$(sha "$V2")" = "$V2SUM"
+	check "--prometheus, a $kind planted: the textfile has the metrics" \
+		grep -q '^ioprobe_request_duration_seconds_count{' "$P/q.prom"
+	check "--prometheus, a $kind planted: the planted name is left as it was, no temp left" \
+		eval '[ "$(ls -A "$P" | grep -c "^q.prom.tmp.")" = 1 ]'
+done
+if id nobody >/dev/null 2>&1; then
+	rm -f "$P"/*
+	chmod 711 "$T_TMP"
+	R2=$T_TMP/rootfile2
+	printf 'root only\n' >"$R2"
+	chmod 600 "$R2"
+	R2SUM=$(sha "$R2")
+	# nobody plants a symlink at every name a pid could give, then root writes the textfile
+	setpriv --reuid=nobody --regid=nogroup --clear-groups python3 -c '
+import os, sys
+for pid in range(2, 40001):
+    os.symlink(sys.argv[2], "%s/q.prom.tmp.%d" % (sys.argv[1], pid))' "$P" "$R2"
+	probe --prometheus "$P/q.prom" -c 2 -i 0 -q "$D"
+	check "--prometheus, nobody's symlinks at 40,000 pid names in a 1777 dir: exit 0" rc_is 0
+	check "--prometheus, nobody's symlinks: the root file is untouched" \
+		test "$(sha "$R2")" = "$R2SUM"
+	check "--prometheus, nobody's symlinks: the textfile is root's, a regular file" \
+		eval '[ "$(stat -c "%U %F" "$P/q.prom")" = "root regular file" ]'
+	rm -f "$P"/*
+fi
 
 ## 2. a path swapped between lookups never gets a write onto a mounted device
 if [ -e /dev/loop-control ] && command -v mkfs.ext4 >/dev/null; then
