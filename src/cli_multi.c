@@ -66,9 +66,22 @@ struct mt_run {
 
 int cli_multi_check(const struct opts *o)
 {
+	struct stat st;
+
 	if (o->sweep && o->tui) {
 		cli_msg("--sweep over several targets runs without the view: drop -X");
 		return CLI_EXIT_USAGE;
+	}
+	/* `-ca 3 DIR`: an ioping habit (a count glued to -c) must not become a silent second
+	 * target that fails while DIR runs forever */
+	for (unsigned i = 0; i < o->npaths; i++) {
+		const char *opt = o->path_after_option[i];
+
+		if (opt && stat(o->paths[i], &st) && errno == ENOENT) {
+			cli_msg("no file, directory or device \"%s\" (right after \"%s\", which "
+				"takes no value); nothing was run", o->paths[i], opt);
+			return CLI_EXIT_USAGE;
+		}
 	}
 	return -1;
 }
@@ -248,6 +261,18 @@ static void mt_iostat_tick(void *arg)
 }
 
 /*
+ * One target under two names: a device node by its device number (another node made with
+ * mknod, /dev/disk/by-id/...), anything else by its inode.
+ */
+static bool mt_same_target(const struct stat *a, const struct stat *b)
+{
+	if ((S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode)) ||
+	    (S_ISCHR(a->st_mode) && S_ISCHR(b->st_mode)))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
  * The same file, directory or device named twice (a symbolic link, /dev/disk/by-id/...)
  * is refused before anything is opened. Returns -1 to go on, or the exit code.
  */
@@ -260,7 +285,7 @@ static int mt_check_same(const struct opts *o)
 	for (unsigned i = 0; st && ok && i < o->npaths && code < 0; i++) {
 		ok[i] = !stat(o->paths[i], &st[i]);
 		for (unsigned j = 0; ok[i] && j < i && code < 0; j++) {
-			if (ok[j] && st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+			if (ok[j] && mt_same_target(&st[j], &st[i])) {
 				cli_msg("duplicate target: \"%s\" is \"%s\"", o->paths[i],
 					o->paths[j]);
 				code = CLI_EXIT_USAGE;

@@ -453,6 +453,22 @@ static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *m
 	return OPTS_OK;
 }
 
+/* True when word is digits, with at most one decimal point (`3`, `10`, `0.5`). */
+static bool opts_plain_number(const char *word)
+{
+	bool digit = false, point = false;
+
+	for (; *word; word++) {
+		if (*word == '.' && !point)
+			point = true;
+		else if (*word >= '0' && *word <= '9')
+			digit = true;
+		else
+			return false;
+	}
+	return digit;
+}
+
 enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *msg, size_t msglen)
 {
 	unsigned paths = 0;
@@ -470,8 +486,12 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		const char *word = argv[i];
 
 		if (options_done || word[0] != '-' || word[1] == '\0') {
-			if (paths < OPTS_MAX_TARGETS)
+			if (paths < OPTS_MAX_TARGETS) {
 				o->paths[paths] = word;
+				o->path_after_option[paths] =
+					!options_done && i > 1 && opts_plain_number(word) &&
+					argv[i - 1][0] == '-' && argv[i - 1][1] ? argv[i - 1] : NULL;
+			}
 			if (!paths++)
 				o->path = word;
 			continue;

@@ -36,6 +36,9 @@ struct opts {
 	const char *path;          /* the (first) destination (points into argv) */
 	const char *paths[OPTS_MAX_TARGETS]; /* every destination, in the order given */
 	unsigned npaths;           /* how many (1 = today's single-target run) */
+	/* for a destination that is a plain number right after an option word (`-ca 3`: 3
+	 * may be meant as a value of an option that takes none), that option word; else NULL */
+	const char *path_after_option[OPTS_MAX_TARGETS];
 
 	uint64_t warmup;           /* -a, default 1 */
 	uint64_t burst;            /* -b, 0 = off */

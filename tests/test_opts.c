@@ -1309,3 +1309,25 @@ Test(opts, several_targets)
 		     OPTS_ERR);
 	cr_assert_str_eq(msg, "too many targets: 257 (at most 256)");
 }
+
+/* A plain number right after an option word is marked (`-ca 3 dir`), nothing else is. */
+Test(opts, number_after_option_marked)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(PARSE(&o, msg, "-ca", "3", "dir"), OPTS_OK, "%s", msg);
+	cr_assert_eq(o.npaths, 2);
+	cr_assert_str_eq(o.path_after_option[0], "-ca");
+	cr_assert_null(o.path_after_option[1]);
+	cr_assert_eq(PARSE(&o, msg, "-C", "0.5", "dir"), OPTS_OK, "%s", msg);
+	cr_assert_str_eq(o.path_after_option[0], "-C");
+	/* a value taken by its option, a name that is no number, a number after a path or "--" */
+	cr_assert_eq(PARSE(&o, msg, "-c", "3", "dir", "7", "-q", "x3", "--", "5"), OPTS_OK, "%s",
+		     msg);
+	cr_assert_eq(o.npaths, 4);
+	for (unsigned i = 0; i < o.npaths; i++)
+		cr_assert_null(o.path_after_option[i], "path %u", i);
+	cr_assert_eq(PARSE(&o, msg, "3"), OPTS_OK, "%s", msg);
+	cr_assert_null(o.path_after_option[0]);
+}

@@ -130,6 +130,17 @@ probe -c 1 "$A" "$T_TMP/alias"
 check "same device under two names: exit 1" rc_is 1
 check "same device under two names: said" err_has "^ioprobe: duplicate target: \"$T_TMP/alias\" is \"$A\"$"
 check "same device under two names: nothing run" out_empty
+mknod "$T_TMP/node" b "$(stat -c '%t' "$A" | xargs printf '%d')" "$(stat -c '%T' "$A" | xargs printf '%d')"
+probe -c 1 "$A" "$T_TMP/node"
+check "same device under a second node (mknod): exit 1, said, nothing run" \
+	eval 'rc_is 1 && err_has "^ioprobe: duplicate target: \"$T_TMP/node\" is \"$A\"$" && out_empty'
+rm -f "$T_TMP/node"
+probe -ca 3 "$A"
+check "-ca 3 DEV (3 is no file): exit 1 at once, a hint, nothing run" \
+	eval 'rc_is 1 && err_has "^ioprobe: no file, directory or device \"3\" \(right after \"-ca\", which takes no value\); nothing was run$" && out_empty'
+probe -c 1 -i 0 -C 3 "$A"
+check "-C 3 DEV: the same hint for any option before a plain number" \
+	eval 'rc_is 1 && err_has "right after \"-C\", which takes no value"'
 
 probe -X -c 1 "$A" "$B"
 check "-X with several targets off a terminal: exit 1, said (the overview: t_tui_multi; --sweep and --fio-job with several: t_sweep, t_fiojob)" \
