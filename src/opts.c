@@ -3,12 +3,14 @@
 #include "opts.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "msg.h"
 #include "suffix.h"
 #include "common.h"
@@ -453,6 +455,28 @@ static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *m
 	return OPTS_OK;
 }
 
+/*
+ * The run's request buffers (one per request in flight per target, each on its own pages
+ * when -Q > 1) within OPTS_BUFFER_BUDGET. One target at -Q 1 is left to the request-size
+ * limit of the platform (checked when the target is opened, ioping's message).
+ */
+static enum opts_status opts_check_buffers(const struct opts *o, char *msg, size_t msglen)
+{
+	uint64_t size = opts_request_size(o), stride = (size + 4095) / 4096 * 4096;
+	long double need = (long double)stride * (long double)o->depth * (long double)o->npaths;
+	char b1[FMT_BUFSZ], b2[FMT_BUFSZ], b3[FMT_BUFSZ];
+
+	if ((o->depth <= 1 && o->npaths <= 1) || need <= (long double)OPTS_BUFFER_BUDGET)
+		return OPTS_OK;
+	err_set(msg, msglen, 0,
+		"-Q %ju x -s %s x %u target%s needs %s of request buffers, more than the %s a run "
+		"may take: lower -Q or -s", (uintmax_t)o->depth,
+		fmt_value(b1, sizeof(b1), size, FMT_SIZE), o->npaths, o->npaths == 1 ? "" : "s",
+		fmt_value(b2, sizeof(b2), need >= 0x1p64L ? UINT64_MAX : (uint64_t)need, FMT_SIZE),
+		fmt_value(b3, sizeof(b3), OPTS_BUFFER_BUDGET, FMT_SIZE));
+	return OPTS_ERR;
+}
+
 /* True when word is digits, with at most one decimal point (`3`, `10`, `0.5`). */
 static bool opts_plain_number(const char *word)
 {
@@ -533,7 +557,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		err_set(msg, msglen, 0, "no destination specified");
 		return OPTS_ERR;
 	}
-	return opts_check_paths(o, paths, msg, msglen);
+	st = opts_check_paths(o, paths, msg, msglen);
+	return st == OPTS_OK ? opts_check_buffers(o, msg, msglen) : st;
 }
 
 uint64_t opts_request_size(const struct opts *o)

@@ -114,6 +114,8 @@ struct opts {
 
 /* Largest -Q. */
 #define OPTS_DEPTH_MAX 4096u
+/* the request buffers of one run (targets x -Q x size, each buffer on whole pages) at most */
+#define OPTS_BUFFER_BUDGET (1024ull * 1024 * 1024)
 
 /* Size of the message buffer callers should pass to opts_parse(). */
 #define OPTS_MSG_MAX 2048

@@ -50,7 +50,8 @@
 	"      -l, -speed-limit <size>    limit speed with <size> per second\n" \
 	"      -r, -rate-limit <count>    limit rate with <count> per second\n" \
 	"      -Q, -depth <count>         up to <count> requests in flight, started on schedule\n" \
-	"                                 (libaio, io_uring, null; 1)\n" \
+	"                                 (libaio, io_uring, null; 1); buffers of a run:\n" \
+	"                                 targets x depth x size <= 1 GiB\n" \
 	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
 	"      -T, -max-time <time>       maximum valid request time\n" \
 	"\n" \

@@ -78,7 +78,12 @@ CASES=(
 	# none can be prepared, the first failure's message and exit 2
 	"1|duplicate target \"$(q "$D")\"\$|-|$D $D"
 	"1|too many targets: 257 \\(at most 256\\)\$|-|$(printf 'x%d ' $(seq 257))"
-	"2|stat \"3\" failed: No such file or directory\$|-|-ca 3 $NX"
+	"1|no file, directory or device \"3\" \\(right after \"-ca\", which takes no value\\); nothing was run\$|-|-ca 3 $NX"
+	"1|no file, directory or device \"3\" \\(right after \"-ca\", which takes no value\\); nothing was run\$|-|-ca 3 $D"
+	# the request buffers of a run are bounded (1 GiB): depth x size x targets
+	"1|-Q 4096 x -s 1 MiB x 1 target needs 4 GiB of request buffers, more than the 1 GiB a run may take: lower -Q or -s\$|-|-Q 4096 -U -D -s 1m $D"
+	"1|-Q 1025 x -s 1 MiB x 1 target needs 1\\.00 GiB of request buffers|-|-Q 1025 -A -s 1m $D"
+	"1|-Q 512 x -s 1 MiB x 3 targets needs 1\\.50 GiB of request buffers|-|-Q 512 -U -s 1m $D $F $EMPTY"
 	"2|stat \"%T\" failed: No such file or directory\$|-|-I %T $NX"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|-|-c 1 $NX -- -c"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-c 1 $NX"
