@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "engine.h"
 #include "msg.h"
@@ -101,6 +102,25 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->depth = (unsigned)o->depth;
 }
 
+void *cli_buffers_alloc(size_t len)
+{
+	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void cli_buffers_free(void *buf, size_t len)
+{
+	if (buf)
+		munmap(buf, len ? len : 1);
+}
+
+size_t cli_buffers_len(const struct opts *o, const struct target *t)
+{
+	return (o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size) * o->depth;
+}
+
 int cli_engine_start(const struct opts *o, const struct target *t,
 		     const struct engine_ops *ops, struct engine *eng, void **buf, bool spin)
 {
@@ -110,11 +130,11 @@ int cli_engine_start(const struct opts *o, const struct target *t,
 	/* one buffer per request in flight, each on its own pages */
 	ep.depth = (unsigned)o->depth;
 	ep.buf_stride = o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
-	if (posix_memalign(buf, 4096, ep.buf_stride * o->depth)) {
+	*buf = cli_buffers_alloc(ep.buf_stride * o->depth);
+	if (!*buf) {
 		cli_msg("buffer allocation failed");
 		return -ENOMEM;
 	}
-	memset(*buf, 0, ep.buf_stride * o->depth);
 	ep.fd = t->fd;
 	ep.buf = *buf;
 	ep.buf_len = t->size;
@@ -127,7 +147,7 @@ int cli_engine_start(const struct opts *o, const struct target *t,
 	ret = engine_start(eng, ops, &ep);
 	if (ret) {
 		cli_msg("failed to start the %s engine: %s", ops->name, strerror(-ret));
-		free(*buf);
+		cli_buffers_free(*buf, ep.buf_stride * o->depth);
 	}
 	return ret;
 }

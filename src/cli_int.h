@@ -75,13 +75,27 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 #define CLI_ENGINE_SPIN_NS 100000u
 
 /*
- * Start an engine of ops over t with a zeroed aligned buffer of t->size
- * (*buf, freed by the caller after engine_stop()); spin lets it poll for
+ * Start an engine of ops over t with zeroed aligned buffers, one per request
+ * in flight (*buf, from cli_buffers_alloc: cli_buffers_free(*buf,
+ * cli_buffers_len(o, t)) after engine_stop()); spin lets it poll for
  * completions (CLI_ENGINE_SPIN_NS) — not when the probe threads outnumber
  * the CPUs. Returns 0, or -errno with the message printed.
  */
 int cli_engine_start(const struct opts *o, const struct target *t,
 		     const struct engine_ops *ops, struct engine *eng, void **buf, bool spin);
+
+/*
+ * The request buffers (zeroed, page aligned) in a mapping shared with the
+ * probe's child process (prober.h): its reads land in the same pages, nothing
+ * is copied on write. NULL when out of memory.
+ */
+void *cli_buffers_alloc(size_t len);
+
+/* Release cli_buffers_alloc()'s len bytes (buf may be NULL). */
+void cli_buffers_free(void *buf, size_t len);
+
+/* The length of cli_engine_start()'s buffers for target t opened from o. */
+size_t cli_buffers_len(const struct opts *o, const struct target *t);
 
 /* ---- one target's run (cli_run.c, cli_iostat.c, cli_sweep.c, cli_fleet.c) ---- */
 

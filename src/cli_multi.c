@@ -21,6 +21,7 @@
 #include "msg.h"
 #include "out.h"
 #include "outw.h"
+#include "prober.h"
 #include "sbuf.h"
 #include "ticker.h"
 #include "watchdog.h"
@@ -216,7 +217,7 @@ static void *mt_thread(void *arg)
 	if (tg->run->n >= tg->run->ncpu)
 		clock_set_adaptive();
 	mt_stagger(tg);
-	tg->ret = probe_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
+	tg->ret = prober_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
 	if (tg->ret && tg->msg[0])
 		cli_msg("%s: %s", tg->o.path, tg->msg);
 	return NULL;
@@ -318,11 +319,11 @@ static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 		target_close(&tg->t);
 		return CLI_EXIT_PREPARE;
 	}
-	tg->p = malloc(sizeof(*tg->p));
+	tg->p = prober_alloc();
 	if (!tg->p) {
 		cli_msg("out of memory");
 		engine_stop(&tg->eng);
-		free(tg->buf);
+		cli_buffers_free(tg->buf, cli_buffers_len(&tg->o, &tg->t));
 		target_close(&tg->t);
 		return CLI_EXIT_PREPARE;
 	}
@@ -330,8 +331,8 @@ static int mt_prepare(struct mt_run *r, struct mt_target *tg, const char *path,
 	cli_report_cfg(&tg->o, &tg->t, &tg->rc);
 	tg->rc.raw_target = true;
 	probe_init(tg->p, &pc, &tg->t, &tg->eng, tg->buf);
-	if (r->wd.ctl)
-		tg->p->ctl = &r->wd.ctl[tg - r->tg];
+	/* shared with the probe's process: the watchdog's block, else the probe's own */
+	tg->p->ctl = r->wd.ctl ? &r->wd.ctl[tg - r->tg] : prober_ctl(tg->p);
 	tg->msg[0] = '\0';
 	tg->state = MT_READY;
 	return 0;
@@ -341,9 +342,9 @@ static void mt_release(struct mt_target *tg)
 {
 	if (tg->state == MT_UNUSED)
 		return;
-	free(tg->p);
+	prober_free(tg->p);
 	engine_stop(&tg->eng);
-	free(tg->buf);
+	cli_buffers_free(tg->buf, cli_buffers_len(&tg->o, &tg->t));
 	target_close(&tg->t);
 	sbuf_free(&tg->sb);
 	tg->state = MT_UNUSED;

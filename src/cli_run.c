@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli_int.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "out.h"
 #include "outw.h"
 #include "probe.h"
+#include "prober.h"
 #include "report.h"
 #include "sbuf.h"
 #include "ticker.h"
@@ -139,7 +141,8 @@ void cli_view_message(const char *text)
 /*
  * The exit code once the probe has stopped: an output error first, then a
  * failed run (its message; with -J the totals so far still close the array,
- * so the output stays valid JSON), then the closing output, then failed
+ * so the output stays valid JSON; a run given up on a hung request at a stop
+ * gets its whole closing output), then the closing output, then failed
  * requests (-E).
  */
 static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
@@ -152,7 +155,8 @@ static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const
 		return cli_out_error(c->out.err);
 	if (ret) {
 		cli_msg("%s", msg);
-		if (c->o->json && (err = cli_finish(c, p)))
+		/* given up on a hung request: the totals up to it are whole, say them */
+		if ((c->o->json || ret == -ETIMEDOUT) && (err = cli_finish(c, p)))
 			return cli_out_error(err);
 		return CLI_EXIT_RUNTIME;
 	}
@@ -199,18 +203,18 @@ static int cli_run_plain(struct cli_ctx *c, struct probe *p, const struct target
 
 	if (c->watch && cli_start_iostat(c, t))
 		return CLI_EXIT_PREPARE;
-	p->ctl = wd->ctl;
+	/* shared with the probe's process: the watchdog's page, else the probe's own */
+	p->ctl = wd->ctl ? wd->ctl : prober_ctl(p);
 	if ((code = cli_fleet_start(c, p, t, ops))) {
 		ticker_stop(&c->iostat);
 		return code;
 	}
-	p->ctl = wd->ctl ? wd->ctl : p->ctl; /* NULL: no hang warnings (exporters may set one) */
 	if (c->o->json && !c->rc.json_lines) {
 		sbuf_putc(&c->sb, '[');
 		ret = outw_flush(&c->out, &c->sb);
 	}
 	if (!ret)
-		ret = probe_run(p, &sink, &cli_stop, msg, sizeof(msg));
+		ret = prober_run(p, &sink, &cli_stop, msg, sizeof(msg));
 	ticker_stop(&c->iostat);
 	cli_fleet_end(&c->x); /* before the watchdog: its page holds the in-flight start */
 	watchdog_stop(wd);
@@ -292,11 +296,11 @@ int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops
 
 	if (cli_engine_start(o, t, ops, &eng, &buf, true))
 		return CLI_EXIT_PREPARE;
-	p = malloc(sizeof(*p));
+	p = prober_alloc();
 	if (!p) {
 		cli_msg("out of memory");
 		engine_stop(&eng);
-		free(buf);
+		cli_buffers_free(buf, cli_buffers_len(o, t));
 		return CLI_EXIT_PREPARE;
 	}
 	cli_ctx_init(&c, o, t, watch);
@@ -310,8 +314,8 @@ int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops
 	else
 		code = cli_run_plain(&c, p, t, ops, wd);
 	cli_ctx_free(&c);
-	free(p);
+	prober_free(p);
 	engine_stop(&eng);
-	free(buf);
+	cli_buffers_free(buf, cli_buffers_len(o, t));
 	return code;
 }

@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "outw.h"
 #include "probe.h"
+#include "prober.h"
 #include "sbuf.h"
 #include "stats.h"
 #include "sweep.h"
@@ -85,6 +86,7 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 {
 	const struct opts *o = c->o;
 	struct probe_cfg pc = p->cfg;
+	struct probe_ctl *ctl = p->ctl ? p->ctl : prober_ctl(p);
 	struct sweep_plan plan;
 	struct verdict_hist h;
 	struct sbuf sb = SBUF_INIT;
@@ -118,8 +120,9 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 
 		pc.interval = rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / rate);
 		probe_init(p, &pc, p->target, p->engine, p->buf);
+		p->ctl = ctl; /* the watchdog's, shared with the probe's process */
 		devwatch_sample(c->watch, NULL, 0);
-		ret = probe_run(p, &quiet, &cli_stop, msg, msglen);
+		ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
 		if (ret || cli_stop)
 			break;
 		devwatch_sample(c->watch, NULL, 0);

@@ -329,13 +329,15 @@ void exporters_stop(struct exporters *x)
 		pthread_join(x->stdin_thread, NULL);
 	x->stdin_running = false;
 	httpd_stop(&x->httpd);
+	if (x->prom.running) {
+		ticker_stop(&x->prom);
+		/* the final counts, with any request a stop gave up on still in flight (its
+		 * control block lives until the front end releases the probe) */
+		exporters_write_prom(x);
+	}
 	for (size_t i = 0; i < x->n; i++) { /* the probes have stopped; their ctl may go away */
 		x->target[i].inflight = NULL;
 		x->target[i].inflight_n = NULL;
-	}
-	if (x->prom.running) {
-		ticker_stop(&x->prom);
-		exporters_write_prom(x); /* the final counts */
 	}
 	for (size_t i = 0; i < x->n; i++) {
 		metrics_target_destroy(&x->target[i]);

@@ -28,6 +28,25 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
 	return 0;
 }
 
+int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity)
+{
+	memset(r, 0, sizeof(*r));
+	if (!data || !rec_size || !capacity || (capacity & (capacity - 1)))
+		return -EINVAL;
+	r->data = data;
+	r->rec_size = rec_size;
+	r->capacity = capacity;
+	atomic_init(&r->head, 0);
+	atomic_init(&r->tail, 0);
+	atomic_init(&r->dropped, 0);
+	return 0;
+}
+
+bool ring_full(struct ring *r)
+{
+	return ring_count(r) >= r->capacity;
+}
+
 void ring_free(struct ring *r)
 {
 	free(r->data);

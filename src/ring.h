@@ -27,6 +27,16 @@ struct ring {
  */
 int ring_init(struct ring *r, size_t rec_size, uint64_t capacity);
 
+/*
+ * Use capacity records of rec_size bytes at data (the caller's storage, e.g. a
+ * mapping shared with a child process; capacity a power of two). Never give
+ * such a ring to ring_free(). Returns 0 or -EINVAL.
+ */
+int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity);
+
+/* Producer: whether a push would be dropped now (only the consumer can change that). */
+bool ring_full(struct ring *r);
+
 /* Free the storage (no other thread may use the ring any more). */
 void ring_free(struct ring *r);
 

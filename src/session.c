@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "prober.h"
 
 /* Wake the consumer, at most every SESSION_WAKE_NS unless forced. */
 static void session_wake(struct session *s, bool force)
@@ -81,8 +82,8 @@ static void *session_main(void *arg)
 	struct probe_sink sink = { s, session_on_request, session_on_period,
 				   session_on_burst_end, session_on_warn, session_on_skipped };
 
-	clock_tighten_slack();
-	s->result = probe_run(s->probe, &sink, &s->stop, s->msg, sizeof(s->msg));
+	clock_tighten_slack(); /* the probe's process, forked from this thread, inherits it */
+	s->result = prober_run(s->probe, &sink, &s->stop, s->msg, sizeof(s->msg));
 	atomic_store(&s->state, s->result ? SESSION_FAILED : SESSION_DONE);
 	session_wake(s, true);
 	return NULL;
@@ -94,7 +95,7 @@ int session_start(struct session *s, struct probe *p)
 
 	memset(s, 0, sizeof(*s));
 	s->probe = p;
-	s->ctl = p->ctl ? p->ctl : &s->own_ctl; /* the exporters may have given it one */
+	s->ctl = p->ctl ? p->ctl : prober_ctl(p); /* the exporters may have given it one */
 	p->ctl = s->ctl;
 	atomic_init(&s->state, SESSION_RUNNING);
 	ret = ring_init(&s->ring, sizeof(struct session_rec), SESSION_RING);

@@ -1,7 +1,9 @@
 /*
- * session: a probe running in its own thread, for front ends that must never
- * block on I/O (the TUI). Every finished request, closed period and warning
- * becomes a record in a lock-free ring; an eventfd wakes the consumer at most
+ * session: a probe running apart, for front ends that must never block on
+ * I/O (the TUI): its requests are issued by a child process (prober.h, so a
+ * request that never returns cannot hold the view's process), whose records
+ * a thread of the session takes. Every finished request, closed period and
+ * warning becomes a record in a lock-free ring; an eventfd wakes the consumer at most
  * every SESSION_WAKE_NS (and at once when the run ends). The consumer steers
  * the probe through session.ctl (pause, interval, reset) and reads
  * ctl.inflight to show a request stuck in the kernel.
@@ -37,8 +39,7 @@ enum session_state { SESSION_RUNNING, SESSION_DONE, SESSION_FAILED };
 
 struct session {
 	struct probe *probe;
-	struct probe_ctl *ctl;        /* the probe's: the caller's, or own_ctl */
-	struct probe_ctl own_ctl;
+	struct probe_ctl *ctl;        /* the probe's: the caller's, or prober_ctl()'s */
 	struct ring ring;
 	int wake_fd;                  /* eventfd: readable when records or the end arrived */
 	pthread_t thread;
@@ -51,10 +52,13 @@ struct session {
 };
 
 /*
- * Start p (already initialised with probe_init()) in a new thread. The
- * session steers p through p->ctl: the one already set (the exporters read
- * it too), else one of its own. p->tap, when set, hears every request and
- * skipped slot on the probe thread. Returns 0 or -errno.
+ * Start p (from prober_alloc(), initialised with probe_init()): a new thread
+ * runs it with prober_run(). The session steers p through p->ctl: the one
+ * already set (shared memory: the exporters read it too), else the
+ * prober's. p->tap, when set, hears every request and skipped slot on the
+ * session's thread. A request still in flight PROBER_GRACE_NS after a stop
+ * is given up: the session then ends SESSION_FAILED with -ETIMEDOUT.
+ * Returns 0 or -errno.
  */
 int session_start(struct session *s, struct probe *p);
 

@@ -6,13 +6,14 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "prober.h"
 #include "session.h"
 
 /* A probe over a temp file with the null engine (no I/O), as the TUI would run it. */
 struct fixture {
 	struct target t;
 	struct engine e;
-	struct probe p;
+	struct probe *p; /* shared with the probe's process (prober_alloc) */
 	struct session s;
 	char buf[4096];
 };
@@ -25,6 +26,8 @@ static struct fixture *fx_start(uint64_t count, uint64_t interval, const char *n
 	char path[] = "/tmp/ioprobe-session.XXXXXX";
 
 	cr_assert(f);
+	f->p = prober_alloc();
+	cr_assert(f->p);
 	f->t.fd = mkstemp(path);
 	cr_assert_geq(f->t.fd, 0);
 	unlink(path);
@@ -41,8 +44,8 @@ static struct fixture *fx_start(uint64_t count, uint64_t interval, const char *n
 	pc.cached = true;
 	pc.account.warmup = 1;
 	pc.account.max_time = UINT64_MAX;
-	probe_init(&f->p, &pc, &f->t, &f->e, f->buf);
-	cr_assert_eq(session_start(&f->s, &f->p), 0);
+	probe_init(f->p, &pc, &f->t, &f->e, f->buf);
+	cr_assert_eq(session_start(&f->s, f->p), 0);
 	return f;
 }
 
@@ -51,6 +54,7 @@ static void fx_stop(struct fixture *f)
 	session_stop(&f->s);
 	engine_stop(&f->e);
 	close(f->t.fd);
+	prober_free(f->p);
 	free(f);
 }
 
@@ -86,8 +90,8 @@ Test(session, delivers_every_sample_in_order_and_finishes)
 
 	cr_assert_eq(drain_until_done(f, 10000), 5000);
 	cr_assert_eq(session_state(&f->s), SESSION_DONE);
-	cr_assert_eq(f->p.acct.total.requests, 5000);
-	cr_assert_eq(f->p.acct.total.valid.count, 4999); /* one warmup */
+	cr_assert_eq(f->p->acct.total.requests, 5000);
+	cr_assert_eq(f->p->acct.total.valid.count, 4999); /* one warmup */
 	fx_stop(f);
 }
 
@@ -99,9 +103,10 @@ Test(session, stop_ends_an_endless_run)
 	usleep(50000);
 	session_stop(&f->s);
 	cr_assert_lt(clock_now() - t0, 2000000000ull);
-	cr_assert_gt(f->p.requests, 10);
+	cr_assert_gt(f->p->requests, 10);
 	engine_stop(&f->e);
 	close(f->t.fd);
+	prober_free(f->p);
 	free(f);
 }
 
@@ -113,14 +118,14 @@ Test(session, pause_holds_requests_and_resume_continues)
 	usleep(30000);
 	atomic_store(&f->s.ctl->pause, true);
 	usleep(60000); /* let the in-progress wait end */
-	before = f->p.requests;
+	before = f->p->requests;
 	usleep(100000);
-	after = f->p.requests;
+	after = f->p->requests;
 	cr_assert_leq(after - before, 1, "requests went on while paused: %llu",
 		      (unsigned long long)(after - before));
 	atomic_store(&f->s.ctl->pause, false);
 	usleep(50000);
-	cr_assert_gt(f->p.requests, after + 10);
+	cr_assert_gt(f->p->requests, after + 10);
 	fx_stop(f);
 }
 
@@ -130,11 +135,11 @@ Test(session, interval_change_takes_effect)
 	uint64_t before;
 
 	usleep(50000);
-	before = f->p.requests;
+	before = f->p->requests;
 	atomic_store(&f->s.ctl->interval, 1000000ull); /* 1 ms */
 	usleep(200000);
-	cr_assert_gt(f->p.requests, before + 50, "only %llu more requests",
-		     (unsigned long long)(f->p.requests - before));
+	cr_assert_gt(f->p->requests, before + 50, "only %llu more requests",
+		     (unsigned long long)(f->p->requests - before));
 	fx_stop(f);
 }
 
@@ -146,12 +151,13 @@ Test(session, reset_restarts_statistics)
 	atomic_fetch_add(&f->s.ctl->reset, 1);
 	usleep(5000);
 	session_stop(&f->s);
-	cr_assert_lt(f->p.acct.total.requests, f->p.requests,
+	cr_assert_lt(f->p->acct.total.requests, f->p->requests,
 		     "total %llu should be below issued %llu after a reset",
-		     (unsigned long long)f->p.acct.total.requests,
-		     (unsigned long long)f->p.requests);
+		     (unsigned long long)f->p->acct.total.requests,
+		     (unsigned long long)f->p->requests);
 	engine_stop(&f->e);
 	close(f->t.fd);
+	prober_free(f->p);
 	free(f);
 }
 
@@ -178,14 +184,15 @@ Test(session, pause_keeps_the_skipped_count)
 	usleep(100000);
 	atomic_store(&f->s.ctl->pause, true);
 	usleep(60000);
-	before = f->p.pacer.skipped;
+	before = f->p->pacer.skipped;
 	cr_assert_gt(before, 0, "no slot was skipped before the pause");
 	atomic_store(&f->s.ctl->pause, false);
 	usleep(30000);
 	session_stop(&f->s);
-	cr_assert_geq(f->p.acct.total.skipped, before, "skipped %llu fell below %llu",
-		      (unsigned long long)f->p.acct.total.skipped, (unsigned long long)before);
+	cr_assert_geq(f->p->acct.total.skipped, before, "skipped %llu fell below %llu",
+		      (unsigned long long)f->p->acct.total.skipped, (unsigned long long)before);
 	engine_stop(&f->e);
 	close(f->t.fd);
+	prober_free(f->p);
 	free(f);
 }

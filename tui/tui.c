@@ -527,9 +527,10 @@ static int tui_start(struct tui *t)
 
 /*
  * Stop the probe: ask, interrupt its sleep, wait for its thread. A request
- * stuck in the kernel cannot be interrupted; the screen is already given
- * back then, so say what we wait for — only when a request really is in
- * flight (a probe thread busy elsewhere is not waiting for one).
+ * stuck in the kernel cannot be interrupted: the session gives it up after
+ * PROBER_GRACE_NS (its process is left to end with the request); the screen
+ * is already given back then, so say what we wait for — only when a request
+ * really is in flight (a probe busy elsewhere is not waiting for one).
  */
 void tui_finish(struct tui *t)
 {
@@ -542,7 +543,7 @@ void tui_finish(struct tui *t)
 		poll(&p, 1, 20);
 		session_ack(&t->s);
 		if (!told && tui_inflight(t, clock_now())) {
-			t->vp->message("waiting for the request in flight to finish");
+			t->vp->message("waiting for the request in flight to finish (0.5 s at most)");
 			told = true;
 		}
 	}

@@ -248,8 +248,14 @@ check "hung request: shown" wait_for "request in flight for [0-9.]+ s" 10
 check "hung request: the screen keeps updating" elapsed_tick
 pid=$(ioprobe_pid)
 check "SIGTERM: handler installed" wait_caught "$pid" 15
+t0=$(now_ms)
 kill -TERM "$pid"
-check "SIGTERM: exits 0" wait_for "^EXIT=0" 10
+check "SIGTERM on a request that takes 3 s: exit 3, the request given up" wait_for "^EXIT=3" 10
+dt=$(($(now_ms) - t0))
+check "SIGTERM: ended within 1 s of the signal (${dt} ms; the capture polls every 100 ms)" \
+	test "$dt" -le 1200
+check "SIGTERM: says the request did not complete" \
+	grep -Eq "^ioprobe: 1 request in flight \(hung [0-9.]+ s\) at the stop: it did not complete$" "$ERR"
 check "SIGTERM: summary" has "ioprobe statistics ---"
 check "SIGTERM: terminal restored" terminal_restored
 
@@ -317,8 +323,11 @@ if [ -c /dev/fuse ] && [ -n "${IOPROBE_FAULTDISK:-}" ] && [ -x "$IOPROBE_FAULTDI
 		wait_lines "$ERR" "^ioprobe: waiting for the request in flight" 1 10
 	check "hang: the screen is already given back" \
 		test "$(TM display -p -t t '#{alternate_on}')" = 0
+	check "hang: gives the request up, exit 3, without a release" wait_for "^EXIT=3" 10
+	check "hang: says the request did not complete" \
+		grep -Eq "^ioprobe: 1 request in flight \(hung [0-9.]+ s\) at the stop" "$ERR"
+	check "hang: the request still hangs in the server" [ "$(fault_get "$M" hung_now)" = 1 ]
 	fault_ctl "$M" "hang 0"
-	check "hang: exits 0 after the release" wait_for "^EXIT=0" 10
 	check "hang: terminal restored" terminal_restored
 elif [ "${IOPROBE_TEST_STRICT:-0}" = 1 ]; then
 	fail "faults: needs /dev/fuse and IOPROBE_FAULTDISK (IOPROBE_TEST_STRICT=1)"

@@ -1,0 +1,440 @@
+#include "config.h"
+
+#include "prober.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "msg.h"
+#include "ring.h"
+
+#define PROBER_RECS 4096      /* records between the child and the caller (a power of two) */
+#define PROBER_TALLIES 16     /* closed periods' tallies waiting (a power of two) */
+#define PROBER_TEXTS 16       /* warnings waiting (a power of two) */
+#define PROBER_TEXT_LEN 256   /* a warning's text at most (probe_warn's buffer) */
+#define PROBER_WAKE_GAP_NS 1000000ull /* the child wakes the caller at most every 1 ms... */
+#define PROBER_POLL_MS 20     /* ...which looks anyway this often */
+#define PROBER_FULL_WAIT_NS 50000L /* the child's pause while the ring is full */
+#define PROBER_KICK_NS 50000000ull /* after a stop, the child's sleep is interrupted this often */
+
+enum prober_kind { PR_SAMPLE, PR_PERIOD, PR_BURST_END, PR_WARNING, PR_SKIPPED };
+
+struct prober_rec {
+	enum prober_kind kind;
+	enum notice notice;  /* PR_SAMPLE */
+	union {
+		struct sample sample;                     /* PR_SAMPLE */
+		struct { uint64_t hi, step, n; } skipped; /* PR_SKIPPED */
+	};
+};
+
+enum prober_state { PROBER_RUNNING, PROBER_DONE };
+
+/* The shared mapping: the probe first (prober_alloc returns it). */
+struct prober_shm {
+	struct probe probe;
+	struct probe_ctl ctl;
+	struct ring recs;     /* struct prober_rec */
+	struct ring tallies;  /* struct tally, one per PR_PERIOD */
+	struct ring texts;    /* char[PROBER_TEXT_LEN], one per PR_WARNING */
+	volatile sig_atomic_t stop; /* the child's stop flag, set by the caller */
+	_Atomic int state;          /* enum prober_state, the child's */
+	atomic_bool waiting;        /* the caller sleeps on the eventfd */
+	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
+	int wake_fd;
+	int result;                 /* probe_run()'s, valid once PROBER_DONE */
+	char msg[MSG_MAX];
+	struct prober_rec rec_data[PROBER_RECS];
+	struct tally tally_data[PROBER_TALLIES];
+	char text_data[PROBER_TEXTS][PROBER_TEXT_LEN];
+};
+
+static struct prober_shm *prober_shm_of(struct probe *p)
+{
+	return (struct prober_shm *)(void *)p; /* the probe is the mapping's first member */
+}
+
+struct probe *prober_alloc(void)
+{
+	struct prober_shm *m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	m->wake_fd = -1; /* the rest is zero, as mmap gives it */
+	return &m->probe;
+}
+
+void prober_free(struct probe *p)
+{
+	if (p)
+		munmap(prober_shm_of(p), sizeof(struct prober_shm));
+}
+
+struct probe_ctl *prober_ctl(struct probe *p)
+{
+	return &prober_shm_of(p)->ctl;
+}
+
+/* ---- the child ---- */
+
+/* Wake the caller if it sleeps, at most every PROBER_WAKE_GAP_NS unless forced. */
+static void prober_wake(struct prober_shm *m, bool force)
+{
+	uint64_t now = clock_now(), one = 1;
+
+	if (!atomic_load_explicit(&m->waiting, memory_order_acquire))
+		return;
+	if (!force && now - atomic_load_explicit(&m->last_wake, memory_order_relaxed) <
+			      PROBER_WAKE_GAP_NS)
+		return;
+	atomic_store_explicit(&m->last_wake, now, memory_order_relaxed);
+	atomic_store_explicit(&m->waiting, false, memory_order_relaxed);
+	if (write(m->wake_fd, &one, sizeof(one)) < 0) {
+		/* the counter is saturated: the caller wakes anyway */
+	}
+}
+
+/* Push into r, waiting while it is full (the caller reads); dropped only after a stop. */
+static void prober_push(struct prober_shm *m, struct ring *r, const void *rec)
+{
+	const struct timespec pause = { 0, PROBER_FULL_WAIT_NS };
+
+	while (ring_full(r) && !m->stop) {
+		prober_wake(m, true);
+		nanosleep(&pause, NULL);
+	}
+	ring_push(r, rec);
+}
+
+static int prober_on_request(void *ctx, const struct sample *s, enum notice n)
+{
+	struct prober_shm *m = ctx;
+	struct prober_rec rec = { .kind = PR_SAMPLE, .notice = n, .sample = *s };
+
+	prober_push(m, &m->recs, &rec);
+	prober_wake(m, false);
+	return 0;
+}
+
+static int prober_on_period(void *ctx, const struct tally *t)
+{
+	struct prober_shm *m = ctx;
+	struct prober_rec rec = { .kind = PR_PERIOD };
+
+	prober_push(m, &m->tallies, t);
+	prober_push(m, &m->recs, &rec);
+	prober_wake(m, true);
+	return 0;
+}
+
+static int prober_on_burst_end(void *ctx)
+{
+	struct prober_shm *m = ctx;
+	struct prober_rec rec = { .kind = PR_BURST_END };
+
+	prober_push(m, &m->recs, &rec);
+	prober_wake(m, false);
+	return 0;
+}
+
+static void prober_on_warn(void *ctx, const char *text)
+{
+	struct prober_shm *m = ctx;
+	struct prober_rec rec = { .kind = PR_WARNING };
+	char line[PROBER_TEXT_LEN];
+
+	snprintf(line, sizeof(line), "%s", text);
+	prober_push(m, &m->texts, line);
+	prober_push(m, &m->recs, &rec);
+	prober_wake(m, true);
+}
+
+static void prober_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+{
+	struct prober_shm *m = ctx;
+	struct prober_rec rec = { .kind = PR_SKIPPED, .skipped = { hi, step, n } };
+
+	prober_push(m, &m->recs, &rec);
+	prober_wake(m, false);
+}
+
+static void prober_on_kick(int sig)
+{
+	(void)sig; /* only interrupts a sleep; the stop flag says why */
+}
+
+/* The child's signals: the caller decides when to stop; SIGUSR1 ends a sleep. */
+static void prober_child_signals(pid_t parent)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = prober_on_kick; /* no SA_RESTART */
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent) /* the parent died before the line above */
+		_exit(0);
+}
+
+/* Close every descriptor but keep[0..n-1] (sorted, >= 0); stdio becomes /dev/null. */
+static void prober_child_fds(const int *keep, size_t n)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	unsigned first = 3;
+
+	for (int fd = 0; fd < 3 && null >= 0; fd++)
+		if (null != fd)
+			dup2(null, fd); /* dup2 clears O_CLOEXEC on the copy */
+	for (size_t i = 0; i <= n; i++) {
+		unsigned last = i < n ? (unsigned)keep[i] : ~0u;
+
+		if (i < n && (unsigned)keep[i] < first)
+			continue;
+		if (last > first)
+			syscall(SYS_close_range, first, last - 1, 0);
+		first = last + 1;
+	}
+}
+
+static void sort2(int *a)
+{
+	if (a[0] > a[1]) {
+		int t = a[0];
+
+		a[0] = a[1];
+		a[1] = t;
+	}
+}
+
+static _Noreturn void prober_child(struct prober_shm *m, pid_t parent)
+{
+	struct probe *p = &m->probe;
+	struct probe_sink sink = { m, prober_on_request, prober_on_period, prober_on_burst_end,
+				   prober_on_warn, prober_on_skipped };
+	struct engine own;
+	int keep[2] = { p->engine->params.fd, m->wake_fd };
+	int ret;
+
+	prober_child_signals(parent);
+	sort2(keep);
+	prober_child_fds(keep, 2);
+	ret = engine_start(&own, p->engine->ops, &p->engine->params);
+	if (ret) {
+		m->result = err_set(m->msg, sizeof(m->msg), ret,
+				    "failed to start the %s engine: %s", p->engine->ops->name,
+				    strerror(-ret));
+	} else {
+		p->engine = &own;
+		m->result = probe_run(p, &sink, &m->stop, m->msg, sizeof(m->msg));
+		engine_stop(&own);
+	}
+	/* the target closed before the caller hears the end: an io_uring worker, which shares
+	 * this descriptor table and may outlive _exit, must not keep a -WWW device claimed */
+	close(keep[0] == m->wake_fd ? keep[1] : keep[0]);
+	atomic_store(&m->state, PROBER_DONE);
+	atomic_store(&m->waiting, true);
+	prober_wake(m, true);
+	close(m->wake_fd); /* nothing left open at exit but stdio on /dev/null */
+	_exit(0);
+}
+
+/* ---- the caller ---- */
+
+/*
+ * Hand every record waiting to the sink, in order. After a sink error (*err, kept) the
+ * records are only taken, so the child never waits on a ring nobody reads.
+ */
+static void prober_drain(struct prober_shm *m, const struct probe_sink *sink, int *err)
+{
+	static const struct probe_sink none = { 0 };
+	struct prober_rec rec;
+	struct tally t;
+	char text[PROBER_TEXT_LEN];
+	int ret = 0;
+
+	while (ring_pop(&m->recs, &rec)) {
+		if (*err || ret)
+			sink = &none;
+		switch (rec.kind) {
+		case PR_SAMPLE:
+			if (sink->request && !ret)
+				ret = sink->request(sink->ctx, &rec.sample, rec.notice);
+			break;
+		case PR_PERIOD:
+			if (ring_pop(&m->tallies, &t) && sink->period && !ret)
+				ret = sink->period(sink->ctx, &t);
+			break;
+		case PR_BURST_END:
+			if (sink->burst_end && !ret)
+				ret = sink->burst_end(sink->ctx);
+			break;
+		case PR_WARNING:
+			if (ring_pop(&m->texts, text) && sink->warn)
+				sink->warn(sink->ctx, text);
+			break;
+		case PR_SKIPPED:
+			if (sink->skipped)
+				sink->skipped(sink->ctx, rec.skipped.hi, rec.skipped.step,
+					      rec.skipped.n);
+			break;
+		}
+	}
+	if (!*err)
+		*err = ret;
+}
+
+/* Sleep on the eventfd until the child wakes us or PROBER_POLL_MS passed. */
+static void prober_sleep(struct prober_shm *m)
+{
+	struct pollfd pfd = { .fd = m->wake_fd, .events = POLLIN };
+	uint64_t v;
+
+	atomic_store_explicit(&m->waiting, true, memory_order_release);
+	if (ring_count(&m->recs) == 0 && atomic_load(&m->state) == PROBER_RUNNING)
+		poll(&pfd, 1, PROBER_POLL_MS); /* EINTR (a stop signal) is a wake-up too */
+	if (read(m->wake_fd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: nothing was pending */
+	}
+}
+
+/*
+ * The child was given up (killed, its request still in the kernel): the run's wall time up
+ * to now, and what was in flight as the result's message.
+ */
+static int prober_gave_up(struct prober_shm *m, char *msg, size_t msglen)
+{
+	uint64_t since = atomic_load(&m->probe.ctl->inflight);
+	unsigned n = atomic_load(&m->probe.ctl->inflight_n);
+	double secs = since ? (double)(clock_now() - since) / 1e9 : 0;
+
+	if (m->probe.first_start)
+		m->probe.acct.total.wall = clock_now() - m->probe.first_start;
+	if (!n)
+		n = since ? 1 : 0;
+	if (!n)
+		return err_set(msg, msglen, -ETIMEDOUT,
+			       "the probe did not stop within %.1f s of the stop; given up",
+			       (double)PROBER_GRACE_NS / 1e9);
+	return err_set(msg, msglen, -ETIMEDOUT,
+		       "%u request%s in flight (hung %.1f s) at the stop: %s not complete", n,
+		       n == 1 ? "" : "s", secs, n == 1 ? "it did" : "they did");
+}
+
+/* Start the child; returns its pid or -errno. */
+static pid_t prober_fork(struct prober_shm *m)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t kick, old;
+	int err;
+
+	/* a kick before the child's handler is in place must wait for it, not kill it */
+	sigemptyset(&kick);
+	sigaddset(&kick, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &kick, &old);
+	pid = fork();
+	if (pid == 0)
+		prober_child(m, parent); /* unblocks every signal once its handlers are set */
+	err = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return pid < 0 ? -err : pid;
+}
+
+/* The child ended by itself (status, when already collected): its result. */
+static int prober_reap(struct prober_shm *m, pid_t pid, bool reaped, int status, char *msg,
+		       size_t msglen)
+{
+	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (atomic_load(&m->state) != PROBER_DONE)
+		return err_set(msg, msglen, -ECHILD, "the probe process ended unexpectedly (%s %d)",
+			       WIFSIGNALED(status) ? "signal" : "status",
+			       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	snprintf(msg, msglen, "%s", m->msg);
+	return m->result;
+}
+
+int prober_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
+	       char *msg, size_t msglen)
+{
+	struct prober_shm *m = prober_shm_of(p);
+	struct engine *engine = p->engine;
+	uint64_t stop_at = 0, kicked = 0;
+	int ret, sink_err = 0, status = 0;
+	pid_t pid;
+
+	if (!p->ctl)
+		p->ctl = &m->ctl;
+	m->stop = 0;
+	atomic_store(&m->state, PROBER_RUNNING);
+	atomic_store(&m->waiting, false);
+	if (ring_init_at(&m->recs, m->rec_data, sizeof(m->rec_data[0]), PROBER_RECS) ||
+	    ring_init_at(&m->tallies, m->tally_data, sizeof(m->tally_data[0]), PROBER_TALLIES) ||
+	    ring_init_at(&m->texts, m->text_data, sizeof(m->text_data[0]), PROBER_TEXTS))
+		return err_set(msg, msglen, -EINVAL, "the probe's ring could not be set up");
+	m->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (m->wake_fd < 0)
+		return err_set(msg, msglen, -errno, "cannot start the probe: eventfd: %s",
+			       strerror(errno));
+	pid = prober_fork(m);
+	if (pid < 0) {
+		close(m->wake_fd);
+		return err_set(msg, msglen, -ECHILD, "cannot start the probe process: %s",
+			       strerror(-pid));
+	}
+	for (;;) {
+		bool reaped;
+
+		prober_drain(m, sink, &sink_err);
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+		if (reaped || atomic_load(&m->state) == PROBER_DONE) {
+			prober_drain(m, sink, &sink_err); /* what came after the last look */
+			ret = prober_reap(m, pid, reaped, status, msg, msglen);
+			break;
+		}
+		if ((*stop || sink_err) && !stop_at) {
+			stop_at = clock_now();
+			m->stop = 1;
+		}
+		/* end its sleep between requests (a request in flight is left to finish: an
+		 * interrupted wait would abandon it, and a slow one completes in the grace) */
+		if (stop_at && clock_now() - kicked >= PROBER_KICK_NS &&
+		    !atomic_load(&p->ctl->inflight)) {
+			kicked = clock_now();
+			kill(pid, SIGUSR1);
+		}
+		if (stop_at && clock_now() - stop_at >= PROBER_GRACE_NS) {
+			kill(pid, SIGKILL); /* it dies when its request returns, if ever */
+			ret = prober_gave_up(m, msg, msglen);
+			break;
+		}
+		prober_sleep(m);
+	}
+	close(m->wake_fd);
+	m->wake_fd = -1;
+	p->engine = engine; /* the child ran its own copy */
+	return sink_err ? sink_err : ret;
+}

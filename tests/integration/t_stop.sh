@@ -1,0 +1,227 @@
+#!/bin/bash
+# A stop signal always stops: SIGTERM to a run whose request never returns (a FUSE server
+# that took the request and never answers: the reader sits in uninterruptible sleep, which
+# not even SIGKILL ends) ends every command-line mode within 1 s, with its closing output
+# whole, standard output released (a pipe reader sees EOF) and exit 3, because the request
+# is issued by a child process that holds nothing of the caller's. The child, left in the
+# kernel, ends when its request does. Also: the same after the FUSE server is killed, at
+# -Q 1 and -Q 64 with every engine, and beside a healthy second target.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fleet.sh"
+
+require_fuse
+require_loop
+require_cmd python3
+
+M=$T_TMP/hang
+DEV=$(make_fault_disk "$M" 32M) || { fail "mount faultdisk"; finish; }
+FILE=$M/disk # the FUSE file itself: its reader waits in request_wait_answer
+GOOD=$(make_loop 16M)
+PIPE=$T_TMP/stdout.pipe
+mkfifo "$PIPE" "$T_TMP/stdin.pipe"
+exec 7<>"$T_TMP/stdin.pipe" # --influx reads stdin: one that never ends
+
+# ioprobe_left PATTERN: pids of processes whose command line has PATTERN (the run's probes)
+ioprobe_left() { pgrep -f -- "^$IOPROBE .*$1\$" || true; }
+
+# hang_case NAME TARGET... -- ARGS...: start ioprobe ARGS TARGET... (stdout through a pipe
+# to cat), let it probe, hang the disk, wait until the request is in the FUSE server, then
+# SIGTERM. Sets RC, DT (ms from SIGTERM to exit) and CAT_DT (ms until the pipe reader saw
+# EOF); stdout in $OUT, stderr in $ERR. The hang stays on (hang_release ends it).
+hang_case() {
+	local targets=() pid cat_pid t0
+	while [ "$1" != -- ]; do targets+=("$1"); shift; done
+	shift
+	fault_ctl "$M" "hang 0"
+	cat "$PIPE" >"$OUT" &
+	cat_pid=$!
+	"$IOPROBE" "$@" "${targets[@]}" >"$PIPE" 2>"$ERR" <&7 &
+	pid=$!
+	FLEET_BG+=("$pid")
+	wait_caught "$pid" 15 5
+	sleep 0.4
+	fault_ctl "$M" "hang 1"
+	wait_fault "$M" hung_now 1 5
+	sleep 0.3
+	t0=$(now_ms)
+	kill -TERM "$pid"
+	wait_exit "$pid" 5 || kill -KILL "$pid"
+	DT=$(($(now_ms) - t0))
+	wait "$pid"
+	RC=$?
+	wait_exit "$cat_pid" 5 || kill "$cat_pid"
+	CAT_DT=$(($(now_ms) - t0))
+	wait "$cat_pid" 2>/dev/null
+}
+
+# hang_release PATTERN: end the hang; the given-up probe process must end with its request.
+hang_release() {
+	local tries=500
+	fault_ctl "$M" "hang 0"
+	while [ -n "$(ioprobe_left "$1")" ] && [ "$tries" -gt 0 ]; do
+		sleep 0.01
+		tries=$((tries - 1))
+	done
+	check "$2: once the request returns, no ioprobe process is left" \
+		test -z "$(ioprobe_left "$1")"
+}
+
+# stop_checks NAME: what every mode owes its caller after the stop.
+stop_checks() {
+	check "$1: SIGTERM ends it within 1 s while the request hangs (${DT} ms)" \
+		test "$DT" -le 1000
+	check "$1: stdout released: the pipe reader sees EOF within 1 s (${CAT_DT} ms)" \
+		test "$CAT_DT" -le 1000
+	check "$1: exit 3 (a request did not complete)" rc_is 3
+	check "$1: says the request was in flight, hung" \
+		err_has '^ioprobe: (.*: )?[0-9]+ requests? in flight \(hung [0-9.]+ s\) at the stop: (it|they) did not complete$'
+}
+
+## 1. every output mode, sync engine, on the FUSE file
+plain_case() {
+	hang_case "$FILE" -- -i 0.05
+	stop_checks "plain"
+	check "plain: the summary is whole" \
+		eval 'out_has "^--- .* ioprobe statistics ---$" && out_has "^min/avg/max/mdev = " && out_has "^p50/p90/p99/p99.9 = "'
+	check "plain: its wall time is the run's (not 0 ns)" out_has '^generated [0-9]+ requests in [0-9.]+ (ms|s),'
+}
+attempts 2 plain_case
+hang_release "$FILE" "plain"
+
+json_case() {
+	hang_case "$FILE" -- -J -i 0.05
+	stop_checks "-J"
+	check "-J: the output is one valid JSON array, the totals last" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d and "stat" in d[-1] and d[-1]["stat"]["count"] >= 1' "$OUT"
+}
+attempts 2 json_case
+hang_release "$FILE" "-J"
+
+lines_case() {
+	hang_case "$FILE" -- --json-lines -i 0.05
+	stop_checks "--json-lines"
+	check "--json-lines: every line is a JSON object, the last the totals" python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines and "stat" in lines[-1]' "$OUT"
+}
+attempts 2 lines_case
+hang_release "$FILE" "--json-lines"
+
+batch_case() {
+	hang_case "$FILE" -- -B -i 0.05
+	stop_checks "-B"
+	check "-B: the raw line is there (at least ten numbers)" \
+		out_has '^[0-9]+( [0-9.]+){9}'
+}
+attempts 2 batch_case
+hang_release "$FILE" "-B"
+
+check_case() {
+	hang_case "$FILE" -- --check 1s,2s -c 1000 -i 0.01
+	RC_CHECK=$RC
+	DT_OK=$DT
+	check "--check: SIGTERM ends it within 1 s (${DT} ms)" test "$DT" -le 1000
+	check "--check: stdout released within 1 s (${CAT_DT} ms)" test "$CAT_DT" -le 1000
+	check "--check: one plugin line, UNKNOWN with the hung request" \
+		eval 'out_lines 1 && out_has "^IOPROBE UNKNOWN - [0-9]+ requests? in flight \\(hung [0-9.]+ s\\) at the stop"'
+	check "--check: exit 3 (UNKNOWN)" rc_is 3
+}
+attempts 2 check_case
+hang_release "$FILE" "--check"
+
+prom_case() {
+	rm -f "$T_TMP/q.prom"
+	hang_case "$FILE" -- --prometheus "$T_TMP/q.prom" --prometheus-period 0.1 -i 0.05
+	stop_checks "--prometheus"
+	check "--prometheus: the last textfile write has the hung request in flight" \
+		eval 'grep -Eq "^ioprobe_requests_in_flight\{.*\} 1$" "$T_TMP/q.prom" && grep -Eq "^ioprobe_oldest_in_flight_seconds\{.*\} (0\.[3-9]|[1-9])" "$T_TMP/q.prom"'
+	check "--prometheus: no temp file left" test -z "$(ls "$T_TMP" | grep 'q.prom.tmp')"
+}
+attempts 2 prom_case
+hang_release "$FILE" "--prometheus"
+
+influx_case() {
+	hang_case "$FILE" -- --influx -P 0.2 -i 0.05
+	stop_checks "--influx"
+	check "--influx: whole lines only (each ends in a newline, a timestamp last)" \
+		eval '[ -s "$OUT" ] && [ -z "$(tail -c1 "$OUT")" ] && ! grep -Evq " [0-9]{19}$" "$OUT"'
+}
+attempts 2 influx_case
+hang_release "$FILE" "--influx"
+
+listen_case() {
+	PORT=$(free_port)
+	hang_case "$FILE" -- --listen "127.0.0.1:$PORT" -i 0.05
+	stop_checks "--listen"
+	check "--listen: the port is free at once (the probe's process holds no socket)" \
+		python3 -c 'import socket, sys; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$PORT"
+}
+attempts 2 listen_case
+hang_release "$FILE" "--listen"
+
+quiet_case() {
+	hang_case "$FILE" -- -q -i 0.05
+	stop_checks "-q"
+	check "-q: the summary is whole" out_has '^p50/p90/p99/p99.9 = '
+}
+attempts 2 quiet_case
+hang_release "$FILE" "-q"
+
+## 2. every engine, at depth 1 and 64 (direct I/O on the loop device over the FUSE file)
+for spec in "sync|-D|$DEV" "libaio|-A|$FILE" "io_uring|-U|$FILE" "libaio|-A -D -Q 64 -i 0.01|$DEV" \
+	"io_uring|-U -D -Q 64 -i 0.01|$DEV"; do
+	IFS='|' read -r name eargs target <<<"$spec"
+	engine_case() {
+		# shellcheck disable=SC2086
+		hang_case "$target" -- $eargs -i 0.05
+		stop_checks "$name $eargs"
+		check "$name $eargs: the summary is whole" out_has '^p50/p90/p99/p99.9 = '
+	}
+	attempts 2 engine_case
+	hang_release "$target" "$name $eargs"
+done
+
+## 3. beside a healthy target: both summaries, the hung one named
+multi_case() {
+	hang_case "$GOOD" "$DEV" -- -D -i 0.05
+	stop_checks "two targets"
+	check "two targets: the hung one is named" err_has "^ioprobe: $DEV: 1 request in flight"
+	check "two targets: both summaries, in the order given" \
+		eval '[ "$(grep -c "ioprobe statistics ---$" "$OUT")" = 2 ]'
+}
+attempts 2 multi_case
+hang_release "$DEV" "two targets"
+
+## 4. the FUSE server killed while requests hang
+M2=$T_TMP/dead
+DEV2=$(make_fault_disk "$M2" 32M) || { fail "mount faultdisk 2"; finish; }
+for spec in "sync|-D -i 0.05" "io_uring|-U -D -Q 64 -i 0.01" "libaio|-A -D -Q 64 -i 0.01"; do
+	IFS='|' read -r name eargs <<<"$spec"
+	fault_ctl "$M2" "hang 0"
+	# shellcheck disable=SC2086
+	"$IOPROBE" $eargs -E "$DEV2" >"$OUT" 2>"$ERR" &
+	pid=$!
+	FLEET_BG+=("$pid")
+	sleep 0.4
+	fault_ctl "$M2" "hang 1"
+	wait_fault "$M2" hung_now 1 5
+	kill -KILL "$(fault_pid "$M2")"
+	sleep 0.5
+	t0=$(now_ms)
+	kill -TERM "$pid" 2>/dev/null
+	wait_exit "$pid" 5 || kill -KILL "$pid"
+	DT=$(($(now_ms) - t0))
+	wait "$pid"
+	RC=$?
+	echo "# server killed, $name $eargs: exit $RC after ${DT} ms; $(grep -c 'ENOTCONN\|ECONNABORTED\|EIO' "$OUT") failed requests seen"
+	check "server killed, $name $eargs: SIGTERM ends it within 1 s (${DT} ms)" test "$DT" -le 1000
+	check "server killed, $name $eargs: the summary is whole" out_has '^p50/p90/p99/p99.9 = '
+	# the next engine needs a live disk again
+	DEV2=$(make_fault_disk "$T_TMP/dead.$name" 32M) || { fail "mount faultdisk again"; break; }
+	M2=$T_TMP/dead.$name
+done
+
+finish

@@ -1,0 +1,180 @@
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "msg.h"
+#include "prober.h"
+
+/* A probe over a temp file with the null engine, its buffer shared as the CLI's is. */
+struct fixture {
+	struct target t;
+	struct engine e;
+	struct probe *p;
+	void *buf;
+};
+
+static struct fixture *fx_new(uint64_t count, uint64_t interval, uint64_t period_every,
+			      const char *null_arg, unsigned depth)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct engine_params ep = { 0 };
+	struct probe_cfg pc = { 0 };
+	char path[] = "/tmp/ioprobe-prober.XXXXXX";
+
+	cr_assert(f);
+	f->p = prober_alloc();
+	cr_assert(f->p);
+	f->buf = mmap(NULL, 4096 * 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert(f->buf != MAP_FAILED);
+	f->t.fd = mkstemp(path);
+	cr_assert_geq(f->t.fd, 0);
+	unlink(path);
+	cr_assert_eq(ftruncate(f->t.fd, 1 << 20), 0);
+	f->t.size = 4096;
+	f->t.work_size = 1 << 20;
+	ep.fd = f->t.fd;
+	ep.buf = f->buf;
+	ep.buf_len = 4096;
+	ep.depth = depth;
+	ep.buf_stride = 4096;
+	ep.arg = null_arg;
+	cr_assert_eq(engine_start(&f->e, &engine_null, &ep), 0);
+	pc.count = count;
+	pc.interval = interval;
+	pc.print_count = period_every;
+	pc.cached = true;
+	pc.depth = depth;
+	pc.account.warmup = 1;
+	pc.account.max_time = UINT64_MAX;
+	probe_init(f->p, &pc, &f->t, &f->e, f->buf);
+	return f;
+}
+
+static void fx_free(struct fixture *f)
+{
+	engine_stop(&f->e);
+	close(f->t.fd);
+	munmap(f->buf, 4096 * 8);
+	prober_free(f->p);
+	free(f);
+}
+
+/* What the sink heard, on the calling thread. */
+struct heard {
+	uint64_t samples, expect, periods, period_requests, skipped;
+	int fail_at; /* request index whose sink call fails with -EPIPE (0: never) */
+	pid_t pid;
+	bool other_pid;
+};
+
+static int on_request(void *ctx, const struct sample *s, enum notice n)
+{
+	struct heard *h = ctx;
+	(void)n;
+
+	h->other_pid |= getpid() != h->pid;
+	cr_assert_eq(s->request, h->expect, "request %llu out of order",
+		     (unsigned long long)s->request);
+	h->expect++;
+	h->samples++;
+	return h->fail_at && (int)s->request == h->fail_at ? -EPIPE : 0;
+}
+
+static int on_period(void *ctx, const struct tally *t)
+{
+	struct heard *h = ctx;
+
+	h->periods++;
+	h->period_requests += t->requests;
+	return 0;
+}
+
+static const volatile sig_atomic_t no_stop;
+
+Test(prober, every_sample_in_order_periods_with_tallies_totals_shared)
+{
+	struct fixture *f = fx_new(20001, 0, 1000, NULL, 1); /* 1 warmup + 20 periods */
+	struct heard h = { .expect = 1, .pid = getpid() };
+	struct probe_sink sink = { &h, on_request, on_period, NULL, NULL, NULL };
+	char msg[MSG_MAX] = "";
+
+	cr_assert_eq(prober_run(f->p, &sink, &no_stop, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(h.samples, 20001); /* more than the ring holds: nothing dropped */
+	cr_assert_not(h.other_pid, "the sink runs in the caller's process");
+	cr_assert_eq(h.periods, 20, "%llu periods", (unsigned long long)h.periods);
+	cr_assert_eq(h.period_requests, 20001, "%llu", (unsigned long long)h.period_requests);
+	cr_assert_eq(f->p->acct.total.requests, 20001, "the child's totals, read by the caller");
+	cr_assert_eq(f->p->acct.total.valid.count, 20000);
+	cr_assert_eq(f->p->engine, &f->e, "the caller's engine is back in place");
+	fx_free(f);
+}
+
+Test(prober, a_sink_error_ends_the_run_with_it)
+{
+	struct fixture *f = fx_new(0, 1000000, 0, NULL, 1);
+	struct heard h = { .expect = 1, .fail_at = 5, .pid = getpid() };
+	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
+	char msg[MSG_MAX] = "";
+
+	cr_assert_eq(prober_run(f->p, &sink, &no_stop, msg, sizeof(msg)), -EPIPE);
+	cr_assert_eq(h.samples, 5, "nothing told after the failing call");
+	fx_free(f);
+}
+
+Test(prober, a_stop_ends_a_sleeping_probe_at_once)
+{
+	struct fixture *f = fx_new(0, 10000000000ull, 0, NULL, 1); /* one request per 10 s */
+	struct heard h = { .expect = 1, .pid = getpid() };
+	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
+	static volatile sig_atomic_t stop = 1; /* set before the run: the first sleep is cut */
+	char msg[MSG_MAX] = "";
+	uint64_t t0 = clock_now();
+
+	cr_assert_eq(prober_run(f->p, &sink, &stop, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_lt(clock_now() - t0, PROBER_GRACE_NS, "not given up: it was only asleep");
+	fx_free(f);
+}
+
+static volatile sig_atomic_t stop_later;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop_later = 1;
+}
+
+Test(prober, a_request_that_never_returns_is_given_up_after_the_grace)
+{
+	for (unsigned depth = 1; depth <= 8; depth += 7) {
+		struct fixture *f = fx_new(0, 1000000, 0, "1h", depth); /* each request: 1 hour */
+		struct heard h = { .expect = 1, .pid = getpid() };
+		struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
+		struct sigaction sa = { .sa_handler = on_alarm };
+		char msg[MSG_MAX] = "";
+		uint64_t t0 = clock_now(), dt;
+		int ret;
+
+		stop_later = 0;
+		sigaction(SIGALRM, &sa, NULL);
+		alarm(1);
+		ret = prober_run(f->p, &sink, &stop_later, msg, sizeof(msg));
+		dt = clock_now() - t0;
+		cr_assert_eq(ret, -ETIMEDOUT, "depth %u: %d %s", depth, ret, msg);
+		cr_assert_geq(dt, 1000000000ull + PROBER_GRACE_NS - 50000000ull, "depth %u", depth);
+		cr_assert_lt(dt, 1000000000ull + PROBER_GRACE_NS + 400000000ull, "depth %u", depth);
+		if (depth == 1)
+			cr_assert(strstr(msg, "1 request in flight (hung ") &&
+				  strstr(msg, " at the stop: it did not complete"), "%s", msg);
+		else
+			cr_assert(strstr(msg, "requests in flight (hung ") &&
+				  strstr(msg, "they did not complete"), "%s", msg);
+		cr_assert_gt(f->p->acct.total.wall, 1000000000ull, "the wall time up to the stop");
+		fx_free(f);
+	}
+}
