@@ -213,6 +213,10 @@ static int cli_run_plain(struct cli_ctx *c, struct probe *p, const struct target
 		sbuf_putc(&c->sb, '[');
 		ret = outw_flush(&c->out, &c->sb);
 	}
+	if (c->o->quiet && !c->x && !c->watch)
+		sink.request = NULL; /* nothing to say of a request: none crosses from the probe */
+	if (!c->x)
+		sink.skipped = NULL;
 	if (!ret)
 		ret = prober_run(p, &sink, &cli_stop, msg, sizeof(msg));
 	ticker_stop(&c->iostat);

@@ -57,6 +57,7 @@ struct prober_shm {
 	atomic_bool waiting;        /* the caller sleeps on the eventfd */
 	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
 	int wake_fd;
+	struct { bool request, period, burst_end, skipped; } wants; /* the caller's sink has them */
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
 	char msg[MSG_MAX];
 	struct prober_rec rec_data[PROBER_RECS];
@@ -233,8 +234,11 @@ static void sort2(int *a)
 static _Noreturn void prober_child(struct prober_shm *m, pid_t parent)
 {
 	struct probe *p = &m->probe;
-	struct probe_sink sink = { m, prober_on_request, prober_on_period, prober_on_burst_end,
-				   prober_on_warn, prober_on_skipped };
+	/* only what the caller's sink hears crosses: -q -B runs send no sample at all */
+	struct probe_sink sink = { m, m->wants.request ? prober_on_request : NULL,
+				   m->wants.period ? prober_on_period : NULL,
+				   m->wants.burst_end ? prober_on_burst_end : NULL,
+				   prober_on_warn, m->wants.skipped ? prober_on_skipped : NULL };
 	struct engine own;
 	int keep[2] = { p->engine->params.fd, m->wake_fd };
 	int ret;
@@ -389,6 +393,10 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	if (!p->ctl)
 		p->ctl = &m->ctl;
 	m->stop = 0;
+	m->wants.request = sink->request;
+	m->wants.period = sink->period;
+	m->wants.burst_end = sink->burst_end;
+	m->wants.skipped = sink->skipped;
 	atomic_store(&m->state, PROBER_RUNNING);
 	atomic_store(&m->waiting, false);
 	if (ring_init_at(&m->recs, m->rec_data, sizeof(m->rec_data[0]), PROBER_RECS) ||
