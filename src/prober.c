@@ -27,7 +27,7 @@
 #define PROBER_TALLIES 16     /* closed periods' tallies waiting (a power of two) */
 #define PROBER_TEXTS 16       /* warnings waiting (a power of two) */
 #define PROBER_TEXT_LEN 256   /* a warning's text at most (probe_warn's buffer) */
-#define PROBER_WAKE_GAP_NS 1000000ull /* the child wakes the caller at most every 1 ms... */
+#define PROBER_WAKE_GAP_NS 10000000ull /* the child wakes the caller at most every 10 ms... */
 #define PROBER_POLL_MS 20     /* ...which looks anyway this often */
 #define PROBER_FULL_WAIT_NS 50000L /* the child's pause while the ring is full */
 #define PROBER_KICK_NS 50000000ull /* after a stop, the child's sleep is interrupted this often */
