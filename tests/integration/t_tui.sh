@@ -329,6 +329,31 @@ if [ -c /dev/fuse ] && [ -n "${IOPROBE_FAULTDISK:-}" ] && [ -x "$IOPROBE_FAULTDI
 	check "hang: the request still hangs in the server" [ "$(fault_get "$M" hung_now)" = 1 ]
 	fault_ctl "$M" "hang 0"
 	check "hang: terminal restored" terminal_restored
+
+	# SIGTERM on a hung request, each queueing engine at depth 1 and 64, and the overview
+	# of two targets of which one hangs: the view ends within 1 s, exit 3, terminal restored
+	for spec in "-U -Q 1|$FD" "-U -Q 64|$FD" "-A -Q 64|$FD" "-Q 1|$FD $L"; do
+		IFS='|' read -r eargs targets <<<"$spec"
+		fault_ctl "$M" "hang 0"
+		# shellcheck disable=SC2086
+		start 120 40 -- --tui -D $eargs -i 0.05 $targets
+		check "hang [$eargs $targets]: running" wait_for "request=3 |running|^ioprobe: [0-9]+ targets" 10
+		fault_ctl "$M" "hang 1"
+		wait_fault "$M" hung_now 1 5
+		sleep 0.3
+		pid=$(ioprobe_pid)
+		wait_caught "$pid" 15
+		t0=$(now_ms)
+		kill -TERM "$pid"
+		check "hang [$eargs $targets]: SIGTERM: exit 3" wait_for "^EXIT=3" 10
+		dt=$(($(now_ms) - t0))
+		check "hang [$eargs $targets]: within 1 s (${dt} ms; captures every 20 ms)" \
+			test "$dt" -le 1200
+		check "hang [$eargs $targets]: the hung requests said" \
+			grep -Eq "request(s)? in flight \(hung [0-9.]+ s\) at the stop" "$ERR"
+		check "hang [$eargs $targets]: terminal restored" terminal_restored
+	done
+	fault_ctl "$M" "hang 0"
 elif [ "${IOPROBE_TEST_STRICT:-0}" = 1 ]; then
 	fail "faults: needs /dev/fuse and IOPROBE_FAULTDISK (IOPROBE_TEST_STRICT=1)"
 else
