@@ -30,11 +30,6 @@
 /* Largest request Linux transfers in one call. */
 #define CLI_MAX_RW 0x7ffff000ull
 
-volatile sig_atomic_t cli_stop;
-/* While a view runs: its async-signal-safe terminal restore, called before _exit. */
-void (*volatile cli_view_emergency)(void);
-/* The last message said on stderr (--check repeats it in its UNKNOWN line). */
-char cli_last_msg[512];
 
 static void cli_on_signal(int sig)
 {
@@ -61,27 +56,6 @@ static void cli_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/*
- * One "ioprobe: ..." line on stderr. Control characters in the text (from a
- * path or a device name) are shown escaped: a message is always one line and
- * never drives the terminal.
- */
-void cli_msg(const char *fmt, ...)
-{
-	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	sbuf_vprintf(&text, fmt, ap);
-	va_end(ap);
-	sbuf_puts(&sb, "ioprobe: ");
-	esc_append(&sb, sbuf_str(&text), text.len);
-	snprintf(cli_last_msg, sizeof(cli_last_msg), "%s", sbuf_str(&sb) + 9);
-	sbuf_free(&text);
-	sbuf_putc(&sb, '\n');
-	out_write(STDERR_FILENO, sbuf_str(&sb), sb.len);
-	sbuf_free(&sb);
-}
 
 /* Preparation progress on a terminal: when it began and when the line was last drawn. */
 struct cli_progress {
@@ -136,14 +110,6 @@ static const struct target_progress *cli_progress_for(const struct opts *o,
 	return isatty(STDERR_FILENO) ? line : NULL;
 }
 
-/* Exit code for a stdout error: a closed pipe ends the run quietly. */
-int cli_out_error(int err)
-{
-	if (err == -EPIPE)
-		return CLI_EXIT_OK;
-	cli_msg("write error on standard output: %s", strerror(-err));
-	return CLI_EXIT_RUNTIME;
-}
 
 static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 {

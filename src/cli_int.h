@@ -1,10 +1,12 @@
 /*
  * cli_int: what the command-line front end's files (cli*.c) share. Not for
- * other modules: messages and exit codes live only here. cli.c parses, checks
- * and prepares the target; cli_cfg.c maps the options onto each module's
- * settings; cli_run.c runs one target (cli_iostat.c, cli_sweep.c and
- * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_multi.c runs
- * several; cli_fiojob.c is --fio-job.
+ * other modules: messages and exit codes live only here. cli_msg.c is the
+ * leaf every part uses (messages, the stop flag, an output error's exit code,
+ * the view's emergency restore); cli.c parses, checks, prepares the target
+ * and dispatches; cli_cfg.c maps the options onto each module's settings;
+ * cli_run.c runs one target (cli_iostat.c, cli_sweep.c and cli_fleet.c are
+ * its --iostat, --sweep and fleet parts); cli_multi.c runs several;
+ * cli_fiojob.c is --fio-job. No part calls one above it.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H
@@ -42,13 +44,13 @@ extern void (*volatile cli_view_emergency)(void);
 /* The view's settings for target t opened from o. */
 void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc);
 
-/* The view's message callback: one "ioprobe: " line. */
+/* The view's message callback: one "ioprobe: " line (cli_msg.c). */
 void cli_view_message(const char *text);
 
-/* One "ioprobe: ..." line on stderr, control characters escaped. */
 /* A request in flight this long gets a warning on stderr (then at 2x, 4x, ...). */
 #define CLI_HANG_WARN_NS 5000000000ull
 
+/* One "ioprobe: ..." line on stderr, control characters escaped (cli_msg.c). */
 void cli_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Exit code for a stdout error (-EPIPE ends quietly with 0, others say so and give 3). */
@@ -127,11 +129,10 @@ extern char cli_last_msg[512];
 /* --check was given: every way out prints one plugin line (cli_main). */
 extern bool cli_check_wanted;
 
+/* The probe's warn callback: one message on stderr, ctx unused (cli_msg.c). */
+void cli_on_warn(void *ctx, const char *text);
 
 /* cli_run.c: the probe's sink, the view, the exit code. */
-
-/* The probe's warn callback: one message on stderr (ctx unused). */
-void cli_on_warn(void *ctx, const char *text);
 
 /* Prepare, probe, report. The target is open; returns the exit code. */
 int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,

@@ -86,11 +86,6 @@ static int cli_on_burst_end(void *ctx)
 	return ret;
 }
 
-void cli_on_warn(void *ctx, const char *text)
-{
-	(void)ctx;
-	cli_msg("%s", text);
-}
 
 /* Beside the view: the exporters hear every request (the session's tap, probe thread). */
 static int cli_on_tap(void *ctx, const struct sample *s, enum notice n)
@@ -133,10 +128,6 @@ static int cli_finish(struct cli_ctx *c, const struct probe *p)
 	return ret;
 }
 
-void cli_view_message(const char *text)
-{
-	cli_msg("%s", text);
-}
 
 /*
  * The exit code once the probe has stopped: an output error first, then a

@@ -1,7 +1,9 @@
 /*
- * tui_int: what the view's front modules share — tui.c's single-target
- * screen, driven by tui_multi.c (several targets on an overview) and
- * tui_sweep.c (--sweep). Only for tui/; struct tui stays private to tui.c.
+ * tui_int: what the view's front modules share — tui_screen.c's single-target
+ * screen, driven by tui.c (the entry point: one target), tui_multi.c (several
+ * targets on an overview) and tui_sweep.c (--sweep). Only for tui/; struct
+ * tui stays private to tui_screen.c. Calls go one way: tui.c -> tui_multi.c,
+ * tui_sweep.c -> tui_screen.c.
  */
 #ifndef IOPROBE_TUI_INT_H
 #define IOPROBE_TUI_INT_H
@@ -31,6 +33,8 @@ struct tui_peek {
 	const char *target;           /* the path as given */
 };
 
+/* One target's whole run on its screen (view_ops.run without --sweep): 0 or -errno, msg. */
+int tui_screen_run(const struct view_params *vp, char *msg, size_t msglen);
 /* A target's screen before the terminal opens; NULL when out of memory. */
 struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to);
 /* Free it (after tui_finish()). */

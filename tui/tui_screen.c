@@ -1,0 +1,724 @@
+/*
+ * tui_screen: one target's screen, the component the entry point (tui.c), the
+ * overview (tui_multi.c) and the sweep (tui_sweep.c) build on, and its main
+ * loop. The probe runs apart (a session: its requests in a child process,
+ * its records taken by a thread); this (UI) thread alone touches curses. It
+ * sleeps in poll() on stdin and the session's wake fd, drains the session
+ * ring in batches into the model, samples /proc/diskstats once a second
+ * and repaints at most TUI_FRAME_NS apart, only when something changed.
+ */
+#include "config.h"
+
+#include "tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "esc.h"
+#include "session.h"
+#include "tui_draw.h"
+#include "tui_int.h"
+#include "tui_fmt.h"
+#include "tui_iostat.h"
+#include "tui_keys.h"
+#include "tui_layout.h"
+#include "tui_model.h"
+#include "tui_prep.h"
+#include "tui_term.h"
+#include "tui_text.h"
+#include "tui_verdict.h"
+#include "warnlog.h"
+
+#define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
+#define TUI_TICK_NS 1000000000ull      /* clock, periods and iostat refresh */
+#define TUI_IDLE_MS 500                /* longest sleep while the probe runs */
+#define TUI_BUSY_NS 20000000ull        /* drain this often while records pour in */
+#define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
+#define TUI_INFLIGHT_NS 1000000000ull  /* a request older than this is shown */
+#define TUI_NOTE_NS 3000000000ull      /* how long a footer note stays */
+#define TUI_MAX_INTERVAL 3600000000000ull
+#define TUI_WAKE_SIG SIGURG            /* interrupts the probe thread's sleep at quit */
+
+struct tui {
+	const struct view_params *vp;
+	struct warnlog warns;    /* kept for after the screen, each text once */
+	struct session s;
+	struct tui_model live, frozen;
+	struct tui_iostat io, io_frozen;
+	struct tui_verdict verdict, verdict_frozen;
+	struct tui_layout lay;
+	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
+	struct tui_cell *cells;
+	size_t ncells;
+	bool ascii, color, frozen_on, help, log, paused, quit, response;
+	enum tui_window win;
+	uint64_t t0;             /* monotonic ns when the view started */
+	uint64_t base;           /* monotonic ns of run time 0 */
+	bool have_base;
+	uint64_t realtime_base;
+	uint64_t frozen_now;
+	uint64_t interval;
+	bool interval_changed;
+	uint64_t last_draw;
+	uint64_t next_tick;
+	uint64_t io_next;        /* boottime ns of the next iostat sample */
+	bool dirty;
+	bool busy;               /* the last drain was big: drain again soon */
+	uint64_t note_until;
+	char note[96];
+	char target[1024], mode[96], pace[96], period_label[48], state[640];
+	enum tui_state_cls state_cls;
+	/* several targets (tui_multi.c) */
+	const char *sticky;      /* the footer's note when there is no other */
+	void (*on_sample)(void *ctx, const struct sample *s, enum notice n, uint64_t now);
+	void *hook_ctx;
+};
+
+/* Run time (the probe's clock since its first start) at monotonic ns mono. */
+static uint64_t tui_run_ns(const struct tui *t, uint64_t mono)
+{
+	uint64_t base = t->have_base ? t->base : t->t0;
+
+	return mono > base ? mono - base : 0;
+}
+
+static void tui_note(struct tui *t, const char *text)
+{
+	snprintf(t->note, sizeof(t->note), "%s", text);
+	t->note_until = clock_now() + TUI_NOTE_NS;
+	t->dirty = true;
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+static void tui_describe(struct tui *t)
+{
+	const struct view_params *vp = t->vp;
+	const struct view_cfg *o = vp->cfg;
+	struct sbuf sb = SBUF_INIT;
+	struct tui_mode m = { 0 };
+	char a[TUI_FMT_LEN];
+
+	esc_puts(&sb, vp->rc->target.path);
+	sbuf_puts(&sb, " (");
+	report_target_desc(&sb, &vp->rc->target);
+	sbuf_putc(&sb, ')');
+	snprintf(t->target, sizeof(t->target), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+
+	m.write = o->write;
+	m.read_write = o->read_write;
+	m.direct = o->direct;
+	m.cached = o->cached;
+	m.sync = o->sync;
+	m.dsync = o->dsync;
+	m.engine = vp->engine;
+	tui_fmt_mode(t->mode, sizeof(t->mode), &m);
+
+	if (o->print_count)
+		snprintf(t->period_label, sizeof(t->period_label), "-p %" PRIu64, o->print_count);
+	else if (o->print_interval)
+		snprintf(t->period_label, sizeof(t->period_label), "-P %s",
+			 tui_fmt_span(a, sizeof(a), o->print_interval, t->ascii));
+	else
+		snprintf(t->period_label, sizeof(t->period_label), "1 s");
+}
+
+/* Replace the UTF-8 arrows of a devstack description with "->" (in place). */
+static void tui_ascii_arrows(char *s)
+{
+	char *p, *q;
+
+	while ((p = strstr(s, "→"))) {
+		p[0] = '-';
+		p[1] = '>';
+		for (q = p + 2; q[1]; q++)
+			q[0] = q[1];
+		q[0] = '\0';
+	}
+}
+
+/* The pace text of the header: the interval, or the limit it came from. */
+static void tui_pace(struct tui *t)
+{
+	const struct view_cfg *o = t->vp->cfg;
+	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], burst[48] = "";
+
+	if (o->burst > 1)
+		snprintf(burst, sizeof(burst), "bursts of %" PRIu64 " ", o->burst);
+	tui_fmt_span(a, sizeof(a), t->interval, t->ascii);
+	if (!t->interval)
+		snprintf(t->pace, sizeof(t->pace), "%sflood (interval 0)", burst);
+	else if (!t->interval_changed && o->rate_limit > 0)
+		snprintf(t->pace, sizeof(t->pace), "%srate %s/s (every %s)", burst,
+			 tui_fmt_rate(b, sizeof(b), o->rate_limit), a);
+	else if (!t->interval_changed && o->speed_limit)
+		snprintf(t->pace, sizeof(t->pace), "%sspeed %s/s (every %s)", burst,
+			 tui_fmt_bytes(b, sizeof(b), (double)o->speed_limit), a);
+	else
+		snprintf(t->pace, sizeof(t->pace), "%severy %s", burst, a);
+}
+
+void tui_relayout(struct tui *t)
+{
+	struct tui_layout_req req = { COLS, LINES, 0 };
+	size_t need;
+
+	/* title, the devices, the selected one's second line, rates, the verdict in two */
+	req.iostat_want = t->io.no_blockdev ? 2 : 6 + (int)t->io.ndev; /* verdict: 3 rows at 80 */
+	tui_layout_compute(&req, &t->lay);
+	need = tui_draw_graph_cells(&t->lay);
+	if (need > t->ncells) {
+		struct tui_cell *c = realloc(t->cells, need * sizeof(*c));
+
+		if (c) {
+			t->cells = c;
+			t->ncells = need;
+		}
+	}
+	t->dirty = true;
+}
+
+/* ---- session records -------------------------------------------------------------------- */
+
+/* Move every waiting session record into the model; returns how many there were. */
+uint64_t tui_drain(struct tui *t)
+{
+	struct session_rec rec;
+	uint64_t n = 0;
+
+	while (session_next(&t->s, &rec)) {
+		n++;
+		switch (rec.kind) {
+		case SESSION_SAMPLE:
+			if (!t->have_base) {
+				uint64_t now = clock_now();
+
+				t->base = session_first_start(&t->s);
+				t->have_base = true;
+				t->realtime_base = clock_realtime() -
+						   (now > t->base ? now - t->base : 0);
+			}
+			tui_model_add(&t->live, &rec.sample, rec.notice);
+			tui_verdict_add(&t->verdict, &rec.sample);
+			if (t->on_sample)
+				t->on_sample(t->hook_ctx, &rec.sample, rec.notice,
+					     rec.sample.start + rec.sample.time);
+			break;
+		case SESSION_PERIOD_END:
+			tui_model_period_end(&t->live);
+			break;
+		case SESSION_BURST_END:
+			tui_model_burst_end(&t->live);
+			break;
+		case SESSION_WARNING:
+			tui_model_warning(&t->live, rec.text);
+			warnlog_add(&t->warns, rec.text);
+			break;
+		}
+		t->dirty = true;
+	}
+	return n;
+}
+
+/* ---- keys ------------------------------------------------------------------------------- */
+
+/* The rate the verdict compares with: the options' (opts_asked_rate), or the new interval's. */
+static double tui_asked(const struct tui *t)
+{
+	const struct view_cfg *o = t->vp->cfg;
+
+	if (t->paused)
+		return 0; /* nothing asked while paused: no verdict */
+	if (!t->interval_changed)
+		return o->asked_rate;
+	return (double)(o->burst > 1 ? o->burst : 1) * 1e9 / (double)t->interval;
+}
+
+static void tui_set_interval(struct tui *t, uint64_t iv)
+{
+	char a[TUI_FMT_LEN], note[64];
+
+	if (iv > TUI_MAX_INTERVAL)
+		iv = TUI_MAX_INTERVAL;
+	if (!iv)
+		iv = 1; /* probe_ctl cannot express 0; 1 ns is flooding */
+	t->interval = iv;
+	t->interval_changed = true;
+	session_set_interval(&t->s, iv);
+	tui_model_set_interval(&t->live, iv);
+	tui_verdict_set_asked(&t->verdict, tui_asked(t));
+	tui_pace(t);
+	snprintf(note, sizeof(note), "interval %s", tui_fmt_span(a, sizeof(a), iv, t->ascii));
+	tui_note(t, note);
+}
+
+void tui_key(struct tui *t, int ch)
+{
+	uint64_t now = tui_run_ns(t, clock_now());
+	enum tui_action act = tui_key_action(ch == KEY_F(1) ? '?' : ch);
+
+	if (act == TUI_ACT_QUIT) {
+		t->quit = true;
+		return;
+	}
+	if (ch == KEY_RESIZE) {
+		tui_relayout(t);
+		return;
+	}
+	t->dirty = true;
+	if (t->help && act != TUI_ACT_REDRAW) {
+		t->help = false;
+		return;
+	}
+	switch (act) {
+	case TUI_ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case TUI_ACT_FREEZE:
+		t->frozen_on = !t->frozen_on;
+		if (t->frozen_on) {
+			t->frozen = t->live;
+			t->io_frozen = t->io;
+			t->verdict_frozen = t->verdict;
+			t->frozen_now = now;
+		}
+		tui_note(t, t->frozen_on ? "display frozen (probe continues)" : "display live");
+		break;
+	case TUI_ACT_PAUSE:
+		t->paused = !t->paused;
+		session_pause(&t->s, t->paused);
+		tui_model_pause(&t->live, t->paused, now);
+		tui_verdict_set_asked(&t->verdict, tui_asked(t));
+		tui_note(t, t->paused ? "probing paused" : "probing resumed");
+		break;
+	case TUI_ACT_FASTER:
+		tui_set_interval(t, t->interval / 2);
+		break;
+	case TUI_ACT_SLOWER:
+		tui_set_interval(t, t->interval ? t->interval * 2 : 1000);
+		break;
+	case TUI_ACT_RESET:
+		tui_drain(t); /* what finished before the key counts before the reset */
+		session_reset_stats(&t->s);
+		tui_model_reset(&t->live, tui_run_ns(t, clock_now()));
+		tui_note(t, "statistics reset");
+		break;
+	case TUI_ACT_SCALE:
+		t->log = !t->log;
+		break;
+	case TUI_ACT_WINDOW:
+		t->win = (enum tui_window)((t->win + 1) % TUI_WINDOWS);
+		break;
+	case TUI_ACT_RESPONSE:
+		t->response = !t->response;
+		tui_note(t, t->response ? "graph: response time (from the scheduled start)" :
+			 "graph: service time (latency)");
+		break;
+	case TUI_ACT_DEVICE:
+		tui_iostat_next(&t->io);
+		tui_iostat_next(&t->io_frozen);
+		break;
+	case TUI_ACT_HELP:
+		t->help = true;
+		break;
+	case TUI_ACT_QUIT:
+	case TUI_ACT_NONE:
+		break;
+	}
+}
+
+/* ---- state and drawing ------------------------------------------------------------------ */
+
+static uint64_t tui_inflight(struct tui *t, uint64_t mono)
+{
+	uint64_t since = session_inflight_since(&t->s);
+
+	if (!since || mono <= since || mono - since < TUI_INFLIGHT_NS)
+		return 0;
+	return mono - since;
+}
+
+static void tui_state(struct tui *t, uint64_t inflight)
+{
+	int st = session_state(&t->s);
+	const struct tally *tot = &t->live.total;
+	char a[TUI_FMT_LEN];
+	const char *why;
+
+	t->state_cls = TUI_STATE_OK;
+	if (st == SESSION_FAILED) {
+		session_result(&t->s, &why);
+		snprintf(t->state, sizeof(t->state), "failed: %s", why);
+		t->state_cls = TUI_STATE_BAD;
+	} else if (inflight) {
+		snprintf(t->state, sizeof(t->state), "request in flight for %s",
+			 tui_fmt_time(a, sizeof(a), inflight, t->ascii));
+		t->state_cls = TUI_STATE_BAD;
+	} else if (st == SESSION_DONE) {
+		snprintf(t->state, sizeof(t->state), "finished, q quits");
+		t->state_cls = TUI_STATE_WARN;
+	} else if (t->paused) {
+		snprintf(t->state, sizeof(t->state), "paused");
+		t->state_cls = TUI_STATE_WARN;
+	} else if (tot->failed) {
+		snprintf(t->state, sizeof(t->state), "running, errors: %" PRIu64 " failed",
+			 tot->failed);
+		t->state_cls = TUI_STATE_BAD;
+	} else {
+		snprintf(t->state, sizeof(t->state), "running");
+	}
+}
+
+void tui_paint(struct tui *t, uint64_t mono)
+{
+	struct tui_frame f;
+	uint64_t inflight = tui_inflight(t, mono);
+	const struct tui_model *m = t->frozen_on ? &t->frozen : &t->live;
+	uint64_t now = t->frozen_on ? t->frozen_now : tui_run_ns(t, mono);
+
+	tui_state(t, inflight);
+	memset(&f, 0, sizeof(f));
+	f.target = t->target;
+	f.mode = t->mode;
+	f.pace = t->pace;
+	f.size = t->vp->rc->size;
+	f.work_size = t->vp->cfg->work_size;
+	f.elapsed = mono - t->t0;
+	f.state = t->state;
+	f.state_cls = t->state_cls;
+	f.frozen = t->frozen_on;
+	f.m = m;
+	f.io = t->frozen_on ? &t->io_frozen : &t->io;
+	f.verdict = t->io.no_blockdev ? NULL : t->frozen_on ? &t->verdict_frozen : &t->verdict;
+	f.response = t->response;
+	f.rc = t->vp->rc;
+	f.realtime_base = t->realtime_base;
+	f.now = now;
+	f.total_wall = now > m->total_start ? now - m->total_start : 0;
+	f.period_label = t->period_label;
+	f.own_periods = t->live.cfg.own_period != 0;
+	f.win = t->win;
+	f.log = t->log;
+	f.ascii = t->ascii;
+	f.help = t->help;
+	f.write = t->vp->rc->write;
+	f.inflight = inflight;
+	f.dropped = session_dropped(&t->s);
+	f.note = mono < t->note_until ? t->note : t->sticky;
+	f.cols = t->cols;
+	f.cells = t->cells;
+	f.ncells = t->ncells;
+	tui_draw(&f, &t->lay);
+	t->last_draw = mono;
+	t->dirty = false;
+}
+
+/* Milliseconds poll() may sleep. */
+int tui_timeout(struct tui *t, uint64_t mono)
+{
+	uint64_t due = t->next_tick;
+
+	if (t->dirty && t->last_draw + TUI_FRAME_NS < due)
+		due = t->last_draw + TUI_FRAME_NS;
+	if (t->note_until && t->note_until < due)
+		due = t->note_until;
+	if (tui_inflight(t, mono) && mono + TUI_FRAME_NS < due)
+		due = mono + TUI_FRAME_NS;
+	if (t->busy && mono + TUI_BUSY_NS < due)
+		due = mono + TUI_BUSY_NS;
+	if (due <= mono)
+		return 0;
+	if ((due - mono) / 1000000 >= TUI_IDLE_MS && session_state(&t->s) == SESSION_RUNNING)
+		return TUI_IDLE_MS;
+	return (int)((due - mono + 999999) / 1000000);
+}
+
+/* Once a second: periods, the clock, and the iostat sample (CLOCK_BOOTTIME). */
+void tui_tick(struct tui *t, uint64_t mono)
+{
+	uint64_t bt;
+
+	tui_model_tick(&t->live, tui_run_ns(t, mono));
+	if (t->note_until && mono >= t->note_until) {
+		t->note_until = 0;
+		t->dirty = true;
+	}
+	if (tui_inflight(t, mono))
+		t->dirty = true;
+	if (mono < t->next_tick)
+		return;
+	while (t->next_tick <= mono)
+		t->next_tick += TUI_TICK_NS;
+	t->dirty = true;
+	bt = clock_boottime();
+	if (bt >= t->io_next) {
+		uint64_t prev = t->io.last, run = t->have_base ? tui_run_ns(t, mono) : 0;
+
+		tui_iostat_sample(&t->io, t->live.samples);
+		/* the probe's interval: since the last sample, or since its first start */
+		tui_verdict_judge(&t->verdict, &t->io.watch,
+				  t->io.last > prev && prev ? (t->io.last - prev < run ?
+							       t->io.last - prev : run) : 0);
+		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	}
+}
+
+/* ---- run -------------------------------------------------------------------------------- */
+
+static void tui_on_wake(int sig)
+{
+	(void)sig;
+}
+
+/* Start the session with the signals the UI waits for blocked in the probe thread. */
+static int tui_start(struct tui *t)
+{
+	sigset_t block, old;
+	int ret;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGWINCH);
+	sigaddset(&block, SIGTSTP);
+	tui_term_sigset(&block); /* they reach the UI thread, which restores the terminal */
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	ret = session_start(&t->s, t->vp->probe);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/*
+ * Stop the probe: ask, interrupt its sleep, wait for its thread. A request
+ * stuck in the kernel cannot be interrupted: the session gives it up after
+ * PROBER_GRACE_NS (its process is left to end with the request); the screen
+ * is already given back then, so say what we wait for — only when a request
+ * really is in flight (a probe busy elsewhere is not waiting for one).
+ */
+void tui_finish(struct tui *t)
+{
+	bool told = false;
+
+	while (session_state(&t->s) == SESSION_RUNNING) {
+		struct pollfd p = { session_wake_fd(&t->s), POLLIN, 0 };
+
+		session_interrupt(&t->s, TUI_WAKE_SIG);
+		poll(&p, 1, 20);
+		session_ack(&t->s);
+		if (!told && tui_inflight(t, clock_now())) {
+			t->vp->message("waiting for the request in flight to finish (0.5 s at most)");
+			told = true;
+		}
+	}
+	tui_drain(t);
+	session_stop(&t->s);
+}
+
+static void tui_loop(struct tui *t)
+{
+	while (!t->quit && !*t->vp->stop) {
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { session_wake_fd(&t->s), POLLIN, 0 } };
+		uint64_t mono = clock_now();
+		int ch, r = poll(pfd, 2, tui_timeout(t, mono));
+
+		if (*t->vp->stop)
+			break;
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break; /* the terminal went away */
+		if (r > 0 && (pfd[1].revents & POLLIN))
+			session_ack(&t->s);
+		t->busy = tui_drain(t) >= TUI_BUSY_RECS;
+		while (!t->quit && (ch = getch()) != ERR)
+			tui_key(t, ch);
+		mono = clock_now();
+		tui_tick(t, mono);
+		if (t->dirty && mono >= t->last_draw + TUI_FRAME_NS)
+			tui_paint(t, mono);
+	}
+}
+
+/* Hand the kept warnings to the CLI, each text once with its count. */
+void tui_report_warnings(struct tui *t)
+{
+	char line[WARNLOG_LINE_LEN], named[WARNLOG_LINE_LEN + 1100];
+
+	for (size_t i = 0; i < warnlog_lines(&t->warns); i++) {
+		warnlog_line(&t->warns, i, t->ascii, line, sizeof(line));
+		/* one of several targets (tui_multi.c): say which */
+		snprintf(named, sizeof(named), "%s%s%s", t->sticky ? t->vp->cfg->path : "",
+			 t->sticky ? ": " : "", line);
+		t->vp->message(named);
+	}
+}
+
+void tui_free(struct tui *t)
+{
+	free(t->cells);
+	free(t);
+}
+
+/* The view's state before the screen opens; NULL when out of memory. */
+struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	struct tui_model_cfg mc = { 0 };
+	const struct view_cfg *o = vp->cfg;
+	struct tui_verdict_cfg vc = {
+		.asked = o->asked_rate, .size = vp->rc->size,
+		.write_share = o->read_write ? 0.5 : o->write ? 1 : 0,
+		.flush = (o->read_write || o->write) && !o->cached, .depth = o->depth,
+	};
+
+	if (!t)
+		return NULL;
+	t->vp = vp;
+	warnlog_init(&t->warns);
+	t->ascii = tui_term_want_ascii(to);
+	t->log = true;
+	t->interval = vp->probe->cfg.interval;
+	tui_describe(t);
+	tui_pace(t);
+	mc.size = vp->rc->size;
+	mc.interval = t->interval;
+	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
+			0 : 1000000000ull;
+	tui_model_init(&t->live, &mc);
+	tui_iostat_open(&t->io, vp->cfg->path);
+	if (t->ascii)
+		tui_ascii_arrows(t->io.stack);
+	tui_verdict_init(&t->verdict, &vc);
+	tui_iostat_sample(&t->io, 0);
+	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
+	return t;
+}
+
+int tui_screen_run(const struct view_params *vp, char *msg, size_t msglen)
+{
+	struct tui_term_opts to = { vp->cfg->ascii, vp->cfg->no_color };
+	struct sigaction wake, old_wake;
+	struct tui *t;
+	const char *why;
+	int ret;
+
+	t = tui_new(vp, &to);
+	if (!t) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = tui_term_open(&to, vp->stop, msg, msglen);
+	if (ret) {
+		tui_free(t);
+		return ret;
+	}
+	t->color = tui_term_color();
+	tui_text_setup(t->color);
+	memset(&wake, 0, sizeof(wake));
+	wake.sa_handler = tui_on_wake;
+	sigemptyset(&wake.sa_mask);
+	sigaction(TUI_WAKE_SIG, &wake, &old_wake);
+
+	t->t0 = clock_now();
+	t->next_tick = t->t0 + TUI_TICK_NS;
+	ret = tui_start(t);
+	if (ret) {
+		tui_term_close(vp->deferred_stderr);
+		sigaction(TUI_WAKE_SIG, &old_wake, NULL);
+		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
+		tui_free(t);
+		return ret;
+	}
+	tui_relayout(t);
+	tui_paint(t, clock_now());
+	tui_loop(t);
+
+	tui_term_close(vp->deferred_stderr);
+	tui_finish(t);
+	sigaction(TUI_WAKE_SIG, &old_wake, NULL);
+	tui_report_warnings(t);
+	ret = session_result(&t->s, &why);
+	if (ret)
+		snprintf(msg, msglen, "%s", why);
+	tui_free(t);
+	return ret;
+}
+
+/* ---- for several targets and the sweep (tui_int.h) ---------------------------------------- */
+
+int tui_one_start(struct tui *t)
+{
+	t->t0 = clock_now();
+	t->next_tick = t->t0 + TUI_TICK_NS;
+	return tui_start(t);
+}
+
+void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
+{
+	p->m = &t->live;
+	p->io = &t->io;
+	p->now = tui_run_ns(t, mono);
+	p->state = session_state(&t->s);
+	p->paused = t->paused;
+	p->help = t->help;
+	p->interval = t->interval;
+	p->wake_fd = session_wake_fd(&t->s);
+	p->dirty = t->dirty;
+	p->busy = t->busy;
+	p->last_draw = t->last_draw;
+	p->target = t->vp->cfg->path;
+}
+
+void tui_set_busy(struct tui *t, bool busy)
+{
+	t->busy = busy;
+}
+
+void tui_ack(struct tui *t)
+{
+	session_ack(&t->s);
+}
+
+void tui_set_sticky(struct tui *t, const char *text)
+{
+	t->sticky = text;
+	t->dirty = true;
+}
+
+void tui_set_hook(struct tui *t, void (*fn)(void *, const struct sample *, enum notice, uint64_t),
+		  void *ctx)
+{
+	t->on_sample = fn;
+	t->hook_ctx = ctx;
+}
+
+int tui_result(struct tui *t, const char **why)
+{
+	return session_result(&t->s, why);
+}
+
+void tui_wake_install(struct sigaction *old)
+{
+	struct sigaction wake;
+
+	memset(&wake, 0, sizeof(wake));
+	wake.sa_handler = tui_on_wake;
+	sigemptyset(&wake.sa_mask);
+	sigaction(TUI_WAKE_SIG, &wake, old);
+}
+
+void tui_wake_restore(const struct sigaction *old)
+{
+	sigaction(TUI_WAKE_SIG, old, NULL);
+}
