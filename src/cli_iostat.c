@@ -145,12 +145,8 @@ static void cli_iv_setup(struct cli_ctx *c, const struct target *t)
 
 	c->iso_time = tf && !strcmp(tf, "ISO");
 	verdict_hist_init(&c->vhist);
-	memset(&c->vp, 0, sizeof(c->vp));
-	c->vp.asked = opts_asked_rate(o);
-	c->vp.size = t->size;
-	c->vp.write_share = o->read_write ? 0.5 : o->write > 0 ? 1 : 0;
-	c->vp.flush = c->vp.write_share > 0 && !o->cached;
-	c->vp.depth = (unsigned)o->depth; /* requests in flight at most (-Q) */
+	verdict_probe_settings(&c->vp, opts_asked_rate(o), t->size, o->write > 0, o->read_write,
+			       o->cached, (unsigned)o->depth);
 	c->iv_prev = c->watch->prev_ns;
 }
 

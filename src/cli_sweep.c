@@ -25,13 +25,10 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 	const struct opts *o = c->o;
 	struct verdict_dev devs[DEVWATCH_MAX];
 	size_t n = devwatch_verdict_devs(c->watch, devs, DEVWATCH_MAX);
-	struct sweep_probe sp = {
-		.size = p->target->size,
-		.write_share = o->read_write ? 0.5 : (o->write > 0 ? 1.0 : 0.0),
-		.flush = !o->cached, .depth = (unsigned)o->depth,
-		.response = opts_response(o),
-	};
+	struct sweep_probe sp = { .response = opts_response(o) };
 
+	verdict_probe_settings(&sp.run, rate, p->target->size, o->write > 0, o->read_write,
+			       o->cached, (unsigned)o->depth);
 	sweep_judge(h, &sp, rate, &p->acct.total, devs, n, v, r);
 }
 
@@ -131,11 +128,8 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 		r.verdict = sbuf_str(&text);
 		sweep_record(&plan, rate, r.kept_up);
 		if (!r.kept_up && (!bad_rate || rate < bad_rate)) {
-			const char *why = verdict_reason_text(v.reason);
-
 			bad_rate = rate; /* the knee line names the verdict's words only */
-			snprintf(bad, sizeof(bad), "%s%s%s", verdict_state_text(v.state),
-				 *why ? ": " : "", why);
+			verdict_words(&v, bad, sizeof(bad));
 		}
 		if (o->json) {
 			if (!first)

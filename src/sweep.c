@@ -21,18 +21,18 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 		 const struct tally *t, const struct verdict_dev *devs, size_t n,
 		 struct verdict *v, struct sweep_row *r)
 {
-	struct verdict_probe vp = {
-		.asked = rate, .size = sp->size, .write_share = sp->write_share,
-		.flush = sp->flush, .depth = sp->depth, .period_ns = t->wall,
-		.done = t->requests, .skipped = t->skipped,
-		.p50_ns = stats_percentile(&t->valid, 50),
-		.p99_ns = stats_percentile(&t->valid, 99),
-	};
+	struct verdict_probe vp = sp->run;
 	const struct iostat_row *row = n ? devs[0].row : NULL;
 
+	vp.asked = rate;
+	vp.period_ns = t->wall;
+	vp.done = t->requests;
+	vp.skipped = t->skipped;
+	vp.p50_ns = stats_percentile(&t->valid, 50);
+	vp.p99_ns = stats_percentile(&t->valid, 99);
 	verdict_judge(h, &vp, devs, n, v);
 	*r = (struct sweep_row){
-		.size = sp->size, .asked = rate, .achieved = v->achieved,
+		.size = sp->run.size, .asked = rate, .achieved = v->achieved,
 		.expected = v->expected, .dev_rate = v->dev_rate, .p50_ns = vp.p50_ns,
 		.p99_ns = vp.p99_ns, .skipped = t->skipped,
 		/* response time (completion - scheduled start) when -Q or --response asks */

@@ -76,10 +76,7 @@ struct sweep_row {
 
 /* What a step's probe was, for judging it. */
 struct sweep_probe {
-	uint64_t size;              /* bytes per request */
-	double write_share;         /* 0 reads, 1 writes, 0.5 -G */
-	bool flush;                 /* writes are followed by fdatasync (no -C) */
-	unsigned depth;             /* -Q */
+	struct verdict_probe run;   /* verdict_probe_settings() of the run (asked: any) */
 	bool response;              /* -Q or --response: the row carries response percentiles */
 };
 

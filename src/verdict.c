@@ -343,6 +343,17 @@ int verdict_format(struct sbuf *sb, const struct verdict *v)
 	return sb->error;
 }
 
+void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size, bool write,
+			    bool read_write, bool cached, unsigned depth)
+{
+	memset(p, 0, sizeof(*p));
+	p->asked = asked;
+	p->size = size;
+	p->write_share = read_write ? 0.5 : write ? 1.0 : 0.0;
+	p->flush = p->write_share > 0 && !cached;
+	p->depth = depth;
+}
+
 void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
 			    uint64_t skipped)
 {

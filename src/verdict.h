@@ -149,6 +149,15 @@ struct verdict_probe {
 };
 
 /*
+ * The fields of p a run sets once (the per-interval ones zero): asked
+ * requests/s (0 = unpaced), size, the write share (-W 1, -G 0.5, else 0),
+ * the one flush rule — each write is followed by fdatasync unless cached
+ * (-C) — and depth (-Q). Every front end builds its verdict input here.
+ */
+void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size, bool write,
+			    bool read_write, bool cached, unsigned depth);
+
+/*
  * Fill p's per-interval fields: the interval is period_ns long, lat holds the
  * latencies of its successful requests, skipped its missed slots.
  */

@@ -45,7 +45,9 @@ static struct devwatch *dev(double w_s, double f_s, double util, double aqu, dou
 static struct tui_verdict *tv_new(double asked)
 {
 	struct tui_verdict *tv = malloc(sizeof(*tv));
-	struct tui_verdict_cfg cfg = { asked, 256 * 1024, 1, true, 1 };
+	struct verdict_probe cfg;
+
+	verdict_probe_settings(&cfg, asked, 256 * 1024, true, false, false, 1);
 
 	cr_assert_not_null(tv);
 	tui_verdict_init(tv, &cfg);

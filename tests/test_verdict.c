@@ -453,3 +453,23 @@ Test(verdict, keep_up_slack)
 	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
 	cr_assert_eq(v.state, VERDICT_FALLS_SHORT);
 }
+
+/* The one builder of the verdict's input: the write share and the one flush rule. */
+Test(verdict, probe_settings_one_flush_rule)
+{
+	struct verdict_probe p;
+
+	verdict_probe_settings(&p, 100, 4096, false, false, false, 1);
+	cr_assert(p.write_share == 0 && !p.flush, "reads: no flush");
+	verdict_probe_settings(&p, 100, 4096, true, false, false, 4);
+	cr_assert(p.write_share == 1 && p.flush && p.depth == 4 && p.asked == 100 &&
+		  p.size == 4096, "-W: every write flushed");
+	verdict_probe_settings(&p, 0, 4096, true, false, true, 1);
+	cr_assert(p.write_share == 1 && !p.flush, "-W -C: no fdatasync");
+	verdict_probe_settings(&p, 50, 8192, true, true, false, 1);
+	cr_assert(p.write_share == 0.5 && p.flush, "-G: half writes, each flushed");
+	verdict_probe_settings(&p, 50, 8192, false, true, true, 1);
+	cr_assert(p.write_share == 0.5 && !p.flush, "-G -C");
+	cr_assert(p.period_ns == 0 && p.done == 0 && p.skipped == 0 && p.p50_ns == 0,
+		  "the per-interval fields start at zero");
+}

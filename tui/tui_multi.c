@@ -98,9 +98,7 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 	const struct view_cfg *c = o->vp[tg - o->tg].cfg;
 	const struct tui_row *r = tui_model_row(p->m, 0);
 	struct verdict_dev dev = { d->name, d->state == TUI_IO_OK ? &d->row : NULL, 0, -1 };
-	struct verdict_probe vp = { .asked = asked, .size = p->m->cfg.size,
-				    .write_share = c->read_write ? 0.5 : c->write ? 1.0 : 0.0,
-				    .depth = c->depth };
+	struct verdict_probe vp;
 	struct verdict v;
 
 	tg->io_last = p->io->last;
@@ -113,7 +111,8 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 		dev.max_sectors_kb = p->io->watch.dev[d->watch].max_sectors_kb;
 		dev.write_cache = p->io->watch.dev[d->watch].write_cache;
 	}
-	vp.flush = vp.write_share > 0 && !c->cached;
+	verdict_probe_settings(&vp, asked, p->m->cfg.size, c->write, c->read_write, c->cached,
+			       c->depth);
 	vp.period_ns = r->wall;
 	vp.done = r->requests;
 	vp.skipped = r->skipped;

@@ -576,11 +576,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	struct tui *t = calloc(1, sizeof(*t));
 	struct tui_model_cfg mc = { 0 };
 	const struct view_cfg *o = vp->cfg;
-	struct tui_verdict_cfg vc = {
-		.asked = o->asked_rate, .size = vp->rc->size,
-		.write_share = o->read_write ? 0.5 : o->write ? 1 : 0,
-		.flush = (o->read_write || o->write) && !o->cached, .depth = o->depth,
-	};
+	struct verdict_probe vc;
 
 	if (!t)
 		return NULL;
@@ -599,6 +595,8 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	tui_iostat_open(&t->io, vp->cfg->path);
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
+	verdict_probe_settings(&vc, o->asked_rate, vp->rc->size, o->write, o->read_write,
+			       o->cached, o->depth);
 	tui_verdict_init(&t->verdict, &vc);
 	tui_iostat_sample(&t->io, 0);
 	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;

@@ -49,22 +49,19 @@ struct sw {
 };
 
 /* A finished step: judge it, keep its row, append it to the output. */
-static void sw_record(struct sw *s, const struct tally *t, uint64_t wall)
+static void sw_record(struct sw *s, const struct tally *t)
 {
 	const struct view_cfg *c = s->vp->cfg;
-	struct tally tt = *t;
 	struct verdict_dev devs[DEVWATCH_MAX];
 	size_t n = devwatch_verdict_devs(s->watch, devs, DEVWATCH_MAX);
-	struct sweep_probe sp = {
-		.size = s->vp->rc->size, .write_share = c->read_write ? 0.5 : c->write ? 1.0 : 0.0,
-		.flush = !c->cached, .depth = c->depth, .response = c->response,
-	};
+	struct sweep_probe sp = { .response = c->response };
 	struct sweep_row *r = &s->rows[s->nrows];
 	struct sbuf text = SBUF_INIT;
 	struct verdict v;
 
-	tt.wall = wall;
-	sweep_judge(&s->h, &sp, s->rate, &tt, devs, n, &v, r);
+	verdict_probe_settings(&sp.run, s->rate, s->vp->rc->size, c->write, c->read_write,
+			       c->cached, c->depth);
+	sweep_judge(&s->h, &sp, s->rate, t, devs, n, &v, r);
 	verdict_format(&text, &v);
 	snprintf(s->verdict[s->nrows], sizeof(s->verdict[0]), "%s", sbuf_str(&text));
 	sbuf_free(&text);
@@ -72,11 +69,8 @@ static void sw_record(struct sw *s, const struct tally *t, uint64_t wall)
 	verdict_words(&v, s->words[s->nrows], sizeof(s->words[0]));
 	sweep_record(&s->plan, s->rate, r->kept_up);
 	if (!r->kept_up && (!s->bad_rate || s->rate < s->bad_rate)) {
-		const char *why = verdict_reason_text(v.reason);
-
 		s->bad_rate = s->rate;
-		snprintf(s->bad, sizeof(s->bad), "%s%s%s", verdict_state_text(v.state),
-			 *why ? ": " : "", why);
+		verdict_words(&v, s->bad, sizeof(s->bad));
 	}
 	sweep_format_row(&s->table, r);
 	sweep_format_row(s->vp->sweep_out, r);
@@ -235,8 +229,14 @@ static int sw_step(struct sw *s, char *msg, size_t msglen)
 		if (s->quit || p.state != SESSION_RUNNING)
 			break;
 		pfd[1].fd = p.wake_fd;
-		if (poll(pfd, 2, SW_FRAME_MS) > 0 && (pfd[1].revents & POLLIN))
-			tui_ack(t);
+		if (poll(pfd, 2, SW_FRAME_MS) > 0) {
+			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+				s->quit = true; /* the terminal went away */
+				break;
+			}
+			if (pfd[1].revents & POLLIN)
+				tui_ack(t);
+		}
 		tui_drain(t);
 		sw_keys(s);
 	}
@@ -246,8 +246,7 @@ static int sw_step(struct sw *s, char *msg, size_t msglen)
 		snprintf(msg, msglen, "%s", why);
 	} else if (!s->quit) {
 		devwatch_sample(s->watch, NULL, 0);
-		tui_peek(t, clock_now(), &p);
-		sw_record(s, &p.m->total, clock_now() - s->step_t0);
+		sw_record(s, &s->vp->probe->acct.total); /* the probe's, as on the command line */
 	}
 	tui_free(t);
 	return ret;

@@ -5,14 +5,10 @@
 #include <errno.h>
 #include <string.h>
 
-void tui_verdict_init(struct tui_verdict *tv, const struct tui_verdict_cfg *cfg)
+void tui_verdict_init(struct tui_verdict *tv, const struct verdict_probe *run)
 {
 	memset(tv, 0, sizeof(*tv));
-	tv->p.asked = cfg->asked;
-	tv->p.size = cfg->size;
-	tv->p.write_share = cfg->write_share;
-	tv->p.flush = cfg->flush;
-	tv->p.depth = cfg->depth;
+	tv->p = *run;
 	verdict_hist_init(&tv->hist);
 	stats_init(&tv->lat);
 }

@@ -20,15 +20,6 @@
 #include "stats.h"
 #include "verdict.h"
 
-/* What the run asks for. */
-struct tui_verdict_cfg {
-	double asked;        /* requests/s (opts_asked_rate); 0 = unpaced */
-	uint64_t size;       /* bytes per request */
-	double write_share;  /* 0 reads, 1 writes, 0.5 -G */
-	bool flush;          /* each write is followed by fdatasync */
-	unsigned depth;      /* requests in flight at most */
-};
-
 struct tui_verdict {
 	struct verdict_probe p;    /* the run's fields, and the last interval's */
 	struct verdict_hist hist;
@@ -39,8 +30,8 @@ struct tui_verdict {
 	struct verdict v;
 };
 
-/* Start a run asking for cfg. */
-void tui_verdict_init(struct tui_verdict *tv, const struct tui_verdict_cfg *cfg);
+/* Start a run asking for run (verdict_probe_settings()). */
+void tui_verdict_init(struct tui_verdict *tv, const struct verdict_probe *run);
 
 /* The asked rate changed (the interval keys): requests/s, 0 = unpaced. */
 void tui_verdict_set_asked(struct tui_verdict *tv, double asked);
