@@ -52,7 +52,8 @@ void tally_init(struct tally *t);
 /*
  * Count one request that got notice n into t, as ioping 1.3 does: every
  * notice but NOTICE_EMPTY is a request; failed, too fast and too slow have
- * their counters; only NONE/FAST/SLOW add the latency to t->valid.
+ * their counters; only NONE/FAST/SLOW add the latency to t->valid and the
+ * response time (s->response: from the scheduled start) to t->response.
  */
 void tally_add(struct tally *t, const struct sample *s, enum notice n);
 

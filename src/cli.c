@@ -2,7 +2,6 @@
 
 #include "cli.h"
 #include "cli_int.h"
-#include "cli_multi.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -221,99 +220,20 @@ static int cli_check_run(const struct opts *o, const struct view_ops *tui)
 }
 
 /*
- * The devices --iostat (or a sweep, which judges every step by their rows)
- * watches under the open target, with their baseline sample: *watch, or
- * NULL when neither is asked. Returns 0 or the exit code (said).
+ * The run: the working set's fill shown (one target at a time: the view's screen, or a
+ * line on a terminal) and the run of the targets. Returns the exit code.
  */
-static int cli_watch_start(const struct opts *o, struct devwatch **watch)
+static int cli_targets(const struct opts *o, const struct engine_ops *ops,
+		       const struct view_ops *view)
 {
-	char msg[MSG_MAX];
-	int ret;
-
-	*watch = NULL;
-	if (!o->iostat && !o->sweep)
-		return 0;
-	*watch = malloc(sizeof(**watch));
-	ret = *watch ? devwatch_for_path(*watch, o->path, o->iostat_devices, msg, sizeof(msg)) :
-		       -ENOMEM;
-	if (!ret && (ret = devwatch_sample(*watch, NULL, 0)))
-		err_set(msg, sizeof(msg), ret, "--iostat: cannot read /proc/diskstats: %s",
-			strerror(-ret));
-	if (ret) {
-		cli_msg("%s", *watch ? msg : "out of memory");
-		free(*watch);
-		*watch = NULL;
-		return CLI_EXIT_PREPARE;
-	}
-	return 0;
-}
-
-/* One target: the hang watchdog, the target, its devices, the run. Returns the exit code. */
-static int cli_single(const struct opts *o, const struct engine_ops *ops,
-		      const struct view_ops *view)
-{
-	struct watchdog wd = { 0 };
 	struct cli_progress pg = { 0 };
 	const struct target_progress progress = { cli_on_progress, &pg };
 	struct target_progress view_progress;
-	struct target t;
-	struct devwatch *watch;
-	int code;
+	const struct target_progress *shown = NULL;
 
-	if (!o->tui) /* best effort: without it a hung request just gets no warnings */
-		watchdog_start(&wd, CLI_HANG_WARN_NS, "ioprobe: ");
-	code = cli_target_open(o, &t, cli_progress_for(o, view, &progress, &view_progress));
-	if (code) {
-		watchdog_stop(&wd);
-		return code;
-	}
-	if (!(code = cli_watch_start(o, &watch)))
-		code = cli_run(o, &t, ops, view, watch, &wd);
-	watchdog_stop(&wd);
-	free(watch);
-	target_close(&t);
-	return code;
-}
-
-/*
- * --sweep over several targets: each target's whole sweep in turn, in the
- * order given (targets behind one controller or bus would bend each other's
- * knee if stepped together), each table under a "--- TARGET sweep ---" line,
- * or with -J one JSON array of the sweeps. A target that fails to prepare is
- * said and the others go on; a signal ends the run after the current sweep's
- * finished steps. Returns the worst exit code over the targets.
- */
-static int cli_sweep_each(const struct opts *o, const struct engine_ops *ops)
-{
-	struct sbuf title = SBUF_INIT;
-	int code, worst = CLI_EXIT_OK, ret;
-	bool any = false;
-
-	for (unsigned i = 0; i < o->npaths && !cli_stop; i++) {
-		struct opts one = *o;
-
-		one.path = one.paths[0] = o->paths[i];
-		one.npaths = 1;
-		sbuf_reset(&title);
-		if (o->json)
-			sbuf_puts(&title, any ? ", " : "[");
-		else
-			sbuf_printf(&title, "%s--- %s sweep ---\n", any ? "\n" : "", o->paths[i]);
-		one.sweep_prefix = sbuf_str(&title);
-		one.sweep_printed = &any;
-		code = cli_single(&one, ops, NULL);
-		if (code > worst)
-			worst = code;
-	}
-	if (!o->json) {
-		sbuf_free(&title);
-		return worst;
-	}
-	sbuf_reset(&title);
-	sbuf_puts(&title, any ? "]\n" : "[]\n");
-	ret = out_write_sbuf(STDOUT_FILENO, &title);
-	sbuf_free(&title);
-	return ret ? cli_out_error(ret) : worst;
+	if (o->npaths == 1 || o->sweep) /* several sweeps run one target at a time */
+		shown = cli_progress_for(o, view, &progress, &view_progress);
+	return cli_run(o, ops, view, shown);
 }
 
 /* Parse, check, prepare and run; returns the exit code. */
@@ -335,7 +255,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	if ((code = cli_fleet_setup(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;
-	if (o.npaths > 1 && (code = cli_multi_check(&o)) >= 0)
+	if ((code = cli_run_check(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;
 	if (o.fio_job) {
@@ -348,11 +268,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	if ((code = cli_check_run(&o, tui)) >= 0)
 		return code;
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
-	if (o.npaths > 1 && o.sweep)
-		return cli_sweep_each(&o, ops);
-	if (o.npaths > 1)
-		return cli_multi_run(&o, ops, o.tui ? tui : NULL);
-	return cli_single(&o, ops, o.tui ? tui : NULL);
+	return cli_targets(&o, ops, o.tui ? tui : NULL);
 }
 
 int cli_main(int argc, char *argv[], const struct view_ops *tui)

@@ -71,9 +71,8 @@ int cli_fio_job(const struct opts *o)
 
 	if (!w || cli_fio_job_own(o, &own)) {
 		cli_msg("out of memory");
-		free(w);
-		sbuf_free(&own);
-		return CLI_EXIT_PREPARE;
+		code = CLI_EXIT_PREPARE;
+		goto out;
 	}
 	ret = o->npaths > 1 ? devwatch_for_paths(w, o->paths, o->npaths, o->iostat_devices, msg,
 						 sizeof(msg))
@@ -83,9 +82,8 @@ int cli_fio_job(const struct opts *o)
 			strerror(-ret));
 	if (ret) {
 		cli_msg("%s", msg);
-		free(w);
-		sbuf_free(&own);
-		return CLI_EXIT_PREPARE;
+		code = CLI_EXIT_PREPARE;
+		goto out;
 	}
 	pick = o->iostat_devices ? o->iostat_devices : sbuf_str(&own);
 	t0 = clock_now();
@@ -93,9 +91,8 @@ int cli_fio_job(const struct opts *o)
 	seconds = (double)(clock_now() - t0) / 1e9;
 	if ((ret = devwatch_sample(w, NULL, 0))) {
 		cli_msg("--fio-job: cannot read /proc/diskstats: %s", strerror(-ret));
-		free(w);
-		sbuf_free(&own);
-		return CLI_EXIT_PREPARE;
+		code = CLI_EXIT_PREPARE;
+		goto out;
 	}
 	fiojob_global(&sb, seconds, usage_version());
 	for (size_t i = 0; i < w->ndev; i++) {
@@ -114,11 +111,11 @@ int cli_fio_job(const struct opts *o)
 			cli_msg("%s: no reads or writes in %.1f s, nothing to imitate", d->name,
 				seconds);
 	}
-	if (!jobs) {
+	if (!jobs)
 		code = CLI_EXIT_PREPARE;
-	} else if ((ret = out_write_sbuf(STDOUT_FILENO, &sb))) {
+	else if ((ret = out_write_sbuf(STDOUT_FILENO, &sb)))
 		code = cli_out_error(ret);
-	}
+out:
 	sbuf_free(&sb);
 	sbuf_free(&own);
 	free(w);

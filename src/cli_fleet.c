@@ -140,21 +140,6 @@ void cli_fleet_end(struct exporters **x)
 	*x = NULL;
 }
 
-/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
-int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
-		    const struct engine_ops *ops)
-{
-	int code = cli_fleet_prepare(c->o, ops, 1, &c->x);
-
-	if (code || !c->x)
-		return code;
-	if (cli_fleet_add(c->x, c->o, t, p)) {
-		cli_fleet_end(&c->x);
-		return CLI_EXIT_PREPARE;
-	}
-	return cli_fleet_run(&c->x);
-}
-
 /* --check's thresholds from the options. */
 static struct check_cfg cli_check_cfg(const struct opts *o)
 {
@@ -174,13 +159,12 @@ static int cli_check_say(struct sbuf *sb, enum check_state st)
 	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
 }
 
-/* --check: the plugin line on stdout; the exit code is its state. */
-int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
+int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg)
 {
-	struct check_cfg cfg = cli_check_cfg(c->o);
+	struct check_cfg cfg = cli_check_cfg(o);
 	struct sbuf sb = SBUF_INIT;
 
-	return cli_check_say(&sb, check_report(&sb, &cfg, &p->acct.total, ret ? msg : NULL));
+	return cli_check_say(&sb, check_report(&sb, &cfg, t, ret ? msg : NULL));
 }
 
 int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n)

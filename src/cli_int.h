@@ -4,9 +4,9 @@
  * leaf every part uses (messages, the stop flag, an output error's exit code,
  * the view's emergency restore); cli.c parses, checks, prepares the target
  * and dispatches; cli_cfg.c maps the options onto each module's settings;
- * cli_run.c runs one target (cli_iostat.c, cli_sweep.c and cli_fleet.c are
- * its --iostat, --sweep and fleet parts); cli_multi.c runs several;
- * cli_fiojob.c is --fio-job. No part calls one above it.
+ * cli_run.c is the one run of N >= 1 targets (cli_iostat.c, cli_sweep.c and
+ * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_fiojob.c is
+ * --fio-job. No part calls one above it.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "msg.h"
 #include "opts.h"
 #include "outw.h"
 #include "probe.h"
@@ -27,6 +28,7 @@
 #include "ticker.h"
 #include "verdict.h"
 #include "view.h"
+#include "watchdog.h"
 
 struct devwatch;
 struct exporters;
@@ -99,19 +101,30 @@ void cli_buffers_free(void *buf, size_t len);
 /* The length of cli_engine_start()'s buffers for target t opened from o. */
 size_t cli_buffers_len(const struct opts *o, const struct target *t);
 
-/* ---- one target's run (cli_run.c, cli_iostat.c, cli_sweep.c, cli_fleet.c) ---- */
+/* ---- the run of N >= 1 targets (cli_run.c, cli_iostat.c, cli_sweep.c, cli_fleet.c) ---- */
 
-/* Everything one target's run shares between the probe thread, the ticker and the end. */
-struct cli_ctx {
-	const struct opts *o;
+struct cli_run;
+
+enum cli_target_state { CLI_TARGET_UNUSED, CLI_TARGET_READY, CLI_TARGET_RUNNING };
+
+/* One target of a run: everything its probe's thread owns. */
+struct cli_target {
+	struct cli_run *run;
+	struct opts o;           /* the command line with o.path = this target */
+	struct target t;
+	struct engine eng;
+	void *buf;               /* the request buffers (cli_buffers_alloc) */
+	struct probe *p;         /* shared with the probe's process (prober_alloc) */
 	struct report_cfg rc;
-	struct sbuf sb;          /* the probe thread's line buffer */
-	struct outw out;         /* stdout, shared with the ticker and the sweep */
-	struct devwatch *watch;  /* --iostat devices, or NULL */
-	struct ticker iostat;    /* --iostat sampler */
-	bool iostat_failed;      /* a sample failed (said once on stderr) */
-	bool iso_time;           /* S_TIME_FORMAT=ISO: block times as iostat -t prints them then */
-	/* --iostat: the probe's side of each interval, from the samples cli_on_request sees */
+	struct sbuf sb;          /* the line buffer of the thread that reads its probe */
+	pthread_t thread;        /* n > 1: that thread (n = 1: the calling one) */
+	enum cli_target_state state;
+	int ret;                 /* prober_run()'s result */
+	char msg[MSG_MAX];       /* its message when the run failed or could not start */
+	size_t xi;               /* its series in run->x (the fleet outputs), when run->x */
+	struct probe_sink tap;   /* beside the view: what the exporters hear of this probe */
+	/* --iostat: this target's side of each interval (cli_iostat.c) */
+	struct devwatch *watch;  /* its device stack, the verdict's rows (the run's when n = 1) */
 	pthread_mutex_t iv_lock; /* held only to add a sample or to swap the buffers */
 	struct stats *iv_lat[2]; /* latencies of the interval; the probe adds to iv_lat[iv_cur] */
 	int iv_cur;
@@ -121,7 +134,23 @@ struct cli_ctx {
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
 	struct verdict_hist vhist;
 	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
-	struct exporters *x;     /* --listen, --prometheus, --influx, or NULL */
+};
+
+/* What the targets of a run share: stdout, the devices shown, the helpers. */
+struct cli_run {
+	const struct opts *o;
+	const struct engine_ops *ops;
+	struct outw out;         /* stdout, shared by the probes' threads and the ticker */
+	struct devwatch *watch;  /* --iostat/--sweep: the devices shown (the targets' stacks) */
+	struct ticker iostat;    /* --iostat's sampler */
+	bool iostat_failed;      /* a sample failed (said once on stderr) */
+	bool iso_time;           /* S_TIME_FORMAT=ISO: block times as iostat -t prints them then */
+	size_t n;                /* targets, in the order given */
+	size_t ncpu;             /* online CPUs: more targets than that do not spin */
+	struct watchdog wd;      /* hang warnings, one control block per target */
+	uint64_t base;           /* when the first target's schedule starts (staggering) */
+	struct cli_target *tg;
+	struct exporters *x;     /* --listen, --prometheus, --influx (one series set per target) */
 };
 
 /* The last message said on stderr (--check repeats it in its UNKNOWN line). */
@@ -132,33 +161,57 @@ extern bool cli_check_wanted;
 /* The probe's warn callback: one message on stderr, ctx unused (cli_msg.c). */
 void cli_on_warn(void *ctx, const char *text);
 
-/* cli_run.c: the probe's sink, the view, the exit code. */
-
-/* Prepare, probe, report. The target is open; returns the exit code. */
-int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
-	    const struct view_ops *view, struct devwatch *watch, struct watchdog *wd);
-
-/* cli_iostat.c: --iostat, the device rows and the verdict every interval. */
-
-/* Count a finished request into the --iostat interval (brief: never waits on stdout). */
-void cli_iv_add(struct cli_ctx *c, const struct sample *s);
+/* cli_run.c: the run of N >= 1 targets. */
 
 /*
- * Start the --iostat sampler (its baseline was taken at start-up). Returns 0
- * or -errno.
+ * Options that do not combine with the targets given (--sweep with the view and several
+ * targets; a plain number right after an option that names no file): -1 when o is fine,
+ * else the exit code after the message.
  */
-int cli_start_iostat(struct cli_ctx *c, const struct target *t);
+int cli_run_check(const struct opts *o);
+
+/*
+ * Prepare every target of o (o->paths[0 .. npaths)), probe them all at once
+ * (one target on the calling thread, several on a thread each, staggered),
+ * report; returns the exit code: the worst over the targets (one that could
+ * not be prepared counts 2, or 1 for a refused size), 2 when none could
+ * start, or an output error's code. pg hears the working set fill (one
+ * target only; NULL: nobody). With view (--tui) the targets run under it
+ * (one target's screen, or the overview); the summaries follow it. With
+ * --sweep each target's sweep runs in turn.
+ */
+int cli_run(const struct opts *o, const struct engine_ops *ops, const struct view_ops *view,
+	    const struct target_progress *pg);
+
+/* cli_iostat.c: --iostat, the device rows and each target's verdict every interval. */
+
+/* Count a finished request of tg into the --iostat interval (brief: never waits on stdout). */
+void cli_iv_add(struct cli_target *tg, const struct sample *s);
+
+/*
+ * Watch the devices --iostat (or a sweep) shows for the run's prepared
+ * targets, baseline taken: r->watch, and each target's own stack when n > 1.
+ * Returns 0 or the exit code (said).
+ */
+int cli_iostat_prepare(struct cli_run *r);
+
+/* Start the --iostat sampler. Returns 0 or the exit code (said). */
+int cli_iostat_start(struct cli_run *r);
+
+/* Release what cli_iostat_prepare() and the sampler took (the sampler stopped). */
+void cli_iostat_release(struct cli_run *r);
 
 /* cli_sweep.c: --sweep. */
 
 /*
- * --sweep: step the asked rate on the same target with the same options,
- * each step -w long (5 s), judge each step with the saturation verdict, print
- * the operators' table row by row and then the knee. A signal ends the sweep
- * after the steps already finished (the one in progress is not judged).
- * Returns 0 or a negative errno with msg filled (a failed request).
+ * --sweep on tg (prepared, its devices in tg->watch): step the asked rate
+ * with the same options, each step -w long (5 s), judge each step with the
+ * saturation verdict, print the operators' table row by row and then the
+ * knee. A signal ends the sweep after the steps already finished (the one in
+ * progress is not judged). Returns 0 or a negative errno with msg filled (a
+ * failed request).
  */
-int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen);
+int cli_sweep(struct cli_target *tg, char *msg, size_t msglen);
 
 /* cli_fleet.c: --listen, --prometheus, --influx, --check (exporters.c, check.c). */
 
@@ -168,13 +221,9 @@ bool cli_argv_check(int argc, char *argv[]);
 /* Defaults the fleet modes imply, then their usage checks; -1 to go on, or the exit code. */
 int cli_fleet_setup(struct opts *o);
 
-/* Prepare and start the exporters for probe p; 0, or the exit code (said). */
-int cli_fleet_start(struct cli_ctx *c, struct probe *p, const struct target *t,
-		    const struct engine_ops *ops);
-
-
-/* --check: the plugin line on stdout; the exit code is its state. */
-int cli_check_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg);
+/* --check, one target: the plugin line on stdout for its tally t (or its failure msg when
+ * ret); the exit code is its state. */
+int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg);
 
 /* --check: a run that ended before its verdict is UNKNOWN, with the last message. */
 int cli_check_unknown(int code);

@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "clock.h"
+#include "cli.h"
+#include "msg.h"
 #include "devwatch.h"
 #include "iostat.h"
 #include "opts.h"
@@ -20,60 +22,59 @@
 #include "verdict.h"
 
 /* Count a finished request into the --iostat interval (brief: never waits on stdout). */
-void cli_iv_add(struct cli_ctx *c, const struct sample *s)
+void cli_iv_add(struct cli_target *tg, const struct sample *s)
 {
-	pthread_mutex_lock(&c->iv_lock);
-	if (!c->iv_first)
-		c->iv_first = clock_boottime() - s->time;
+	pthread_mutex_lock(&tg->iv_lock);
+	if (!tg->iv_first)
+		tg->iv_first = clock_boottime() - s->time;
 	if (s->result >= 0)
-		stats_add(c->iv_lat[c->iv_cur], s->time);
-	c->iv_skipped = s->skipped;
-	pthread_mutex_unlock(&c->iv_lock);
+		stats_add(tg->iv_lat[tg->iv_cur], s->time);
+	tg->iv_skipped = s->skipped;
+	pthread_mutex_unlock(&tg->iv_lock);
 }
 
 /*
- * Close the probe's interval at boottime now: swap the latency buffers and
- * fill c->vp's per-interval fields. The ticker's; the buffer it returns is
- * the one to clear after use.
+ * Close tg's interval at boottime now: swap the latency buffers and fill
+ * tg->vp's per-interval fields, then clear the closed buffer. The ticker's.
  */
-static struct stats *cli_iv_close(struct cli_ctx *c, uint64_t now)
+static void cli_iv_close(struct cli_target *tg, uint64_t now)
 {
 	struct stats *lat;
 	uint64_t skipped, first, from;
 
-	pthread_mutex_lock(&c->iv_lock);
-	lat = c->iv_lat[c->iv_cur];
-	c->iv_cur ^= 1;
-	skipped = c->iv_skipped;
-	first = c->iv_first;
-	pthread_mutex_unlock(&c->iv_lock);
+	pthread_mutex_lock(&tg->iv_lock);
+	lat = tg->iv_lat[tg->iv_cur];
+	tg->iv_cur ^= 1;
+	skipped = tg->iv_skipped;
+	first = tg->iv_first;
+	pthread_mutex_unlock(&tg->iv_lock);
 	/* the probe's interval starts with its first request, not with the sampler */
-	from = first > c->iv_prev ? first : c->iv_prev;
-	verdict_probe_interval(&c->vp, first && now > from ? now - from : 0, lat,
-			       skipped - c->iv_skip_mark);
-	c->iv_skip_mark = skipped;
-	c->iv_prev = now;
-	return lat;
+	from = first > tg->iv_prev ? first : tg->iv_prev;
+	verdict_probe_interval(&tg->vp, first && now > from ? now - from : 0, lat,
+			       skipped - tg->iv_skip_mark);
+	tg->iv_skip_mark = skipped;
+	tg->iv_prev = now;
+	stats_init(lat);
 }
 
-/* The interval's verdict on the watched stack (top first). */
-static void cli_iv_judge(struct cli_ctx *c, struct verdict *v)
+/* The interval's verdict on tg's stack (top first). */
+static void cli_iv_judge(struct cli_target *tg, struct verdict *v)
 {
 	struct verdict_dev dev[DEVWATCH_MAX];
-	size_t n = devwatch_verdict_devs(c->watch, dev, DEVWATCH_MAX);
+	size_t n = devwatch_verdict_devs(tg->watch, dev, DEVWATCH_MAX);
 
-	verdict_judge(&c->vhist, &c->vp, dev, n, v);
+	verdict_judge(&tg->vhist, &tg->vp, dev, n, v);
 }
 
 /* The block's time line, as `iostat -t` prints it (ISO 8601 with S_TIME_FORMAT=ISO). */
-static void cli_iostat_time(const struct cli_ctx *c, struct sbuf *sb)
+static void cli_iostat_time(const struct cli_run *r, struct sbuf *sb)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	char buf[64];
 
 	localtime_r(&now, &tm);
-	if (c->iso_time) {
+	if (r->iso_time) {
 		strftime(buf, sizeof(buf), "%FT%T%z", &tm);
 		sbuf_printf(sb, "%s\n", buf);
 		return;
@@ -83,95 +84,200 @@ static void cli_iostat_time(const struct cli_ctx *c, struct sbuf *sb)
 		    tm.tm_year % 100, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+/* Sample every watch of the run at boottime now; 0 or the first -errno. */
+static int cli_iostat_sample(struct cli_run *r, uint64_t now)
+{
+	int err = devwatch_sample(r->watch, NULL, now);
+
+	for (size_t i = 0; !err && r->n > 1 && i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_RUNNING)
+			err = devwatch_sample(r->tg[i].watch, NULL, now);
+	return err;
+}
+
+/* One target's lines of a block: its probe line and its verdict ("PATH: " first when n > 1). */
+static void cli_iostat_target(const struct cli_run *r, const struct cli_target *tg,
+			      const struct verdict *v, struct sbuf *sb)
+{
+	if (r->n > 1)
+		sbuf_printf(sb, "%s: ", tg->o.path);
+	verdict_format_probe(sb, v);
+	sbuf_putc(sb, '\n');
+	if (r->n > 1)
+		sbuf_printf(sb, "%s: ", tg->o.path);
+	verdict_format(sb, v);
+	sbuf_putc(sb, '\n');
+}
+
+/* With -J: one "iostat" object per target, its own stack's rows, its probe and verdict. */
+static void cli_iostat_json(struct cli_run *r, const struct iostat_dev_row *rows, size_t n,
+			    const struct verdict *v, struct sbuf *sb)
+{
+	struct iostat_dev_row own[DEVWATCH_MAX];
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cli_target *tg = &r->tg[i];
+		size_t k = r->n == 1 ? n : devwatch_rows(tg->watch, own, DEVWATCH_MAX);
+
+		if (tg->state != CLI_TARGET_RUNNING || !k)
+			continue;
+		outw_json_sep(&r->out, sb);
+		report_json_iostat(sb, &tg->rc, r->n == 1 ? rows : own, k, &v[i],
+				   clock_realtime());
+		if (r->o->json_lines)
+			sbuf_putc(sb, '\n');
+	}
+}
+
 /*
  * One --iostat block (every second, or every -P period): the time, sysstat's
- * `iostat -dx` header and a row per device, as `iostat -dx -t` prints them,
- * then the probe's line for the same interval and the verdict, and a blank
- * line; with -J an "iostat" object with sysstat's JSON keys, "probe" and
- * "verdict".
+ * `iostat -dx` header and a row per device (the union of the targets'
+ * stacks), as `iostat -dx -t` prints them, then for each target the probe's
+ * line for the same interval and the verdict on its own stack, and a blank
+ * line; with -J an "iostat" object per target with sysstat's JSON keys,
+ * "probe" and "verdict".
  */
 static void cli_iostat_tick(void *arg)
 {
-	struct cli_ctx *c = arg;
-	struct devwatch *w = c->watch;
+	struct cli_run *r = arg;
 	struct sbuf sb = SBUF_INIT;
 	struct iostat_dev_row rows[DEVWATCH_MAX];
-	struct verdict v;
-	struct stats *lat;
+	struct verdict *v = calloc(r->n, sizeof(*v));
 	size_t n;
 	uint64_t now = clock_boottime();
-	int err = devwatch_sample(w, NULL, now);
+	int err = cli_iostat_sample(r, now);
 
-	lat = cli_iv_close(c, now);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_RUNNING && r->tg[i].iv_lat[0])
+			cli_iv_close(&r->tg[i], now);
 	if (err) {
-		if (!c->iostat_failed) /* say it once, the probe goes on */
+		if (!r->iostat_failed) /* say it once, the probe goes on */
 			cli_msg("--iostat: cannot read /proc/diskstats: %s", strerror(-err));
-		c->iostat_failed = true;
-		stats_init(lat);
+		r->iostat_failed = true;
+		free(v);
 		return;
 	}
-	n = devwatch_rows(w, rows, DEVWATCH_MAX);
-	if (!n) {
-		stats_init(lat);
+	n = devwatch_rows(r->watch, rows, DEVWATCH_MAX);
+	if (!n || !v) {
+		free(v);
 		return;
 	}
-	cli_iv_judge(c, &v);
-	stats_init(lat);
-	pthread_mutex_lock(&c->out.lock);
-	if (c->o->json) {
-		outw_json_sep(&c->out, &sb);
-		report_json_iostat(&sb, &c->rc, rows, n, &v, clock_realtime());
-		if (c->rc.json_lines)
-			sbuf_putc(&sb, '\n');
+	for (size_t i = 0; i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_RUNNING)
+			cli_iv_judge(&r->tg[i], &v[i]);
+	pthread_mutex_lock(&r->out.lock);
+	if (r->o->json) {
+		cli_iostat_json(r, rows, n, v, &sb);
 	} else {
-		cli_iostat_time(c, &sb);
+		cli_iostat_time(r, &sb);
 		iostat_format_table(&sb, rows, n);
-		verdict_format_probe(&sb, &v);
+		for (size_t i = 0; i < r->n; i++)
+			if (r->tg[i].state == CLI_TARGET_RUNNING)
+				cli_iostat_target(r, &r->tg[i], &v[i], &sb);
 		sbuf_putc(&sb, '\n');
-		verdict_format(&sb, &v);
-		sbuf_puts(&sb, "\n\n");
 	}
-	if (outw_flush(&c->out, &sb))
+	if (outw_flush(&r->out, &sb))
 		cli_stop = 1; /* stdout is gone (or full): end the run like a signal would */
-	pthread_mutex_unlock(&c->out.lock);
+	pthread_mutex_unlock(&r->out.lock);
 	sbuf_free(&sb);
+	free(v);
 }
 
-/* What the run asks for, for the verdict of each --iostat interval. */
-static void cli_iv_setup(struct cli_ctx *c, const struct target *t)
+/* Watch path's stack (or the devices --iostat names) in *w, baseline taken; 0 or exit code. */
+static int cli_iostat_watch(const struct opts *o, const char *const *paths, size_t n,
+			    struct devwatch **w)
 {
-	const struct opts *o = c->o;
-	const char *tf = getenv("S_TIME_FORMAT");
-
-	c->iso_time = tf && !strcmp(tf, "ISO");
-	verdict_hist_init(&c->vhist);
-	verdict_probe_settings(&c->vp, opts_asked_rate(o), t->size, o->write > 0, o->read_write,
-			       o->cached, (unsigned)o->depth);
-	c->iv_prev = c->watch->prev_ns;
-}
-
-/*
- * Start the --iostat sampler (its baseline was taken at start-up). Returns 0
- * or -errno.
- */
-int cli_start_iostat(struct cli_ctx *c, const struct target *t)
-{
-	const struct opts *o = c->o;
+	char msg[MSG_MAX];
 	int ret;
 
-	c->iv_lat[0] = malloc(sizeof(struct stats));
-	c->iv_lat[1] = malloc(sizeof(struct stats));
-	if (!c->iv_lat[0] || !c->iv_lat[1]) {
+	*w = malloc(sizeof(**w));
+	if (!*w) {
 		cli_msg("out of memory");
-		return -ENOMEM;
+		return CLI_EXIT_PREPARE;
 	}
-	stats_init(c->iv_lat[0]);
-	stats_init(c->iv_lat[1]);
-	cli_iv_setup(c, t);
-	ret = ticker_start(&c->iostat, o->print_interval ? o->print_interval : 1000000000ull,
-			   cli_iostat_tick, c);
+	ret = n == 1 ? devwatch_for_path(*w, paths[0], o->iostat_devices, msg, sizeof(msg)) :
+		       devwatch_for_paths(*w, paths, n, o->iostat_devices, msg, sizeof(msg));
+	if (!ret && (ret = devwatch_sample(*w, NULL, 0)))
+		err_set(msg, sizeof(msg), ret, "--iostat: cannot read /proc/diskstats: %s",
+			strerror(-ret));
+	if (ret) {
+		cli_msg("%s", msg);
+		free(*w);
+		*w = NULL;
+		return CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
 
-	if (ret)
+int cli_iostat_prepare(struct cli_run *r)
+{
+	const char **paths = calloc(r->n, sizeof(*paths));
+	size_t n = 0;
+	int code;
+
+	if (!paths) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_READY)
+			paths[n++] = r->tg[i].o.path;
+	code = cli_iostat_watch(r->o, paths, n, &r->watch);
+	free(paths);
+	for (size_t i = 0; !code && i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_READY)
+			continue;
+		if (r->n == 1)
+			tg->watch = r->watch; /* one stack: the rows shown are the verdict's */
+		else
+			code = cli_iostat_watch(r->o, &tg->o.path, 1, &tg->watch);
+	}
+	return code;
+}
+
+int cli_iostat_start(struct cli_run *r)
+{
+	const struct opts *o = r->o;
+	const char *tf = getenv("S_TIME_FORMAT");
+	int ret;
+
+	r->iso_time = tf && !strcmp(tf, "ISO");
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_READY)
+			continue;
+		tg->iv_lat[0] = malloc(sizeof(struct stats));
+		tg->iv_lat[1] = malloc(sizeof(struct stats));
+		if (!tg->iv_lat[0] || !tg->iv_lat[1]) {
+			cli_msg("out of memory");
+			return CLI_EXIT_PREPARE;
+		}
+		stats_init(tg->iv_lat[0]);
+		stats_init(tg->iv_lat[1]);
+		verdict_hist_init(&tg->vhist);
+		verdict_probe_settings(&tg->vp, opts_asked_rate(o), tg->t.size, o->write > 0,
+				       o->read_write, o->cached, (unsigned)o->depth);
+		tg->iv_prev = tg->watch->prev_ns;
+	}
+	ret = ticker_start(&r->iostat, o->print_interval ? o->print_interval : OPTS_IOSTAT_PERIOD,
+			   cli_iostat_tick, r);
+	if (ret) {
 		cli_msg("--iostat: cannot start its thread: %s", strerror(-ret));
-	return ret;
+		return CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+void cli_iostat_release(struct cli_run *r)
+{
+	for (size_t i = 0; r->tg && i < r->n; i++) {
+		if (r->tg[i].watch != r->watch)
+			free(r->tg[i].watch);
+		r->tg[i].watch = NULL;
+	}
+	free(r->watch);
+	r->watch = NULL;
 }

@@ -1,3 +1,16 @@
+/*
+ * cli_run: the command line's one run of N >= 1 targets (`ioprobe [options]
+ * TARGET...`). Each target gets its own engine, probe (pacer, statistics,
+ * its requests in a child process: prober.h) and, when there are several,
+ * a thread that reads it; one target is read on the calling thread. Every
+ * rule that depends on N lives here: with several targets warnings and
+ * failures name their target, raw lines carry its path, schedules are
+ * staggered, --check speaks for all of them at once, and a failed request
+ * does not cost the others their summaries. Request lines interleave as they
+ * complete; at the end one summary (or -B raw line, or -J total) per target
+ * in the order given. A target that cannot be prepared is reported and the
+ * others go on.
+ */
 #include "config.h"
 
 #include "cli.h"
@@ -5,312 +18,713 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "clock.h"
-#include "engine.h"
+#include "esc.h"
 #include "exporters.h"
 #include "msg.h"
 #include "out.h"
 #include "outw.h"
-#include "probe.h"
 #include "prober.h"
 #include "report.h"
 #include "sbuf.h"
 #include "ticker.h"
-#include "view.h"
 #include "watchdog.h"
 
-static int cli_on_request(void *ctx, const struct sample *s, enum notice n)
-{
-	struct cli_ctx *c = ctx;
-	int ret;
+#define RUN_STACK (1u << 20) /* each probe-reading thread's stack (several targets) */
 
-	if (c->x)
-		exporters_request(c->x, 0, s, n);
-	if (c->watch)
-		cli_iv_add(c, s);
-	if (c->o->quiet)
-		return 0;
-	pthread_mutex_lock(&c->out.lock);
-	if (c->o->json) {
-		outw_json_sep(&c->out, &c->sb);
-		report_json_request(&c->sb, &c->rc, s, n, clock_realtime());
-		if (c->rc.json_lines)
-			sbuf_putc(&c->sb, '\n');
-	} else {
-		report_request_line(&c->sb, &c->rc, s, n, clock_realtime());
+int cli_run_check(const struct opts *o)
+{
+	struct stat st;
+
+	if (o->npaths > 1 && o->sweep && o->tui) {
+		cli_msg("--sweep over several targets runs without the view: drop -X");
+		return CLI_EXIT_USAGE;
 	}
-	ret = outw_flush(&c->out, &c->sb);
-	pthread_mutex_unlock(&c->out.lock);
+	/* `-ca 3 DIR`: an ioping habit (a count glued to -c) must not become a silent second
+	 * target that fails while DIR runs forever */
+	for (unsigned i = 0; o->npaths > 1 && i < o->npaths; i++) {
+		const char *opt = o->path_after_option[i];
+
+		if (opt && stat(o->paths[i], &st) && errno == ENOENT) {
+			cli_msg("no file, directory or device \"%s\" (right after \"%s\", which "
+				"takes no value); nothing was run", o->paths[i], opt);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+/* ---- what a target says: the probe's sink, on the thread that reads it ---- */
+
+/* outw_flush(); a stdout error ends every probe. The caller holds r->out.lock. */
+static int run_flush(struct cli_run *r, struct sbuf *sb)
+{
+	int ret = outw_flush(&r->out, sb);
+
+	if (ret)
+		cli_stop = 1;
 	return ret;
 }
 
-static int cli_on_period(void *ctx, const struct tally *t)
+/* A warning or a failure of tg: "ioprobe: TEXT", naming the target when there are several. */
+static void run_say(const struct cli_target *tg, const char *text)
 {
-	struct cli_ctx *c = ctx;
+	if (tg->run->n > 1)
+		cli_msg("%s: %s", tg->o.path, text);
+	else
+		cli_msg("%s", text);
+}
+
+static int run_on_request(void *ctx, const struct sample *s, enum notice n)
+{
+	struct cli_target *tg = ctx;
+	struct cli_run *r = tg->run;
 	int ret;
 
-	if (c->o->influx) {
-		ret = exporters_period(c->x, 0, clock_realtime());
-		outw_keep_err(&c->out, ret);
+	if (r->x)
+		exporters_request(r->x, tg->xi, s, n);
+	if (tg->iv_lat[0])
+		cli_iv_add(tg, s);
+	if (r->o->quiet)
+		return 0;
+	pthread_mutex_lock(&r->out.lock);
+	if (r->o->json) {
+		outw_json_sep(&r->out, &tg->sb);
+		report_json_request(&tg->sb, &tg->rc, s, n, clock_realtime());
+		if (r->o->json_lines)
+			sbuf_putc(&tg->sb, '\n');
+	} else {
+		report_request_line(&tg->sb, &tg->rc, s, n, clock_realtime());
+	}
+	ret = run_flush(r, &tg->sb);
+	pthread_mutex_unlock(&r->out.lock);
+	return ret;
+}
+
+static int run_on_period(void *ctx, const struct tally *t)
+{
+	struct cli_target *tg = ctx;
+	struct cli_run *r = tg->run;
+	int ret;
+
+	if (r->o->influx) { /* whole lines under the exporters' own lock */
+		ret = exporters_period(r->x, tg->xi, clock_realtime());
+		if (ret) {
+			pthread_mutex_lock(&r->out.lock);
+			if (!r->out.err) {
+				outw_keep_err(&r->out, ret);
+				cli_stop = 1;
+			}
+			pthread_mutex_unlock(&r->out.lock);
+		}
 		return ret;
 	}
-	pthread_mutex_lock(&c->out.lock);
-	if (c->o->json) {
-		outw_json_sep(&c->out, &c->sb);
-		report_json_stat(&c->sb, &c->rc, t, clock_realtime(), false);
-		if (c->rc.json_lines)
-			sbuf_putc(&c->sb, '\n');
+	pthread_mutex_lock(&r->out.lock);
+	if (r->o->json) {
+		outw_json_sep(&r->out, &tg->sb);
+		report_json_stat(&tg->sb, &tg->rc, t, clock_realtime(), false);
+		if (r->o->json_lines)
+			sbuf_putc(&tg->sb, '\n');
 	} else {
-		report_raw_line(&c->sb, &c->rc, t);
+		report_raw_line(&tg->sb, &tg->rc, t);
 	}
-	ret = outw_flush(&c->out, &c->sb);
-	pthread_mutex_unlock(&c->out.lock);
+	ret = run_flush(r, &tg->sb);
+	pthread_mutex_unlock(&r->out.lock);
 	return ret;
 }
 
-static int cli_on_burst_end(void *ctx)
+static int run_on_burst_end(void *ctx)
 {
-	struct cli_ctx *c = ctx;
+	struct cli_target *tg = ctx;
 	int ret;
 
-	if (c->o->quiet || c->o->json)
+	if (tg->run->o->quiet || tg->run->o->json)
 		return 0;
-	pthread_mutex_lock(&c->out.lock);
-	sbuf_putc(&c->sb, '\n');
-	ret = outw_flush(&c->out, &c->sb);
-	pthread_mutex_unlock(&c->out.lock);
+	pthread_mutex_lock(&tg->run->out.lock);
+	sbuf_putc(&tg->sb, '\n');
+	ret = run_flush(tg->run, &tg->sb);
+	pthread_mutex_unlock(&tg->run->out.lock);
 	return ret;
 }
 
-
-/* Beside the view: the exporters hear every request (the session's tap, probe thread). */
-static int cli_on_tap(void *ctx, const struct sample *s, enum notice n)
+static void run_on_warn(void *ctx, const char *text)
 {
-	struct cli_ctx *c = ctx;
+	run_say(ctx, text);
+}
 
-	exporters_request(c->x, 0, s, n);
+/* Beside the view: the exporters hear every request (the session's thread). */
+static int run_on_tap(void *ctx, const struct sample *s, enum notice n)
+{
+	struct cli_target *tg = ctx;
+
+	exporters_request(tg->run->x, tg->xi, s, n);
 	return 0;
 }
 
 /* Skipped slots enter the exporters' response times (the account has them already). */
-static void cli_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
+static void run_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
 {
-	struct cli_ctx *c = ctx;
+	struct cli_target *tg = ctx;
 
-	if (c->x)
-		exporters_skipped(c->x, 0, hi, step, n);
+	if (tg->run->x)
+		exporters_skipped(tg->run->x, tg->xi, hi, step, n);
 }
 
-/* The closing output: JSON total, raw -B line, or the human summary. */
-static int cli_finish(struct cli_ctx *c, const struct probe *p)
-{
-	const struct opts *o = c->o;
-	int ret;
-
-	if (o->influx || o->check)
-		return 0;
-	pthread_mutex_lock(&c->out.lock);
-	if (o->json) {
-		outw_json_sep(&c->out, &c->sb);
-		report_json_stat(&c->sb, &c->rc, &p->acct.total, clock_realtime(), true);
-		sbuf_puts(&c->sb, c->rc.json_lines ? "\n" : "]\n");
-	} else if (o->batch) {
-		report_raw_line(&c->sb, &c->rc, &p->acct.total);
-	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
-		report_summary(&c->sb, &c->rc, &p->acct.total, &p->acct.read, &p->acct.write);
-	}
-	ret = outw_flush(&c->out, &c->sb);
-	pthread_mutex_unlock(&c->out.lock);
-	return ret;
-}
-
+/* ---- one target's probe ---- */
 
 /*
- * The exit code once the probe has stopped: an output error first, then a
- * failed run (its message; with -J the totals so far still close the array,
- * so the output stays valid JSON; a run given up on a hung request at a stop
- * gets its whole closing output), then the closing output, then failed
- * requests (-E).
+ * Spread the targets' schedules over one interval: target i starts i/n of an interval after
+ * the first, so n threads do not all wake at the same instant on few cores (each start is
+ * then late only by its own wake-up, not by the requests of every other target).
  */
-static int cli_conclude(struct cli_ctx *c, const struct probe *p, int ret, const char *msg)
+static void run_stagger(const struct cli_target *tg)
 {
-	int err;
+	const struct cli_run *r = tg->run;
+	uint64_t iv = tg->p->cfg.interval;
+	size_t i = (size_t)(tg - r->tg);
 
-	if (c->o->check && !c->out.err)
-		return cli_check_conclude(c, p, ret, msg);
-	if (c->out.err)
-		return cli_out_error(c->out.err);
-	if (ret) {
-		cli_msg("%s", msg);
-		/* given up on a hung request: the totals up to it are whole, say them */
-		if ((c->o->json || ret == -ETIMEDOUT) && (err = cli_finish(c, p)))
-			return cli_out_error(err);
-		return CLI_EXIT_RUNTIME;
-	}
-	if ((err = cli_finish(c, p)))
-		return cli_out_error(err);
-	return p->acct.total.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	if (iv && r->n > 1)
+		clock_wait_until(r->base + iv / r->n * i, &cli_stop);
 }
 
-/* --sweep's exit code: an output error first, then a failed step (its message). */
-static int cli_sweep_conclude(struct cli_ctx *c, int ret, const char *msg)
+/*
+ * Whether a target's failure is said on stderr when its probe ends: always, except one
+ * target under --check, whose plugin line says it instead.
+ */
+static bool run_says_failure(const struct cli_run *r)
 {
-	if (c->out.err)
-		return cli_out_error(c->out.err);
+	return !(r->o->check && r->n == 1);
+}
+
+/* Probe tg until done, reading its records on this thread; its failure is said at once. */
+static void *run_target(void *arg)
+{
+	struct cli_target *tg = arg;
+	struct cli_run *r = tg->run;
+	const struct opts *o = r->o;
+	struct probe_sink sink = { tg, run_on_request, run_on_period, run_on_burst_end,
+				   run_on_warn, run_on_skipped };
+
+	clock_tighten_slack(); /* per thread; the probe's process inherits it */
+	if (r->n >= r->ncpu)
+		clock_set_adaptive();
+	if (o->quiet && !r->x && !tg->iv_lat[0])
+		sink.request = NULL; /* nothing to say of a request: none crosses from the probe */
+	if (!r->x)
+		sink.skipped = NULL;
+	run_stagger(tg);
+	tg->ret = prober_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
+	if (tg->ret && tg->msg[0] && run_says_failure(r))
+		run_say(tg, tg->msg);
+	return NULL;
+}
+
+/* ---- preparing and releasing the targets ---- */
+
+/*
+ * One target under two names: a device node by its device number (another node made with
+ * mknod, /dev/disk/by-id/...), anything else by its inode.
+ */
+static bool run_same_target(const struct stat *a, const struct stat *b)
+{
+	if ((S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode)) ||
+	    (S_ISCHR(a->st_mode) && S_ISCHR(b->st_mode)))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * The same file, directory or device named twice (a symbolic link, /dev/disk/by-id/...)
+ * is refused before anything is opened. Returns -1 to go on, or the exit code.
+ */
+static int run_check_same(const struct opts *o)
+{
+	struct stat *st = calloc(o->npaths, sizeof(*st));
+	bool *ok = calloc(o->npaths, sizeof(*ok));
+	int code = -1;
+
+	for (unsigned i = 0; st && ok && i < o->npaths && code < 0; i++) {
+		ok[i] = !stat(o->paths[i], &st[i]);
+		for (unsigned j = 0; ok[i] && j < i && code < 0; j++) {
+			if (ok[j] && run_same_target(&st[j], &st[i])) {
+				cli_msg("duplicate target: \"%s\" is \"%s\"", o->paths[i],
+					o->paths[j]);
+				code = CLI_EXIT_USAGE;
+			}
+		}
+	}
+	if (!st || !ok) {
+		cli_msg("out of memory");
+		code = CLI_EXIT_PREPARE;
+	}
+	free(st);
+	free(ok);
+	return code;
+}
+
+/* Open target tg (pg: its fill's progress), start its engine and probe. 0 or the exit code. */
+static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *path,
+		       const struct target_progress *pg)
+{
+	struct probe_cfg pc;
+	int ret;
+
+	tg->run = r;
+	tg->o = *r->o;
+	tg->o.path = path;
+	tg->sb = (struct sbuf)SBUF_INIT;
+	pthread_mutex_init(&tg->iv_lock, NULL);
+	tg->state = CLI_TARGET_UNUSED;
+	if ((ret = cli_target_open(&tg->o, &tg->t, pg)))
+		return ret;
+	if (cli_engine_start(&tg->o, &tg->t, r->ops, &tg->eng, &tg->buf, r->n < r->ncpu)) {
+		target_close(&tg->t);
+		return CLI_EXIT_PREPARE;
+	}
+	tg->p = prober_alloc();
+	if (!tg->p) {
+		cli_msg("out of memory");
+		engine_stop(&tg->eng);
+		cli_buffers_free(tg->buf, cli_buffers_len(&tg->o, &tg->t));
+		target_close(&tg->t);
+		return CLI_EXIT_PREPARE;
+	}
+	cli_probe_cfg(&tg->o, &pc);
+	cli_report_cfg(&tg->o, &tg->t, &tg->rc);
+	tg->rc.raw_target = r->n > 1;
+	probe_init(tg->p, &pc, &tg->t, &tg->eng, tg->buf);
+	/* shared with the probe's process: the watchdog's block, else the probe's own */
+	tg->p->ctl = r->wd.ctl ? &r->wd.ctl[tg - r->tg] : prober_ctl(tg->p);
+	tg->msg[0] = '\0';
+	tg->state = CLI_TARGET_READY;
+	return 0;
+}
+
+static void run_release(struct cli_target *tg)
+{
+	if (tg->state != CLI_TARGET_UNUSED) {
+		prober_free(tg->p);
+		engine_stop(&tg->eng);
+		cli_buffers_free(tg->buf, cli_buffers_len(&tg->o, &tg->t));
+		target_close(&tg->t);
+		tg->state = CLI_TARGET_UNUSED;
+	}
+	sbuf_free(&tg->sb);
+	free(tg->iv_lat[0]);
+	free(tg->iv_lat[1]);
+	tg->iv_lat[0] = tg->iv_lat[1] = NULL;
+	if (tg->run)
+		pthread_mutex_destroy(&tg->iv_lock);
+}
+
+/* Prepare every target; the worst preparation code (0 when all were); *ready: how many were. */
+static int run_prepare_all(struct cli_run *r, const struct target_progress *pg, size_t *ready)
+{
+	int code = CLI_EXIT_OK;
+
+	*ready = 0;
+	for (size_t i = 0; i < r->n && !cli_stop; i++) {
+		int c = run_prepare(r, &r->tg[i], r->o->paths[i], r->n == 1 ? pg : NULL);
+
+		code = c > code ? c : code;
+		*ready += !c;
+	}
+	return code;
+}
+
+/*
+ * Hang warnings ("ioprobe: request in flight for 5.0 s", naming the target when there are
+ * several), from one watchdog process for all; started before any target is opened (it
+ * holds none). Best effort: without it a hung request gets no warnings.
+ */
+static void run_watchdog_start(struct cli_run *r)
+{
+	struct sbuf *pre = calloc(r->n, sizeof(*pre));
+	const char **text = calloc(r->n, sizeof(*text));
+
+	for (size_t i = 0; pre && text && i < r->n; i++) {
+		pre[i] = (struct sbuf)SBUF_INIT;
+		sbuf_puts(&pre[i], "ioprobe: ");
+		if (r->n > 1) {
+			esc_append(&pre[i], r->o->paths[i], strlen(r->o->paths[i]));
+			sbuf_puts(&pre[i], ": ");
+		}
+		text[i] = sbuf_str(&pre[i]);
+	}
+	if (pre && text)
+		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text);
+	for (size_t i = 0; pre && i < r->n; i++)
+		sbuf_free(&pre[i]);
+	free(pre);
+	free(text);
+}
+
+/*
+ * --listen/--prometheus/--influx: one series set per prepared target, in the
+ * order given; started before the probes. Returns 0 or the exit code (said).
+ */
+static int run_fleet_start(struct cli_run *r)
+{
+	int code = cli_fleet_prepare(r->o, r->ops, r->n, &r->x);
+
+	for (size_t i = 0; !code && r->x && i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_READY)
+			continue;
+		tg->xi = r->x->n;
+		if (cli_fleet_add(r->x, &tg->o, &tg->t, tg->p)) {
+			cli_fleet_end(&r->x);
+			code = CLI_EXIT_PREPARE;
+		}
+	}
+	return code ? code : cli_fleet_run(&r->x);
+}
+
+/* ---- the end: summaries, --check, the exit code ---- */
+
+/* The closing output of one target (JSON total, -B raw line or summary); caller holds the lock. */
+static void run_finish_one(struct cli_run *r, struct cli_target *tg)
+{
+	const struct opts *o = r->o;
+	const struct account *a = &tg->p->acct;
+
+	if (o->influx || o->check) /* their lines are all they print */
+		return;
+	if (o->json) {
+		outw_json_sep(&r->out, &tg->sb);
+		report_json_stat(&tg->sb, &tg->rc, &a->total, clock_realtime(), true);
+		if (o->json_lines)
+			sbuf_putc(&tg->sb, '\n');
+	} else if (o->batch) {
+		report_raw_line(&tg->sb, &tg->rc, &a->total);
+	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
+		report_summary(&tg->sb, &tg->rc, &a->total, &a->read, &a->write);
+	}
+	run_flush(r, &tg->sb);
+}
+
+/*
+ * Whether tg's closing output follows its run: always with several targets (the others'
+ * and its own totals so far), with -J (the array stays valid), after a request given up
+ * at a stop (its totals up to it are whole); not after one target's failed request (as
+ * ioping: the message is the end).
+ */
+static bool run_finishes(const struct cli_run *r, const struct cli_target *tg)
+{
+	return r->n > 1 || !tg->ret || r->o->json || tg->ret == -ETIMEDOUT;
+}
+
+/* After every probe ended: the closing output in the order given; the worst exit code. */
+static int run_conclude(struct cli_run *r, int code)
+{
+	struct sbuf end = SBUF_INIT;
+
+	pthread_mutex_lock(&r->out.lock);
+	for (size_t i = 0; i < r->n && !r->out.err; i++) {
+		struct cli_target *tg = &r->tg[i];
+		int c = CLI_EXIT_OK;
+
+		if (tg->state != CLI_TARGET_RUNNING)
+			continue;
+		if (run_finishes(r, tg))
+			run_finish_one(r, tg);
+		if (tg->ret || tg->p->acct.total.failed)
+			c = CLI_EXIT_RUNTIME;
+		code = c > code ? c : code;
+	}
+	if (r->o->json && !r->o->json_lines && !r->out.err) {
+		sbuf_puts(&end, "]\n");
+		run_flush(r, &end);
+	}
+	pthread_mutex_unlock(&r->out.lock);
+	sbuf_free(&end);
+	return r->out.err ? cli_out_error(r->out.err) : code;
+}
+
+/* --check: one plugin line (over every target; one that could not run is UNKNOWN); its state. */
+static int run_check(struct cli_run *r)
+{
+	struct check_target *ct;
+	int code;
+
+	if (r->out.err)
+		return cli_out_error(r->out.err);
+	if (r->n == 1)
+		return cli_check_conclude(r->o, &r->tg[0].p->acct.total, r->tg[0].ret,
+					  r->tg[0].msg);
+	ct = calloc(r->n, sizeof(*ct));
+	if (!ct) {
+		cli_msg("out of memory");
+		return CHECK_UNKNOWN;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		ct[i].name = r->o->paths[i];
+		if (tg->state != CLI_TARGET_RUNNING)
+			ct[i].problem = tg->msg[0] ? tg->msg : "could not be prepared";
+		else if (tg->ret)
+			ct[i].problem = tg->msg[0] ? tg->msg : "the run failed";
+		else
+			ct[i].tally = &tg->p->acct.total;
+	}
+	code = cli_check_multi(r->o, ct, r->n);
+	free(ct);
+	return code;
+}
+
+/* ---- the ways to run: plain, under the view, the sweep ---- */
+
+/* Start every prepared target's reader (one target: on this thread, after the others). */
+static int run_probes(struct cli_run *r)
+{
+	pthread_attr_t attr;
+	int code = CLI_EXIT_OK, ret;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, RUN_STACK);
+	r->base = clock_now() + 1000000; /* every thread created by then */
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_READY)
+			continue;
+		tg->state = CLI_TARGET_RUNNING;
+		if (r->n == 1) {
+			run_target(tg);
+			continue;
+		}
+		ret = pthread_create(&tg->thread, &attr, run_target, tg);
+		if (ret) {
+			cli_msg("%s: cannot start its thread: %s", tg->o.path, strerror(ret));
+			run_release(tg);
+			code = CLI_EXIT_PREPARE;
+		}
+	}
+	pthread_attr_destroy(&attr);
+	for (size_t i = 0; r->n > 1 && i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_RUNNING)
+			pthread_join(r->tg[i].thread, NULL);
+	return code;
+}
+
+/* The plain run: --iostat, the exporters, the JSON array, the probes, the end. */
+static int run_plain(struct cli_run *r, int code)
+{
+	int c;
+
+	if (r->o->iostat && ((c = cli_iostat_prepare(r)) || (c = cli_iostat_start(r))))
+		return c;
+	if ((c = run_fleet_start(r))) {
+		ticker_stop(&r->iostat);
+		return c;
+	}
+	if (r->o->json && !r->o->json_lines) {
+		struct sbuf open = SBUF_INIT;
+
+		sbuf_putc(&open, '[');
+		pthread_mutex_lock(&r->out.lock);
+		run_flush(r, &open);
+		pthread_mutex_unlock(&r->out.lock);
+		sbuf_free(&open);
+	}
+	c = run_probes(r);
+	code = c > code ? c : code;
+	ticker_stop(&r->iostat);
+	cli_fleet_end(&r->x); /* the probes have stopped: the textfile's last version */
+	watchdog_stop(&r->wd); /* after the exporters: its page holds the in-flight starts */
+	return r->o->check ? run_check(r) : run_conclude(r, code);
+}
+
+/*
+ * Under the view: one target's screen or the overview of several (it reads the probes
+ * itself), then what it deferred on stderr, then the summaries. With --sweep on one
+ * target the view steps the rate and hands back its table.
+ */
+static int run_view(struct cli_run *r, const struct view_ops *view, int code)
+{
+	struct view_params *vp = calloc(r->n, sizeof(*vp));
+	struct view_cfg *vc = calloc(r->n, sizeof(*vc));
+	struct cli_target **of = calloc(r->n, sizeof(*of));
+	struct sbuf deferred = SBUF_INIT, table = SBUF_INIT;
+	char msg[MSG_MAX] = "";
+	size_t n = 0;
+	int ret = -ENOMEM, c = run_fleet_start(r);
+
+	for (size_t i = 0; !c && vp && vc && of && i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_READY)
+			continue;
+		if (r->x) { /* --listen/--prometheus beside the view: each probe's tap */
+			tg->tap = (struct probe_sink){ tg, run_on_tap, NULL, NULL, NULL,
+						       run_on_skipped };
+			tg->p->tap = &tg->tap;
+		}
+		tg->rc.raw_target = false;
+		cli_view_cfg(&tg->o, &tg->t, &vc[n]);
+		vp[n] = (struct view_params){
+			.probe = tg->p, .rc = &tg->rc, .cfg = &vc[n], .engine = r->ops->name,
+			.deferred_stderr = &deferred, .stop = &cli_stop,
+			.message = cli_view_message, .result = &tg->ret,
+			.sweep_out = r->o->sweep ? &table : NULL,
+		};
+		of[n++] = tg;
+	}
+	if (!c && vp && vc && of) {
+		cli_view_emergency = view->emergency;
+		if (r->n == 1) /* the target's screen: its result is the probe's */
+			ret = of[0]->ret = view->run(vp, of[0]->msg, sizeof(of[0]->msg));
+		else
+			ret = view->run_many(vp, n, msg, sizeof(msg));
+		cli_view_emergency = NULL;
+	} else if (!c) {
+		snprintf(msg, sizeof(msg), "out of memory");
+	}
+	cli_fleet_end(&r->x);
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
+	free(vp);
+	free(vc);
+	if (c || (r->n > 1 && ret)) { /* the view itself failed: nothing ran */
+		if (!c)
+			cli_msg("%s", msg);
+		free(of);
+		sbuf_free(&table);
+		return c ? c : CLI_EXIT_PREPARE;
+	}
+	for (size_t i = 0; i < n; i++)
+		of[i]->state = CLI_TARGET_RUNNING; /* ran: its summary follows */
+	free(of);
+	if (r->o->sweep) { /* the view ran the sweep: its table so far, then any failure */
+		pthread_mutex_lock(&r->out.lock);
+		code = run_flush(r, &table) ? cli_out_error(r->out.err) : CLI_EXIT_OK;
+		pthread_mutex_unlock(&r->out.lock);
+		if (r->tg[0].ret && !r->out.err) {
+			cli_msg("%s", r->tg[0].msg);
+			code = CLI_EXIT_RUNTIME;
+		}
+		sbuf_free(&table);
+		return code;
+	}
+	sbuf_free(&table);
+	if (r->n == 1 && r->tg[0].ret && run_says_failure(r))
+		cli_msg("%s", r->tg[0].msg);
+	return r->o->check ? run_check(r) : run_conclude(r, code);
+}
+
+/* --sweep on the command line: the target's steps (hang warnings on), then the exit code. */
+static int run_sweep(struct cli_run *r)
+{
+	struct cli_target *tg = &r->tg[0];
+	int c = cli_iostat_prepare(r), ret;
+
+	if (c)
+		return c;
+	ret = cli_sweep(tg, tg->msg, sizeof(tg->msg));
+	watchdog_stop(&r->wd);
+	if (r->out.err)
+		return cli_out_error(r->out.err);
 	if (ret) {
-		cli_msg("%s", msg);
+		cli_msg("%s", tg->msg);
 		return CLI_EXIT_RUNTIME;
 	}
 	return CLI_EXIT_OK;
 }
 
-/* --sweep: its steps (hang warnings on), then its exit code. */
-static int cli_run_sweep(struct cli_ctx *c, struct probe *p, struct watchdog *wd)
+/* One run of o's targets (several only without --sweep): prepare, run, release. */
+static int run_targets(const struct opts *o, const struct engine_ops *ops,
+		       const struct view_ops *view, const struct target_progress *pg)
 {
-	char msg[MSG_MAX] = "";
-	int ret;
+	struct cli_run r = { .o = o, .ops = ops, .n = o->npaths };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t ready;
+	int code;
 
-	p->ctl = wd->ctl;
-	ret = cli_sweep(c, p, msg, sizeof(msg));
-	watchdog_stop(wd);
-	return cli_sweep_conclude(c, ret, msg);
+	if (r.n > 1 && (code = run_check_same(o)) >= 0)
+		return code;
+	r.ncpu = ncpu > 0 ? (size_t)ncpu : 1;
+	r.tg = calloc(r.n, sizeof(*r.tg));
+	if (!r.tg) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	outw_init(&r.out, STDOUT_FILENO, o->json_lines);
+	if (!o->tui)
+		run_watchdog_start(&r);
+	code = run_prepare_all(&r, pg, &ready);
+	if (!ready)
+		code = code ? code : CLI_EXIT_PREPARE;
+	else if (cli_stop)
+		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
+	else if (view)
+		code = run_view(&r, view, code);
+	else if (o->sweep)
+		code = run_sweep(&r);
+	else
+		code = run_plain(&r, code);
+	watchdog_stop(&r.wd);
+	cli_iostat_release(&r);
+	for (size_t i = 0; i < r.n; i++)
+		run_release(&r.tg[i]);
+	outw_destroy(&r.out);
+	free(r.tg);
+	return code;
 }
 
 /*
- * The plain run: start --iostat's sampler and the exporters, open the JSON
- * array, probe until done, stop the helpers, report. Returns the exit code.
+ * --sweep over several targets: each target's whole sweep in turn, a title before each
+ * (with -J one array, each sweep object naming its target); a target that fails is
+ * said and the others go on; a signal ends the run after the current sweep's finished
+ * steps. Returns the worst exit code over the targets.
  */
-static int cli_run_plain(struct cli_ctx *c, struct probe *p, const struct target *t,
-			 const struct engine_ops *ops, struct watchdog *wd)
+static int run_sweep_each(const struct opts *o, const struct engine_ops *ops,
+			  const struct target_progress *pg)
 {
-	struct probe_sink sink = { c, cli_on_request, cli_on_period, cli_on_burst_end,
-				   cli_on_warn, cli_on_skipped };
-	char msg[MSG_MAX] = "";
-	int ret = 0, code;
+	struct sbuf title = SBUF_INIT;
+	int code, worst = CLI_EXIT_OK, ret;
+	bool any = false;
 
-	if (c->watch && cli_start_iostat(c, t))
-		return CLI_EXIT_PREPARE;
-	/* shared with the probe's process: the watchdog's page, else the probe's own */
-	p->ctl = wd->ctl ? wd->ctl : prober_ctl(p);
-	if ((code = cli_fleet_start(c, p, t, ops))) {
-		ticker_stop(&c->iostat);
-		return code;
+	for (unsigned i = 0; i < o->npaths && !cli_stop; i++) {
+		struct opts one = *o;
+
+		one.path = one.paths[0] = o->paths[i];
+		one.npaths = 1;
+		sbuf_reset(&title);
+		if (o->json)
+			sbuf_puts(&title, any ? ", " : "[");
+		else
+			sbuf_printf(&title, "%s--- %s sweep ---\n", any ? "\n" : "", o->paths[i]);
+		one.sweep_prefix = sbuf_str(&title);
+		one.sweep_printed = &any;
+		code = run_targets(&one, ops, NULL, pg);
+		if (code > worst)
+			worst = code;
 	}
-	if (c->o->json && !c->rc.json_lines) {
-		sbuf_putc(&c->sb, '[');
-		ret = outw_flush(&c->out, &c->sb);
+	if (!o->json) {
+		sbuf_free(&title);
+		return worst;
 	}
-	if (c->o->quiet && !c->x && !c->watch)
-		sink.request = NULL; /* nothing to say of a request: none crosses from the probe */
-	if (!c->x)
-		sink.skipped = NULL;
-	if (!ret)
-		ret = prober_run(p, &sink, &cli_stop, msg, sizeof(msg));
-	ticker_stop(&c->iostat);
-	cli_fleet_end(&c->x); /* before the watchdog: its page holds the in-flight start */
-	watchdog_stop(wd);
-	return cli_conclude(c, p, ret, msg);
+	sbuf_reset(&title);
+	sbuf_puts(&title, any ? "]\n" : "[]\n");
+	ret = out_write_sbuf(STDOUT_FILENO, &title);
+	sbuf_free(&title);
+	return ret ? cli_out_error(ret) : worst;
 }
 
-/* Set c up for target t opened from o: stdout, the report's settings, --iostat's lock. */
-static void cli_ctx_init(struct cli_ctx *c, const struct opts *o, const struct target *t,
-			 struct devwatch *watch)
+int cli_run(const struct opts *o, const struct engine_ops *ops, const struct view_ops *view,
+	    const struct target_progress *pg)
 {
-	memset(c, 0, sizeof(*c));
-	c->o = o;
-	c->sb = (struct sbuf)SBUF_INIT;
-	c->watch = watch;
-	outw_init(&c->out, STDOUT_FILENO, o->json_lines);
-	pthread_mutex_init(&c->iv_lock, NULL);
-	cli_report_cfg(o, t, &c->rc);
-}
-
-static void cli_ctx_free(struct cli_ctx *c)
-{
-	sbuf_free(&c->sb);
-	free(c->iv_lat[0]);
-	free(c->iv_lat[1]);
-	pthread_mutex_destroy(&c->iv_lock);
-	outw_destroy(&c->out);
-}
-
-/* Run the probe under the full-screen view, print what it deferred, report; the exit code. */
-static int cli_run_view(const struct view_ops *view, struct probe *p, struct cli_ctx *c,
-			const struct engine_ops *ops, const struct target *t)
-{
-	char msg[MSG_MAX] = "";
-	struct sbuf deferred = SBUF_INIT, table = SBUF_INIT;
-	struct view_cfg vc;
-	struct view_params vp = {
-		.probe = p, .rc = &c->rc, .cfg = &vc, .engine = ops->name,
-		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
-		.sweep_out = c->o->sweep ? &table : NULL,
-	};
-	struct probe_sink tap = { c, cli_on_tap, NULL, NULL, NULL, cli_on_skipped };
-	int ret, code;
-
-	if ((code = cli_fleet_start(c, p, t, ops))) /* --listen/--prometheus beside the view */
-		return code;
-	p->tap = c->x ? &tap : NULL;
-	cli_view_cfg(c->o, t, &vc);
-	cli_view_emergency = view->emergency;
-	ret = view->run(&vp, msg, sizeof(msg));
-	cli_view_emergency = NULL;
-	cli_fleet_end(&c->x);
-	if (deferred.len)
-		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
-	sbuf_free(&deferred);
-	if (!c->o->sweep)
-		return cli_conclude(c, p, ret, msg);
-	/* the view ran the sweep: its table so far, then any failure */
-	pthread_mutex_lock(&c->out.lock);
-	code = outw_flush(&c->out, &table) ? cli_out_error(c->out.err) : CLI_EXIT_OK;
-	pthread_mutex_unlock(&c->out.lock);
-	if (ret && !c->out.err) {
-		cli_msg("%s", msg);
-		code = CLI_EXIT_RUNTIME;
-	}
-	sbuf_free(&table);
-	return code;
-}
-
-/* Prepare, probe, report. The target is open; returns the exit code. */
-int cli_run(const struct opts *o, struct target *t, const struct engine_ops *ops,
-	    const struct view_ops *view, struct devwatch *watch, struct watchdog *wd)
-{
-	struct engine eng;
-	struct probe_cfg pc;
-	struct cli_ctx c;
-	struct probe *p;
-	void *buf;
-	int code;
-
-	if (cli_engine_start(o, t, ops, &eng, &buf, true))
-		return CLI_EXIT_PREPARE;
-	p = prober_alloc();
-	if (!p) {
-		cli_msg("out of memory");
-		engine_stop(&eng);
-		cli_buffers_free(buf, cli_buffers_len(o, t));
-		return CLI_EXIT_PREPARE;
-	}
-	cli_ctx_init(&c, o, t, watch);
-	cli_probe_cfg(o, &pc);
-	probe_init(p, &pc, t, &eng, buf);
-	clock_tighten_slack();
-	if (view) /* with --sweep the view steps the rate itself */
-		code = cli_run_view(view, p, &c, ops, t);
-	else if (o->sweep)
-		code = cli_run_sweep(&c, p, wd);
-	else
-		code = cli_run_plain(&c, p, t, ops, wd);
-	cli_ctx_free(&c);
-	prober_free(p);
-	engine_stop(&eng);
-	cli_buffers_free(buf, cli_buffers_len(o, t));
-	return code;
+	if (o->npaths > 1 && o->sweep)
+		return run_sweep_each(o, ops, pg);
+	return run_targets(o, ops, view, pg);
 }

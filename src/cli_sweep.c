@@ -19,12 +19,13 @@
 #include "verdict.h"
 
 /* One finished step of the sweep: judge it and fill its table row. */
-static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double rate,
-			  struct verdict_hist *h, struct verdict *v, struct sweep_row *r)
+static void cli_sweep_row(const struct cli_target *tg, double rate, struct verdict_hist *h,
+			  struct verdict *v, struct sweep_row *r)
 {
-	const struct opts *o = c->o;
+	const struct opts *o = &tg->o;
+	const struct probe *p = tg->p;
 	struct verdict_dev devs[DEVWATCH_MAX];
-	size_t n = devwatch_verdict_devs(c->watch, devs, DEVWATCH_MAX);
+	size_t n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
 	struct sweep_probe sp = { .response = opts_response(o) };
 
 	verdict_probe_settings(&sp.run, rate, p->target->size, o->write > 0, o->read_write,
@@ -33,13 +34,14 @@ static void cli_sweep_row(const struct cli_ctx *c, const struct probe *p, double
 }
 
 /* Put one piece of the sweep's output on stdout (whole lines, flushed). */
-static int cli_sweep_out(struct cli_ctx *c, struct sbuf *sb)
+static int cli_sweep_out(struct cli_target *tg, struct sbuf *sb)
 {
+	struct outw *out = &tg->run->out;
 	int ret;
 
-	pthread_mutex_lock(&c->out.lock);
-	ret = outw_flush(&c->out, sb);
-	pthread_mutex_unlock(&c->out.lock);
+	pthread_mutex_lock(&out->lock);
+	ret = outw_flush(out, sb);
+	pthread_mutex_unlock(&out->lock);
 	return ret;
 }
 
@@ -48,14 +50,14 @@ static int cli_sweep_out(struct cli_ctx *c, struct sbuf *sb)
  * lowest rate that fell short, or NULL), or with -J the array's end and the
  * "knee" object (null when no step finished).
  */
-static void cli_sweep_end(const struct cli_ctx *c, const struct sweep_plan *plan, uint64_t size,
-			  const char *bad, struct sbuf *sb)
+static void cli_sweep_end(const struct cli_target *tg, const struct sweep_plan *plan,
+			  uint64_t size, const char *bad, struct sbuf *sb)
 {
 	struct sbuf knee = SBUF_INIT;
 
 	if (plan->steps && (plan->ok || plan->bad))
 		sweep_format_knee(&knee, plan, size, bad);
-	if (c->o->json) {
+	if (tg->run->o->json) {
 		sbuf_puts(sb, "], \"knee\": ");
 		if (knee.len) {
 			sbuf_printf(sb, "{\"rate\": %.3f, \"size\": %llu, \"line\": ",
@@ -79,9 +81,10 @@ static void cli_sweep_end(const struct cli_ctx *c, const struct sweep_plan *plan
  * after the steps already finished (the one in progress is not judged).
  * Returns 0 or a negative errno with msg filled (a failed request).
  */
-int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
+int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 {
-	const struct opts *o = c->o;
+	const struct opts *o = tg->run->o;
+	struct probe *p = tg->p;
 	struct probe_cfg pc = p->cfg;
 	struct probe_ctl *ctl = p->ctl ? p->ctl : prober_ctl(p);
 	struct sweep_plan plan;
@@ -108,9 +111,9 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 	} else {
 		sweep_format_header(&sb);
 	}
-	ret = cli_sweep_out(c, &sb);
+	ret = cli_sweep_out(tg, &sb);
 	while (!ret && !cli_stop && (rate = sweep_next(&plan))) {
-		struct probe_sink quiet = { c, NULL, NULL, NULL, cli_on_warn, NULL };
+		struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
 		struct verdict v;
 		struct sweep_row r;
 		struct sbuf text = SBUF_INIT;
@@ -118,12 +121,12 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 		pc.interval = rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / rate);
 		probe_init(p, &pc, p->target, p->engine, p->buf);
 		p->ctl = ctl; /* the watchdog's, shared with the probe's process */
-		devwatch_sample(c->watch, NULL, 0);
+		devwatch_sample(tg->watch, NULL, 0);
 		ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
 		if (ret || cli_stop)
 			break;
-		devwatch_sample(c->watch, NULL, 0);
-		cli_sweep_row(c, p, rate, &h, &v, &r);
+		devwatch_sample(tg->watch, NULL, 0);
+		cli_sweep_row(tg, rate, &h, &v, &r);
 		verdict_format(&text, &v);
 		r.verdict = sbuf_str(&text);
 		sweep_record(&plan, rate, r.kept_up);
@@ -140,11 +143,11 @@ int cli_sweep(struct cli_ctx *c, struct probe *p, char *msg, size_t msglen)
 		}
 		first = false;
 		sbuf_free(&text);
-		ret = cli_sweep_out(c, &sb);
+		ret = cli_sweep_out(tg, &sb);
 	}
 	if (!ret) {
-		cli_sweep_end(c, &plan, p->target->size, bad[0] ? bad : NULL, &sb);
-		ret = cli_sweep_out(c, &sb);
+		cli_sweep_end(tg, &plan, p->target->size, bad[0] ? bad : NULL, &sb);
+		ret = cli_sweep_out(tg, &sb);
 	}
 	sbuf_free(&sb);
 	return ret;

@@ -6,7 +6,7 @@
  * short critical section, never a wait); the endpoint and
  * the textfile writer run in threads of their own that only copy snapshots,
  * so a hung request never stalls them and they never stall the probe.
- * cli_fleet.c and cli_multi.c start and stop them and print what they report through warn().
+ * cli_fleet.c and cli_run.c start and stop them and print what they report through warn().
  */
 #ifndef IOPROBE_EXPORTERS_H
 #define IOPROBE_EXPORTERS_H

@@ -17,68 +17,76 @@
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 
+/* The ids of the options without a letter: past every letter, so one switch takes all. */
+enum opt_long_id {
+	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
+	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
+	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS,
+};
+
 struct opt_def {
 	const char *name;  /* long name */
 	char letter;       /* short letter, or 0 */
 	enum arg_kind arg;
 	bool ioping;       /* one of ioping 1.3's options (see opt_min_prefix) */
+	int long_id;       /* without a letter: its enum opt_long_id */
 };
 
 /* ioping 1.3's long options first, in its order (ambiguity messages list them so). */
 static const struct opt_def opt_table[] = {
-	{ "help", 'h', ARG_NONE, true },
-	{ "version", 'v', ARG_NONE, true },
-	{ "keep", 'k', ARG_NONE, true },
-	{ "quiet", 'q', ARG_NONE, true },
-	{ "batch", 'B', ARG_NONE, true },
-	{ "time", 'I', ARG_OPTIONAL, true },
-	{ "json", 'J', ARG_NONE, true },
-	{ "rapid", 'R', ARG_NONE, true },
-	{ "linear", 'L', ARG_NONE, true },
-	{ "direct", 'D', ARG_NONE, true },
-	{ "cached", 'C', ARG_NONE, true },
-	{ "nowait", 'N', ARG_NONE, true },
-	{ "hipri", 'H', ARG_NONE, true },
-	{ "sync", 'Y', ARG_NONE, true },
-	{ "dsync", 'y', ARG_NONE, true },
-	{ "async", 'A', ARG_NONE, true },
-	{ "write", 'W', ARG_NONE, true },
-	{ "read-write", 'G', ARG_NONE, true },
-	{ "size", 's', ARG_REQUIRED, true },
-	{ "work-size", 'S', ARG_REQUIRED, true },
-	{ "work-offset", 'o', ARG_REQUIRED, true },
-	{ "count", 'c', ARG_REQUIRED, true },
-	{ "work-time", 'w', ARG_REQUIRED, true },
-	{ "interval", 'i', ARG_REQUIRED, true },
-	{ "burst", 'b', ARG_REQUIRED, true },
-	{ "speed-limit", 'l', ARG_REQUIRED, true },
-	{ "rate-limit", 'r', ARG_REQUIRED, true },
-	{ "warmup", 'a', ARG_REQUIRED, true },
-	{ "min-time", 't', ARG_REQUIRED, true },
-	{ "max-time", 'T', ARG_REQUIRED, true },
-	{ "print-count", 'p', ARG_REQUIRED, true },
-	{ "print-interval", 'P', ARG_REQUIRED, true },
-	{ "entropy", 'e', ARG_REQUIRED, true },
+	{ "help", 'h', ARG_NONE, true, 0 },
+	{ "version", 'v', ARG_NONE, true, 0 },
+	{ "keep", 'k', ARG_NONE, true, 0 },
+	{ "quiet", 'q', ARG_NONE, true, 0 },
+	{ "batch", 'B', ARG_NONE, true, 0 },
+	{ "time", 'I', ARG_OPTIONAL, true, 0 },
+	{ "json", 'J', ARG_NONE, true, 0 },
+	{ "rapid", 'R', ARG_NONE, true, 0 },
+	{ "linear", 'L', ARG_NONE, true, 0 },
+	{ "direct", 'D', ARG_NONE, true, 0 },
+	{ "cached", 'C', ARG_NONE, true, 0 },
+	{ "nowait", 'N', ARG_NONE, true, 0 },
+	{ "hipri", 'H', ARG_NONE, true, 0 },
+	{ "sync", 'Y', ARG_NONE, true, 0 },
+	{ "dsync", 'y', ARG_NONE, true, 0 },
+	{ "async", 'A', ARG_NONE, true, 0 },
+	{ "write", 'W', ARG_NONE, true, 0 },
+	{ "read-write", 'G', ARG_NONE, true, 0 },
+	{ "size", 's', ARG_REQUIRED, true, 0 },
+	{ "work-size", 'S', ARG_REQUIRED, true, 0 },
+	{ "work-offset", 'o', ARG_REQUIRED, true, 0 },
+	{ "count", 'c', ARG_REQUIRED, true, 0 },
+	{ "work-time", 'w', ARG_REQUIRED, true, 0 },
+	{ "interval", 'i', ARG_REQUIRED, true, 0 },
+	{ "burst", 'b', ARG_REQUIRED, true, 0 },
+	{ "speed-limit", 'l', ARG_REQUIRED, true, 0 },
+	{ "rate-limit", 'r', ARG_REQUIRED, true, 0 },
+	{ "warmup", 'a', ARG_REQUIRED, true, 0 },
+	{ "min-time", 't', ARG_REQUIRED, true, 0 },
+	{ "max-time", 'T', ARG_REQUIRED, true, 0 },
+	{ "print-count", 'p', ARG_REQUIRED, true, 0 },
+	{ "print-interval", 'P', ARG_REQUIRED, true, 0 },
+	{ "entropy", 'e', ARG_REQUIRED, true, 0 },
 	/* ioping HEAD and ioprobe's own */
-	{ "uring", 'U', ARG_NONE, false },
-	{ "ignore-error", 'E', ARG_NONE, false },
-	{ "engine", 0, ARG_REQUIRED, false },
-	{ "tui", 'X', ARG_NONE, false },
-	{ "no-color", 0, ARG_NONE, false },
-	{ "ascii", 0, ARG_NONE, false },
-	{ "json-lines", 0, ARG_NONE, false },
-	{ "raw-percentiles", 0, ARG_NONE, false },
-	{ "iostat", 0, ARG_OPTIONAL, false },
-	{ "fio-job", 0, ARG_OPTIONAL, false },
-	{ "sweep", 0, ARG_OPTIONAL, false },
-	{ "depth", 'Q', ARG_REQUIRED, false },
-	{ "response", 0, ARG_NONE, false },
-	{ "listen", 0, ARG_REQUIRED, false },
-	{ "prometheus", 0, ARG_REQUIRED, false },
-	{ "prometheus-period", 0, ARG_REQUIRED, false },
-	{ "influx", 0, ARG_NONE, false },
-	{ "check", 0, ARG_REQUIRED, false },
-	{ "check-iops", 0, ARG_REQUIRED, false },
+	{ "uring", 'U', ARG_NONE, false, 0 },
+	{ "ignore-error", 'E', ARG_NONE, false, 0 },
+	{ "engine", 0, ARG_REQUIRED, false, OPT_ENGINE },
+	{ "tui", 'X', ARG_NONE, false, 0 },
+	{ "no-color", 0, ARG_NONE, false, OPT_NO_COLOR },
+	{ "ascii", 0, ARG_NONE, false, OPT_ASCII },
+	{ "json-lines", 0, ARG_NONE, false, OPT_JSON_LINES },
+	{ "raw-percentiles", 0, ARG_NONE, false, OPT_RAW_PERCENTILES },
+	{ "iostat", 0, ARG_OPTIONAL, false, OPT_IOSTAT },
+	{ "fio-job", 0, ARG_OPTIONAL, false, OPT_FIO_JOB },
+	{ "sweep", 0, ARG_OPTIONAL, false, OPT_SWEEP },
+	{ "depth", 'Q', ARG_REQUIRED, false, 0 },
+	{ "response", 0, ARG_NONE, false, OPT_RESPONSE },
+	{ "listen", 0, ARG_REQUIRED, false, OPT_LISTEN },
+	{ "prometheus", 0, ARG_REQUIRED, false, OPT_PROMETHEUS },
+	{ "prometheus-period", 0, ARG_REQUIRED, false, OPT_PROMETHEUS_PERIOD },
+	{ "influx", 0, ARG_NONE, false, OPT_INFLUX },
+	{ "check", 0, ARG_REQUIRED, false, OPT_CHECK },
+	{ "check-iops", 0, ARG_REQUIRED, false, OPT_CHECK_IOPS },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -238,39 +246,45 @@ static int split_pair(const char *opt, const char *arg, char *first, size_t len,
 }
 
 /* The fleet options (--listen, --prometheus, --influx, --check...). Returns 0 or non-zero. */
-static int opt_apply_fleet(struct opts *o, const char *name, const char *arg, char *msg,
-			   size_t msglen)
+static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, size_t msglen)
 {
 	char first[64];
 	const char *second;
 
-	if (!strcmp(name, "listen")) {
+	switch (id) {
+	case OPT_LISTEN:
 		o->listen = arg;
-	} else if (!strcmp(name, "prometheus")) {
+		break;
+	case OPT_PROMETHEUS:
 		o->prometheus = arg;
-	} else if (!strcmp(name, "prometheus-period")) {
+		break;
+	case OPT_PROMETHEUS_PERIOD:
 		if (parse_time(arg, &o->prometheus_period, msg, msglen))
 			return -EINVAL;
 		if (o->prometheus_period < 100000000ull) {
 			err_set(msg, msglen, 0, "--prometheus-period must be at least 100ms: \"%s\"", arg);
 			return -EINVAL;
 		}
-	} else if (!strcmp(name, "influx")) {
+		break;
+	case OPT_INFLUX:
 		o->influx = true;
 		o->quiet = true;
-	} else if (!strcmp(name, "check")) {
+		break;
+	case OPT_CHECK:
 		if (split_pair("--check", arg, first, sizeof(first), &second, msg, msglen) ||
 		    parse_time(first, &o->check_warn, msg, msglen) ||
 		    parse_time(second, &o->check_crit, msg, msglen))
 			return -EINVAL;
 		o->check = true;
 		o->quiet = true;
-	} else if (!strcmp(name, "check-iops")) {
+		break;
+	case OPT_CHECK_IOPS:
 		if (split_pair("--check-iops", arg, first, sizeof(first), &second, msg, msglen) ||
 		    suffix_parse_rate(first, LIMIT_RATE, &o->check_iops_warn, msg, msglen) ||
 		    suffix_parse_rate(second, LIMIT_RATE, &o->check_iops_crit, msg, msglen))
 			return -EINVAL;
 		o->check_iops = true;
+		break;
 	}
 	return 0;
 }
@@ -281,7 +295,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 {
 	int ret = 0;
 
-	switch (d->letter) {
+	switch (d->letter ? d->letter : d->long_id) {
 	case 'h': o->action = OPTS_HELP; break;
 	case 'v': o->action = OPTS_VERSION; break;
 	case 'k': o->keep = true; break;
@@ -345,37 +359,39 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		}
 		o->depth_set = true;
 		break;
-	case 0:
-		if (!strcmp(d->name, "engine")) {
-			o->engine = arg;
-		} else if (!strcmp(d->name, "no-color")) {
-			o->no_color = true;
-		} else if (!strcmp(d->name, "ascii")) {
-			o->ascii = true;
-		} else if (!strcmp(d->name, "json-lines")) {
-			o->json = o->json_lines = true;
-			o->time_format = "%FT%T%z";
-		} else if (!strcmp(d->name, "raw-percentiles")) {
-			o->raw_percentiles = true;
-		} else if (!strcmp(d->name, "iostat")) {
-			o->iostat = true;
-			o->iostat_devices = arg && *arg ? arg : NULL;
-		} else if (!strcmp(d->name, "sweep")) {
-			o->sweep = true;
-			o->sweep_rates = arg && *arg ? arg : NULL;
-		} else if (!strcmp(d->name, "fio-job")) {
-			o->fio_job = true;
-			if (arg && *arg)
-				ret = parse_time(arg, &o->fio_job_window, msg, msglen);
-			if (!ret && !o->fio_job_window) {
-				err_set(msg, msglen, 0, "--fio-job needs a window longer than 0");
-				ret = -1;
-			}
-		} else if (!strcmp(d->name, "response")) {
-			o->response = true;
-		} else {
-			ret = opt_apply_fleet(o, d->name, arg, msg, msglen);
+	case OPT_ENGINE: o->engine = arg; break;
+	case OPT_NO_COLOR: o->no_color = true; break;
+	case OPT_ASCII: o->ascii = true; break;
+	case OPT_JSON_LINES:
+		o->json = o->json_lines = true;
+		o->time_format = "%FT%T%z";
+		break;
+	case OPT_RAW_PERCENTILES: o->raw_percentiles = true; break;
+	case OPT_IOSTAT:
+		o->iostat = true;
+		o->iostat_devices = arg && *arg ? arg : NULL;
+		break;
+	case OPT_SWEEP:
+		o->sweep = true;
+		o->sweep_rates = arg && *arg ? arg : NULL;
+		break;
+	case OPT_FIO_JOB:
+		o->fio_job = true;
+		if (arg && *arg)
+			ret = parse_time(arg, &o->fio_job_window, msg, msglen);
+		if (!ret && !o->fio_job_window) {
+			err_set(msg, msglen, 0, "--fio-job needs a window longer than 0");
+			ret = -1;
 		}
+		break;
+	case OPT_RESPONSE: o->response = true; break;
+	case OPT_LISTEN:
+	case OPT_PROMETHEUS:
+	case OPT_PROMETHEUS_PERIOD:
+	case OPT_INFLUX:
+	case OPT_CHECK:
+	case OPT_CHECK_IOPS:
+		ret = opt_apply_fleet(o, d->long_id, arg, msg, msglen);
 		break;
 	default:
 		break;

@@ -114,6 +114,8 @@ struct opts {
 
 /* Largest -Q. */
 #define OPTS_DEPTH_MAX 4096u
+/* --iostat's block period without -P (iostat's usual interval) */
+#define OPTS_IOSTAT_PERIOD 1000000000ull
 /* the request buffers of one run (targets x -Q x size, each buffer on whole pages) at most */
 #define OPTS_BUFFER_BUDGET (1024ull * 1024 * 1024)
 

@@ -1,6 +1,6 @@
 /*
- * outw: the standard-output writer a run's probe threads share (one target's
- * run in cli_run.c, several targets' in cli_multi.c). Each report piece is built
+ * outw: the standard-output writer a run's threads share (the run of N >= 1
+ * targets in cli_run.c, its --iostat ticker). Each report piece is built
  * in the caller's sbuf and written whole under one lock, so the lines of
  * several threads never interleave; JSON objects get the separator the array
  * form needs; the first error is kept for the exit code.

@@ -1,8 +1,9 @@
 /*
- * tui: the full-screen view (ncursesw). It reads only what the probe thread
- * publishes (session records, probe_ctl) and sends commands back through
- * probe_ctl. This header exposes the view_ops the CLI calls; no curses type
- * appears in it, and src/ never includes curses.
+ * tui: the full-screen view (ncursesw). It reads only what a probe publishes
+ * (session records, probe_ctl: the probe itself runs in a child process) and
+ * sends commands back through the session's accessors. This header exposes
+ * the view_ops the CLI calls; no curses type appears in it, and src/ never
+ * includes curses.
  */
 #ifndef IOPROBE_TUI_H
 #define IOPROBE_TUI_H

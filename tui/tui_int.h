@@ -20,6 +20,9 @@
 
 struct tui;
 
+/* Room for a target's path before a message that names it ("PATH: text"; longer is cut). */
+#define TUI_NAMED_PATH_LEN 1100
+
 /* What the overview reads of one target's screen (pointers into its state). */
 struct tui_peek {
 	const struct tui_model *m;    /* the live model */

@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "devwatch.h"
 #include "esc.h"
+#include "msg.h"
 #include "session.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
@@ -609,7 +610,7 @@ static void ov_end(struct ov *o)
 		if (vp->result)
 			*vp->result = ret;
 		if (ret) {
-			char line[1200];
+			char line[TUI_NAMED_PATH_LEN + MSG_MAX];
 
 			snprintf(line, sizeof(line), "%s: %s", vp->cfg->path, why ? why : "failed");
 			vp->message(line);

@@ -553,7 +553,7 @@ static void tui_loop(struct tui *t)
 /* Hand the kept warnings to the CLI, each text once with its count. */
 void tui_report_warnings(struct tui *t)
 {
-	char line[WARNLOG_LINE_LEN], named[WARNLOG_LINE_LEN + 1100];
+	char line[WARNLOG_LINE_LEN], named[WARNLOG_LINE_LEN + TUI_NAMED_PATH_LEN];
 
 	for (size_t i = 0; i < warnlog_lines(&t->warns); i++) {
 		warnlog_line(&t->warns, i, t->ascii, line, sizeof(line));

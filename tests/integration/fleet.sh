@@ -11,7 +11,7 @@ fleet_cleanup() {
 		wait_exit "$p" 5 || kill -KILL "$p" 2>/dev/null
 	done
 }
-trap 'fleet_cleanup; t_cleanup_fuse; t_cleanup' EXIT
+at_exit fleet_cleanup
 
 # free_port: a TCP port on 127.0.0.1 nobody listens on right now.
 free_port() {

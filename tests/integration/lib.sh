@@ -45,8 +45,36 @@ t_cleanup() {
 	fi
 	rm -rf "$T_TMP"
 }
-trap t_cleanup EXIT
+
+# ---- what runs at exit ----
+# at_exit CMD: run CMD (eval'd then, so its variables are read then) when the test exits,
+# also when it fails or is interrupted. The commands run last registered first, then the
+# FUSE disks are released (t_cleanup_fuse) and the loop devices, mounts and temp dir go
+# (t_cleanup). Every test file registers here instead of setting its own EXIT trap.
+T_AT_EXIT=()
+at_exit() { T_AT_EXIT+=("$1"); }
+t_exit() {
+	local i
+	for ((i = ${#T_AT_EXIT[@]} - 1; i >= 0; i--)); do
+		eval "${T_AT_EXIT[i]}"
+	done
+	t_cleanup_fuse
+	t_cleanup
+}
+trap t_exit EXIT
 trap 'exit 130' INT TERM HUP
+
+# BG: the pids of background ioprobe runs a test starts (BG+=("$!"), or BG=$! for one);
+# bg_cleanup kills what is left of them at exit, stop_bg at once (and forgets them).
+BG=()
+bg_cleanup() {
+	local p
+	for p in "${BG[@]}"; do
+		[ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+	done
+}
+stop_bg() { bg_cleanup; BG=(); }
+at_exit bg_cleanup
 
 # skip REASON: this script cannot run here.
 skip() {
@@ -397,7 +425,6 @@ t_cleanup_fuse() {
 	: >"$T_FUSE_LIST"
 	: >"$T_FUSE_LOOPS"
 }
-trap 't_cleanup_fuse; t_cleanup' EXIT
 
 # offsets_ok FILE SIZE OFF WSIZE: every JSON io.offset in FILE is OFF + k*SIZE and the request
 # fits in [OFF, OFF+WSIZE).

@@ -179,8 +179,7 @@ fi
 if command -v tmux >/dev/null 2>&1; then
 	SOCK=ioprobe-comp-$$
 	TM() { tmux -L "$SOCK" "$@"; }
-	comp_cleanup() { TM kill-server 2>/dev/null; t_cleanup_fuse; t_cleanup; }
-	trap comp_cleanup EXIT
+	at_exit 'TM kill-server 2>/dev/null'
 	PANE=$T_TMP/pane
 	RCFILE=$T_TMP/bashrc
 	printf 'PS1="$ "\nbind "set bell-style none"\nbind "set show-all-if-ambiguous off"\n. %q\n' \

@@ -7,14 +7,6 @@
 # the service p99 does not see it.
 . "$(dirname "$0")/lib.sh"
 
-BG=()
-bg_cleanup() {
-	local p
-	for p in "${BG[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-}
-trap 'bg_cleanup; t_cleanup_fuse; t_cleanup' EXIT
 
 F=$T_TMP/data
 head -c 16M /dev/urandom >"$F"

@@ -8,14 +8,6 @@ require_loop
 require_fuse
 
 # background ioprobe runs end with the script
-BG=()
-bg_cleanup() {
-	local p
-	for p in "${BG[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-}
-trap 'bg_cleanup; t_cleanup_fuse; t_cleanup' EXIT
 
 # to_ns VALUE UNIT: a time as ioprobe prints it ("1.07" "ms"), in ns.
 to_ns() {

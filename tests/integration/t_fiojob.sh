@@ -13,7 +13,6 @@ require_loop
 require_cmd fio
 require_cmd iostat
 require_cmd python3
-trap 't_cleanup_fuse; t_cleanup' EXIT
 
 A=$(make_fault_disk "$T_TMP/fa" 256M --latency 5ms) || skip "cannot mount the fault disk"
 B=$(make_fault_disk "$T_TMP/fb" 256M --latency 5ms) || skip "cannot mount the fault disk"

@@ -245,7 +245,7 @@ check "--influx 2 targets: the slow disk's resp_p50_ms >= 30" \
 require_cmd tmux
 "$IOPROBE" -h 2>/dev/null | grep -q -- '-tui' || skip "built without the full-screen view"
 . "$(dirname "$0")/tui_lib.sh"
-trap 'fleet_cleanup; stop_server; t_cleanup_fuse; t_cleanup' EXIT
+at_exit stop_server
 PORT=$(free_port)
 VPROM=$T_TMP/tf/view.prom
 start 120 40 -- --tui -i 0.05 --listen "$PORT" --prometheus "$VPROM" --prometheus-period 200ms "$A"

@@ -8,9 +8,6 @@
 
 require_loop
 require_fuse
-BG=()
-bg_cleanup() { local p; for p in "${BG[@]}"; do kill -KILL "$p" 2>/dev/null; done; }
-trap 'bg_cleanup; t_cleanup_fuse; t_cleanup' EXIT
 
 A=$(make_loop 32M) || { fail "make_loop"; finish; }
 B=$(make_loop 32M) || { fail "make_loop"; finish; }
@@ -102,11 +99,27 @@ PY
 ## 4. --iostat: the union of the stacks, each device once
 probe -D -w 2.5 -i 0.1 -q --iostat "$A" "$B" "$C" "$T_TMP"
 check "iostat: exit 0" rc_is 0
-first_block() { awk '/^Device/ { n++ } n == 1 && !/^Device/ && NF { print $1 }' "$OUT"; }
+# the device rows of the first block (the targets' lines after them hold ": ")
+first_block() { awk '/^Device/ { n++; next } n == 1 && NF && !/: / { print $1 }' "$OUT"; }
 for d in "$A" "$B" "$C"; do
 	check "iostat: ${d#/dev/} once in a block" [ "$(first_block | grep -cx "${d#/dev/}")" = 1 ]
 done
 check "iostat: no device twice" [ -z "$(first_block | sort | uniq -d)" ]
+check "iostat: every block starts with its time line (as iostat -t)" \
+	eval '[ "$(grep -B1 "^Device" "$OUT" | grep -Ec "^[0-9]{2}/[0-9]{2}/[0-9]{2} [0-9:]{8}$")" = "$(grep -c "^Device" "$OUT")" ]'
+block1() { awk '/^Device/ { n++ } n == 1' "$OUT"; }
+for d in "$A" "$B" "$C" "$T_TMP"; do
+	check "iostat: ${d##*/}'s probe line and verdict in each block, named" \
+		eval 'block1 | grep -q "^$d: probe: asked 10/s  got " && block1 | grep -Eq "^$d: (keeps up|falls short|queue building|no verdict)"'
+done
+probe -D -w 2.5 -i 0.1 -q --iostat -J "$A" "$B"
+check "iostat -J: one iostat object per target per block, each with its probe and verdict" \
+	python3 -c '
+import json, sys
+objs = [o for o in json.load(open(sys.argv[1])) if "iostat" in o]
+paths = [o["target"]["path"] for o in objs]
+assert objs and paths.count(sys.argv[2]) == paths.count(sys.argv[3]) >= 1, paths
+assert all("probe" in o["iostat"] and "verdict" in o["iostat"] for o in objs)' "$OUT" "$A" "$B"
 
 ## 5. exit codes: one target fails
 fault_ctl "$M" "eio 0+32M"

@@ -6,9 +6,6 @@
 
 D=$T_TMP/dir
 mkdir "$D"
-BG=
-stop_bg() { [ -n "$BG" ] && kill -KILL "$BG" 2>/dev/null; BG=; }
-eval "$(trap -p EXIT | sed "s/^trap -- '/trap -- 'stop_bg; /")"
 
 # cpu_ticks PID: user + system time of PID so far, in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }

@@ -5,11 +5,6 @@
 
 D=$T_TMP/dir
 mkdir "$D"
-BG=
-# stop_bg: kill a background ioprobe left over by a failed check.
-stop_bg() { [ -n "$BG" ] && kill -KILL "$BG" 2>/dev/null; BG=; }
-# run stop_bg first, then whatever lib.sh's EXIT trap does
-eval "$(trap -p EXIT | sed "s/^trap -- '/trap -- 'stop_bg; /")"
 
 # start_bg ARGS...: ioprobe in the background, stdout in $OUT, stderr in $ERR, pid in $BG.
 start_bg() {

@@ -8,7 +8,6 @@
 require_fuse
 require_loop
 require_cmd python3
-trap 't_cleanup_fuse; t_cleanup' EXIT
 
 L=$(make_fault_disk "$T_TMP/fd" 64M --latency 7ms -s) || skip "cannot mount the fault disk"
 

@@ -156,7 +156,7 @@ elif [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ]; then
 	mkdir "$CG" && echo "$MAJMIN 30" >"$CG/blkio.throttle.write_iops_device" || CG=
 fi
 if [ -n "$CG" ]; then
-	trap 'stop_server; rmdir "$CG" 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
+	at_exit 'stop_server; rmdir "$CG" 2>/dev/null'
 	# the tmux server (and so ioprobe) starts in the cgroup
 	(echo "$BASHPID" >"$CG/cgroup.procs" && view 70)
 	check "throttle 160x45: falls short, wait above the device" \
@@ -179,7 +179,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	mkdir -p "$T_TMP/mnt"
 	if mount "$L" "$T_TMP/mnt"; then
 		T_MOUNTS+=("$T_TMP/mnt")
-		trap 'stop_server; umount "$T_TMP/mnt" 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
+		at_exit 'stop_server; umount "$T_TMP/mnt" 2>/dev/null'
 		start 80 24 -- --tui -S 160m -s 1m -r 20 "$T_TMP/mnt"
 		check "prep: the view is up while the working set is filled" \
 			shows "preparing the working set" 5

@@ -188,7 +188,7 @@ fi
 if [ -z "$CG" ]; then
 	skip "no cgroup I/O throttle here (neither io.max nor blkio.throttle)"
 fi
-trap 'rmdir "$CG" 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
+at_exit 'rmdir "$CG" 2>/dev/null'
 throttled() {
 	probe_in "$CG" --iostat -q -D -WWW -S 64m -w 3.5 -s 256k -r 70 "$L"
 	check "throttle: exit 0" rc_is 0
@@ -219,7 +219,7 @@ elif [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
 	mkdir "$CPUCG" && echo 10000 >"$CPUCG/cpu.cfs_period_us" &&
 		echo 1000 >"$CPUCG/cpu.cfs_quota_us" || CPUCG=
 fi
-trap 'rmdir "$CG" ${CPUCG:+"$CPUCG"} 2>/dev/null; t_cleanup_fuse; t_cleanup' EXIT
+at_exit 'rmdir ${CPUCG:+"$CPUCG"} 2>/dev/null'
 [ -n "$CPUCG" ] || skip "no cgroup CPU quota here (neither cpu.max nor cpu.cfs_quota_us)"
 less_than() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$@"; }
 cpu_starved() {

@@ -12,8 +12,7 @@ stop_server() {
 	TM kill-server 2>/dev/null
 	wait_exit "$pid" 10
 }
-tui_cleanup() { stop_server; t_cleanup_fuse; t_cleanup; }
-trap tui_cleanup EXIT
+at_exit stop_server
 
 # start W H ENV... -- ARGS...: a fresh 120x40-style session "t" running ioprobe in a shell
 # that records the terminal settings before and after, the exit status, then waits.
