@@ -1,5 +1,5 @@
 /*
- * Tests for src/account.c: ioping 1.3's add_statistics() rules (ioping 1.3's
+ * Tests for src/probe/account.c: ioping 1.3's add_statistics() rules (ioping 1.3's
  * ioping.c, checked against Debian's ioping 1.3: warmup, too fast / too slow,
  * the (fast)/(slow) notices against 2x the integer period mean), plus the
  * failed / empty requests and the read/write split ioprobe adds.

@@ -1,5 +1,5 @@
 /*
- * Tests for src/check.c: the monitoring-plugins guidelines' output line
+ * Tests for src/out/check.c: the monitoring-plugins guidelines' output line
  * ("SERVICE STATUS - text | perfdata", 'label'=value[UOM];warn;crit;min;max)
  * and states: latency above its thresholds, iops below them (ranges "W:"),
  * any failed request CRITICAL, nothing measured or a broken run UNKNOWN.

@@ -1,4 +1,4 @@
-/* Unit tests for src/clock.c: waits end at or after their deadline, with or without the spin. */
+/* Unit tests for src/lib/clock.c: waits end at or after their deadline, with or without the spin. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /*
- * Tests for src/devwatch.c: which devices are watched (a stack, named
+ * Tests for src/disk/devwatch.c: which devices are watched (a stack, named
  * extras, duplicates, limits), and the sampler over the shared diskstats
  * fixture — baseline, rows equal to iostat_compute's, a device vanishing
  * and coming back, counters going backwards.

@@ -1,5 +1,5 @@
 /*
- * Tests for src/engine.c and the engines: the registry (engine_find's
+ * Tests for src/engines/engine.c and the engines: the registry (engine_find's
  * "name:arg" parsing, known-but-not-built names, the names for --help) and
  * every engine built in, reading and writing a temporary file — no root,
  * so libaio and io_uring are exercised on a laptop too. A kernel that

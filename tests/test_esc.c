@@ -1,4 +1,4 @@
-/* Unit tests for src/esc.c: what reaches a terminal from a path or device name. */
+/* Unit tests for src/lib/esc.c: what reaches a terminal from a path or device name. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>

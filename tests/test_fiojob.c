@@ -1,4 +1,4 @@
-/* Unit tests for src/fiojob.c: iostat numbers → fio job parameters and text. */
+/* Unit tests for src/disk/fiojob.c: iostat numbers → fio job parameters and text. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * Tests for src/fmt.c.
+ * Tests for src/lib/fmt.c.
  *
  * The expected strings follow ioping 1.3's output. Rows marked "seen" were
  * printed by /usr/bin/ioping itself, e.g. `ioping -c 1 -C -s 1048575 dir`

@@ -1,5 +1,5 @@
 /*
- * Tests for src/http.c: request heads as RFC 9112 frames them (request line,
+ * Tests for src/out/http.c: request heads as RFC 9112 frames them (request line,
  * header fields, the blank line; bare LF accepted), the limits (414 for a
  * long request line, 431 for a long head, 400 for garbage at once), routing,
  * content negotiation, keep-alive, the answer's head and --listen addresses.

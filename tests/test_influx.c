@@ -1,5 +1,5 @@
 /*
- * Tests for src/influx.c: the line protocol reference's escaping rules
+ * Tests for src/out/influx.c: the line protocol reference's escaping rules
  * (measurement: comma, space; tags: comma, equals, space; string fields:
  * double quote, backslash), what the protocol cannot carry, and the line
  * --influx writes (integer fields with "i", ms floats, ns timestamp).

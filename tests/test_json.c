@@ -22,7 +22,7 @@ static void expect(const char *in, const char *want)
 }
 
 /*
- * Strict JSON string-literal checker, written independently of src/json.c.
+ * Strict JSON string-literal checker, written independently of src/lib/json.c.
  * Accepts exactly one string literal filling str[0..len): opening and closing
  * quote, no raw byte below 0x20, only the RFC 8259 escapes, and well-formed
  * UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF). Stricter

@@ -1,5 +1,5 @@
 /*
- * Tests for src/metrics.c: the fixed fleet buckets (1-2-5 per decade, 10 us
+ * Tests for src/out/metrics.c: the fixed fleet buckets (1-2-5 per decade, 10 us
  * to 10 s, le inclusive), what each kind of request adds, errors by errno
  * with EIO present from the start and a bounded number of errno series, and
  * the in-flight age read from the probe's published start.

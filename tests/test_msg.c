@@ -1,4 +1,4 @@
-/* Unit tests for src/msg.c: error texts that never lose their reason. */
+/* Unit tests for src/lib/msg.c: error texts that never lose their reason. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * Tests for src/openloop.c (the open-loop schedule of -Q N) with a fake clock,
+ * Tests for src/probe/openloop.c (the open-loop schedule of -Q N) with a fake clock,
  * and for the response-time rule with both schedules: a 1 s stall in a 1 kHz
  * schedule must give the analytic response distribution exactly — at depth 1
  * through the pacer's skipped slots and account_add_skipped() (HdrHistogram's

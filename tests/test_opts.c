@@ -1,5 +1,5 @@
 /*
- * Tests for src/opts.c.
+ * Tests for src/cli/opts.c.
  *
  * Every error text and status below was checked against Debian's ioping 1.3
  * (/usr/bin/ioping) with `ioping <words>`: ioping prints "ioping: <msg>", and

@@ -1,4 +1,4 @@
-/* Unit tests for src/outw.c: the shared stdout writer (on a pipe and /dev/full). */
+/* Unit tests for src/out/outw.c: the shared stdout writer (on a pipe and /dev/full). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /*
- * Tests for src/pacer.c, driven with literal times (a fake clock): starts
+ * Tests for src/probe/pacer.c, driven with literal times (a fake clock): starts
  * anchored at first + k * interval; a lag within the catch-up window
  * (max(2 intervals, 1 ms)) keeps the anchor, a longer stall restarts the
  * schedule from the request's end (ioping's time_next = t1) and every slot

@@ -1,5 +1,5 @@
 /*
- * Tests for src/probe.c, the measuring loop, with the null engine (no I/O)
+ * Tests for src/probe/probe.c, the measuring loop, with the null engine (no I/O)
  * and a failing engine defined here: counts, the deadline, periods by count
  * and by time, skipped slots, failures with and without -E, a reset from
  * the controller, and the sink ending the run. Timing checks use wide

@@ -1,5 +1,5 @@
 /*
- * Tests for src/promfmt.c: Prometheus text 0.0.4 and OpenMetrics 1.0 as the
+ * Tests for src/out/promfmt.c: Prometheus text 0.0.4 and OpenMetrics 1.0 as the
  * exposition_formats and OpenMetrics specifications describe them — TYPE
  * names (counters with _total in 0.0.4, the family in OpenMetrics), UNIT,
  * cumulative buckets with canonical le and +Inf equal to _count, label

@@ -1,5 +1,5 @@
 /*
- * Tests for src/report.c: exact request lines, summaries and raw lines, and the
+ * Tests for src/out/report.c: exact request lines, summaries and raw lines, and the
  * structure of the JSON records.
  *
  * The expected human and raw texts are ioping 1.3's own output quoted in

@@ -1,5 +1,5 @@
 /*
- * Tests for src/rng.c: xorshift128+ seeded through splitmix64.
+ * Tests for src/lib/rng.c: xorshift128+ seeded through splitmix64.
  *
  * The known-answer values were computed with an independent Python transcription of
  * the two published algorithms (splitmix64 with the 0x9e3779b97f4a7c15 step, whose

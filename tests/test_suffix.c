@@ -1,5 +1,5 @@
 /*
- * Tests for src/suffix.c.
+ * Tests for src/lib/suffix.c.
  *
  * Every accept/reject outcome and every message below was checked against
  * Debian's ioping 1.3 (/usr/bin/ioping) with

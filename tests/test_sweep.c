@@ -1,4 +1,4 @@
-/* Unit tests for src/sweep.c: the plan of an asked-rate sweep and its table. */
+/* Unit tests for src/disk/sweep.c: the plan of an asked-rate sweep and its table. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>

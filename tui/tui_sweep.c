@@ -1,6 +1,6 @@
 /*
  * tui_sweep: --sweep in the view. The plan, the judging and the table are
- * src/sweep.c's; this module runs each step as a session of its own (a
+ * src/disk/sweep.c's; this module runs each step as a session of its own (a
  * fresh single-target model per step, never shown), reads the device rows
  * around it, and draws achieved against asked for every step — a bar per
  * step with the asked rate marked, its verdict, the operators' table below

@@ -34,10 +34,10 @@ SRC=$(cd "${FUZZ_SRC:-$HERE/../../src}" && pwd)
 
 # The sources each harness links: the module under test and what it includes.
 declare -A SOURCES=(
-	[fuzz_opts]="opts.c suffix.c msg.c"
-	[fuzz_suffix]="suffix.c"
-	[fuzz_diskstats]="diskstats.c iostat.c sbuf.c json.c esc.c verdict.c stats.c fmt.c"
-	[fuzz_mountinfo]="mountinfo.c"
+	[fuzz_opts]="cli/opts.c lib/suffix.c lib/msg.c lib/fmt.c"
+	[fuzz_suffix]="lib/suffix.c"
+	[fuzz_diskstats]="disk/diskstats.c disk/iostat.c lib/sbuf.c lib/json.c lib/esc.c disk/verdict.c probe/stats.c lib/fmt.c"
+	[fuzz_mountinfo]="lib/mountinfo.c"
 )
 ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo)
 if [ $# -gt 0 ]; then
@@ -85,13 +85,14 @@ cat >"$WORK/inc/config.h" <<'EOF'
 #define HAVE_TUI 0
 EOF
 
-# Coverage feedback comes from the code under test only (src/*.c, -fsanitize=fuzzer-no-link);
+# Coverage feedback comes from the code under test only (src/*/*.c, -fsanitize=fuzzer-no-link);
 # the harness and its checks are built with the sanitizers but without coverage, which keeps
 # the checks cheap and the corpus about src/. The link adds libFuzzer's main.
 CFLAGS=(-std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 	-Wall -Wextra -Wno-unused-parameter
-	-I"$WORK/inc" -I"$SRC" -I"$HERE")
+	-I"$WORK/inc" -I"$SRC/lib" -I"$SRC/engines" -I"$SRC/probe" -I"$SRC/disk" -I"$SRC/out"
+	-I"$SRC/cli" -I"$HERE")
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=0:symbolize=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:symbolize=1
@@ -107,8 +108,9 @@ for h in "${HARNESSES[@]}"; do
 		mkdir -p "$WORK/obj/$h"
 		objs=()
 		for s in ${SOURCES[$h]}; do
-			"$CLANG" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link -c "$SRC/$s" -o "$WORK/obj/$h/${s%.c}.o"
-			objs+=("$WORK/obj/$h/${s%.c}.o")
+			o="$WORK/obj/$h/$(basename "${s%.c}").o"
+			"$CLANG" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link -c "$SRC/$s" -o "$o"
+			objs+=("$o")
 		done
 		"$CLANG" "${CFLAGS[@]}" -c "$HERE/$h.c" -o "$WORK/obj/$h/$h.o"
 		"$CLANG" "${CFLAGS[@]}" -fsanitize=fuzzer "$WORK/obj/$h/$h.o" "${objs[@]}" -lm -o "$WORK/$h"
