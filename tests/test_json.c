@@ -469,3 +469,29 @@ Test(json, python_json_module_accepts_output)
 	sbuf_free(&sb);
 	sbuf_free(&c);
 }
+
+/* The object writer: ioping's pretty layout and the compact one, nested objects, commas. */
+Test(json, object_writer_pretty_and_compact)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct json_w w = { &sb, false, 0, true };
+
+	json_w_open(&w, NULL);
+	json_w_u64(&w, "count", 3);
+	json_w_open(&w, "target");
+	json_w_str(&w, "path", "a\"b");
+	json_w_close(&w);
+	json_w_raw(&w, "iops", "%.1f", 2.5);
+	json_w_close(&w);
+	cr_assert_str_eq(sbuf_str(&sb), "{\n  \"count\": 3,\n  \"target\": {\n    \"path\": \"a\\\"b\"\n  },\n"
+					 "  \"iops\": 2.5\n}");
+	sbuf_reset(&sb);
+	w = (struct json_w){ &sb, true, 0, true };
+	json_w_open(&w, NULL);
+	json_w_u64(&w, "a", 1);
+	json_w_open(&w, "b");
+	json_w_close(&w);
+	json_w_close(&w);
+	cr_assert_str_eq(sbuf_str(&sb), "{\"a\":1,\"b\":{}}");
+	sbuf_free(&sb);
+}

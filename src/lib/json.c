@@ -2,6 +2,7 @@
 
 #include "json.h"
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -76,4 +77,58 @@ int json_append_string(struct sbuf *sb, const char *s)
 	sbuf_append(sb, (const char *)run, (size_t)(p - run));
 	/* sbuf errors are sticky, so the last append reports any earlier failure. */
 	return sbuf_putc(sb, '"');
+}
+
+static void json_w_indent(struct json_w *w)
+{
+	if (w->compact)
+		return;
+	sbuf_putc(w->sb, '\n');
+	for (int i = 0; i < w->depth; i++)
+		sbuf_puts(w->sb, "  ");
+}
+
+void json_w_key(struct json_w *w, const char *key)
+{
+	if (!w->first)
+		sbuf_putc(w->sb, ',');
+	w->first = false;
+	json_w_indent(w);
+	json_append_string(w->sb, key);
+	sbuf_puts(w->sb, w->compact ? ":" : ": ");
+}
+
+void json_w_open(struct json_w *w, const char *key)
+{
+	if (key)
+		json_w_key(w, key);
+	sbuf_putc(w->sb, '{');
+	w->depth++;
+	w->first = true;
+}
+
+void json_w_close(struct json_w *w)
+{
+	w->depth--;
+	json_w_indent(w);
+	sbuf_putc(w->sb, '}');
+	w->first = false;
+}
+
+void json_w_u64(struct json_w *w, const char *key, uint64_t v)
+{
+	json_w_key(w, key);
+	sbuf_printf(w->sb, "%" PRIu64, v);
+}
+
+void json_w_str(struct json_w *w, const char *key, const char *v)
+{
+	json_w_key(w, key);
+	json_append_string(w->sb, v);
+}
+
+void json_w_raw(struct json_w *w, const char *key, const char *fmt, double v)
+{
+	json_w_key(w, key);
+	sbuf_printf(w->sb, fmt, v);
 }

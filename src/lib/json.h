@@ -4,6 +4,9 @@
 #ifndef IOPROBE_JSON_H
 #define IOPROBE_JSON_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "sbuf.h"
 
 /*
@@ -15,5 +18,31 @@
  * information is lost. Returns 0 or -ENOMEM.
  */
 int json_append_string(struct sbuf *sb, const char *s);
+
+/*
+ * A small JSON object writer into sb: pretty (ioping's layout: a newline and
+ * two spaces per level before each key and closing brace) or compact (no
+ * whitespace). Start with { sb, compact, 0, true }; keys are written in call
+ * order, each preceded by a comma unless it is its object's first.
+ */
+struct json_w {
+	struct sbuf *sb;
+	bool compact;
+	int depth;   /* objects open */
+	bool first;  /* the next key is its object's first */
+};
+
+/* "key": (the separator and indentation before it); the value follows from the caller. */
+void json_w_key(struct json_w *w, const char *key);
+/* Open an object: "key": { (or a bare { when key is NULL). */
+void json_w_open(struct json_w *w, const char *key);
+/* Close the innermost object. */
+void json_w_close(struct json_w *w);
+/* "key": v as a decimal integer. */
+void json_w_u64(struct json_w *w, const char *key, uint64_t v);
+/* "key": "v" (json_append_string's escaping). */
+void json_w_str(struct json_w *w, const char *key, const char *v);
+/* "key": v formatted with fmt (one double; the caller keeps it valid JSON). */
+void json_w_raw(struct json_w *w, const char *key, const char *fmt, double v);
 
 #endif

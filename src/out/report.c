@@ -175,75 +175,13 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 	sbuf_putc(sb, '\n');
 }
 
-/* A tiny JSON writer: pretty (ioping's two-space layout) or compact. */
-struct jw {
-	struct sbuf *sb;
-	bool compact;
-	int depth;
-	bool first;
-};
-
-static void jw_indent(struct jw *w)
-{
-	if (w->compact)
-		return;
-	sbuf_putc(w->sb, '\n');
-	for (int i = 0; i < w->depth; i++)
-		sbuf_puts(w->sb, "  ");
-}
-
-static void jw_key(struct jw *w, const char *key)
-{
-	if (!w->first)
-		sbuf_putc(w->sb, ',');
-	w->first = false;
-	jw_indent(w);
-	json_append_string(w->sb, key);
-	sbuf_puts(w->sb, w->compact ? ":" : ": ");
-}
-
-static void jw_open(struct jw *w, const char *key)
-{
-	if (key)
-		jw_key(w, key);
-	sbuf_putc(w->sb, '{');
-	w->depth++;
-	w->first = true;
-}
-
-static void jw_close(struct jw *w)
-{
-	w->depth--;
-	jw_indent(w);
-	sbuf_putc(w->sb, '}');
-	w->first = false;
-}
-
-static void jw_u64(struct jw *w, const char *key, uint64_t v)
-{
-	jw_key(w, key);
-	sbuf_printf(w->sb, "%" PRIu64, v);
-}
-
-static void jw_str(struct jw *w, const char *key, const char *v)
-{
-	jw_key(w, key);
-	json_append_string(w->sb, v);
-}
-
-static void jw_raw(struct jw *w, const char *key, const char *fmt, double v)
-{
-	jw_key(w, key);
-	sbuf_printf(w->sb, fmt, v);
-}
-
 /*
  * "target": {path, fstype, device, device_size}. A device has no fstype or
  * device of its own; ioping 1.3 writes the two words of "block device" /
  * "character device" into them ("fstype": "block", "device": "device"), and
  * so does this.
  */
-static void put_target_obj(struct jw *w, const struct report_target *t)
+static void put_target_obj(struct json_w *w, const struct report_target *t)
 {
 	static const char word[] = " device";
 	const char *fstype = t->fstype, *device = t->device ? t->device : "";
@@ -255,22 +193,22 @@ static void put_target_obj(struct jw *w, const struct report_target *t)
 		fstype = sbuf_str(&kind);
 		device = word + 1;
 	}
-	jw_open(w, "target");
-	jw_str(w, "path", t->path);
-	jw_str(w, "fstype", fstype);
-	jw_str(w, "device", device);
-	jw_u64(w, "device_size", t->device_size);
-	jw_close(w);
+	json_w_open(w, "target");
+	json_w_str(w, "path", t->path);
+	json_w_str(w, "fstype", fstype);
+	json_w_str(w, "device", device);
+	json_w_u64(w, "device_size", t->device_size);
+	json_w_close(w);
 	sbuf_free(&kind);
 }
 
-static void put_record_head(struct jw *w, const struct report_cfg *c, const char *type,
+static void put_record_head(struct json_w *w, const struct report_cfg *c, const char *type,
 		      uint64_t realtime)
 {
-	jw_open(w, NULL);
+	json_w_open(w, NULL);
 	if (c->json_lines)
-		jw_str(w, "type", type);
-	jw_key(w, "timestamp");
+		json_w_str(w, "type", type);
+	json_w_key(w, "timestamp");
 	{
 		uint64_t us = (realtime + 500) / 1000; /* rounded to µs, as ioping's %f is */
 
@@ -281,7 +219,7 @@ static void put_record_head(struct jw *w, const struct report_cfg *c, const char
 		struct sbuf lt = SBUF_INIT;
 
 		put_localtime(&lt, c->time_format, realtime);
-		jw_str(w, "localtime", sbuf_str(&lt));
+		json_w_str(w, "localtime", sbuf_str(&lt));
 		sbuf_free(&lt);
 	}
 	put_target_obj(w, &c->target);
@@ -290,35 +228,35 @@ static void put_record_head(struct jw *w, const struct report_cfg *c, const char
 void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime)
 {
-	struct jw w = { sb, c->json_lines, 0, true };
+	struct json_w w = { sb, c->json_lines, 0, true };
 	char ebuf[32];
 	const char *notice = account_notice_text(n);
 
 	if (n == NOTICE_ERROR)
 		notice = errno_name((int)s->result, ebuf, sizeof(ebuf));
 	put_record_head(&w, c, "request", realtime);
-	jw_open(&w, "io");
-	jw_u64(&w, "request", s->request);
-	jw_str(&w, "operation", s->op == OP_WRITE ? "write" : "read");
-	jw_u64(&w, "offset", s->offset);
-	jw_u64(&w, "size", s->result > 0 ? (uint64_t)s->result : 0);
-	jw_u64(&w, "time", s->time);
-	jw_key(&w, "ignored");
+	json_w_open(&w, "io");
+	json_w_u64(&w, "request", s->request);
+	json_w_str(&w, "operation", s->op == OP_WRITE ? "write" : "read");
+	json_w_u64(&w, "offset", s->offset);
+	json_w_u64(&w, "size", s->result > 0 ? (uint64_t)s->result : 0);
+	json_w_u64(&w, "time", s->time);
+	json_w_key(&w, "ignored");
 	sbuf_puts(sb, n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW ? "false" : "true");
-	jw_str(&w, "notice", notice ? notice : "");
-	jw_u64(&w, "start", s->start);
-	jw_u64(&w, "lateness", s->lateness);
-	jw_u64(&w, "response", s->response);
-	jw_close(&w);
-	jw_close(&w);
+	json_w_str(&w, "notice", notice ? notice : "");
+	json_w_u64(&w, "start", s->start);
+	json_w_u64(&w, "lateness", s->lateness);
+	json_w_u64(&w, "response", s->response);
+	json_w_close(&w);
+	json_w_close(&w);
 }
 
 /* "histogram": [[low, high, count], ...] for every non-empty bucket, ns. */
-static void put_histogram(struct jw *w, const struct stats *v)
+static void put_histogram(struct json_w *w, const struct stats *v)
 {
 	bool first = true;
 
-	jw_key(w, "histogram");
+	json_w_key(w, "histogram");
 	sbuf_putc(w->sb, '[');
 	for (size_t i = 0; i < STATS_BUCKETS && v->count; i++) {
 		if (!v->hist[i])
@@ -335,86 +273,86 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 {
 	static const double json_pcts[] = { 50, 90, 99, 99.9, 99.99 };
 	static const char *const json_pct_keys[] = { "50", "90", "99", "99.9", "99.99" };
-	struct jw w = { sb, c->json_lines, 0, true };
+	struct json_w w = { sb, c->json_lines, 0, true };
 	const struct stats *v = &t->valid;
 	double iops = tally_iops(t), load_iops = tally_load_iops(t);
 
 	put_record_head(&w, c, total ? "total" : "period", realtime);
-	jw_open(&w, "stat");
-	jw_u64(&w, "count", v->count);
-	jw_u64(&w, "size", v->count * c->size);
-	jw_u64(&w, "time", v->sum);
-	jw_raw(&w, "iops", "%f", iops);
-	jw_raw(&w, "bps", "%.0f", iops * (double)c->size);
-	jw_u64(&w, "min", stats_min(v));
-	jw_raw(&w, "avg", "%.0f", stats_mean(v));
-	jw_u64(&w, "max", v->max);
-	jw_raw(&w, "mdev", "%.0f", stats_mdev(v));
-	jw_open(&w, "percentiles");
+	json_w_open(&w, "stat");
+	json_w_u64(&w, "count", v->count);
+	json_w_u64(&w, "size", v->count * c->size);
+	json_w_u64(&w, "time", v->sum);
+	json_w_raw(&w, "iops", "%f", iops);
+	json_w_raw(&w, "bps", "%.0f", iops * (double)c->size);
+	json_w_u64(&w, "min", stats_min(v));
+	json_w_raw(&w, "avg", "%.0f", stats_mean(v));
+	json_w_u64(&w, "max", v->max);
+	json_w_raw(&w, "mdev", "%.0f", stats_mdev(v));
+	json_w_open(&w, "percentiles");
 	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
-		jw_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
-	jw_close(&w);
+		json_w_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
+	json_w_close(&w);
 	put_histogram(&w, v);
 	/* completion - scheduled start, skipped slots included (see the man page) */
-	jw_open(&w, "response");
-	jw_u64(&w, "count", t->response.count);
-	jw_u64(&w, "min", stats_min(&t->response));
-	jw_raw(&w, "avg", "%.0f", stats_mean(&t->response));
-	jw_u64(&w, "max", t->response.max);
-	jw_open(&w, "percentiles");
+	json_w_open(&w, "response");
+	json_w_u64(&w, "count", t->response.count);
+	json_w_u64(&w, "min", stats_min(&t->response));
+	json_w_raw(&w, "avg", "%.0f", stats_mean(&t->response));
+	json_w_u64(&w, "max", t->response.max);
+	json_w_open(&w, "percentiles");
 	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
-		jw_u64(&w, json_pct_keys[i], stats_percentile(&t->response, json_pcts[i]));
-	jw_close(&w);
-	jw_close(&w);
-	jw_close(&w);
-	jw_open(&w, "load");
-	jw_u64(&w, "count", t->requests);
-	jw_u64(&w, "failed", t->failed);
-	jw_u64(&w, "skipped", t->skipped);
-	jw_u64(&w, "size", t->requests * c->size);
-	jw_u64(&w, "time", t->wall);
-	jw_raw(&w, "iops", "%f", load_iops);
-	jw_raw(&w, "bps", "%.0f", load_iops * (double)c->size);
-	jw_close(&w);
-	jw_close(&w);
+		json_w_u64(&w, json_pct_keys[i], stats_percentile(&t->response, json_pcts[i]));
+	json_w_close(&w);
+	json_w_close(&w);
+	json_w_close(&w);
+	json_w_open(&w, "load");
+	json_w_u64(&w, "count", t->requests);
+	json_w_u64(&w, "failed", t->failed);
+	json_w_u64(&w, "skipped", t->skipped);
+	json_w_u64(&w, "size", t->requests * c->size);
+	json_w_u64(&w, "time", t->wall);
+	json_w_raw(&w, "iops", "%f", load_iops);
+	json_w_raw(&w, "bps", "%.0f", load_iops * (double)c->size);
+	json_w_close(&w);
+	json_w_close(&w);
 }
 
 /* The "probe" and "verdict" objects of an iostat interval. */
-static void json_verdict(struct jw *w, const struct verdict *v)
+static void json_verdict(struct json_w *w, const struct verdict *v)
 {
 	struct sbuf text = SBUF_INIT;
 
-	jw_open(w, "probe");
-	jw_raw(w, "asked", "%.2f", v->asked);
-	jw_raw(w, "achieved", "%.2f", v->achieved);
-	jw_u64(w, "requests", v->done);
-	jw_u64(w, "skipped", v->skipped);
-	jw_u64(w, "p50", v->p50_ns);
-	jw_u64(w, "p99", v->p99_ns);
-	jw_close(w);
-	jw_open(w, "verdict");
-	jw_str(w, "state", verdict_state_text(v->state));
-	jw_str(w, "reason", verdict_reason_text(v->reason));
-	jw_str(w, "device", v->dev);
-	jw_raw(w, "device_rate", "%.2f", v->dev_rate);
-	jw_raw(w, "expected", "%.2f", v->expected);
-	jw_raw(w, "own", "%.2f", v->own);
+	json_w_open(w, "probe");
+	json_w_raw(w, "asked", "%.2f", v->asked);
+	json_w_raw(w, "achieved", "%.2f", v->achieved);
+	json_w_u64(w, "requests", v->done);
+	json_w_u64(w, "skipped", v->skipped);
+	json_w_u64(w, "p50", v->p50_ns);
+	json_w_u64(w, "p99", v->p99_ns);
+	json_w_close(w);
+	json_w_open(w, "verdict");
+	json_w_str(w, "state", verdict_state_text(v->state));
+	json_w_str(w, "reason", verdict_reason_text(v->reason));
+	json_w_str(w, "device", v->dev);
+	json_w_raw(w, "device_rate", "%.2f", v->dev_rate);
+	json_w_raw(w, "expected", "%.2f", v->expected);
+	json_w_raw(w, "own", "%.2f", v->own);
 	verdict_format(&text, v);
-	jw_str(w, "text", sbuf_str(&text));
+	json_w_str(w, "text", sbuf_str(&text));
 	sbuf_free(&text);
-	jw_close(w);
+	json_w_close(w);
 }
 
 void report_json_iostat(struct sbuf *sb, const struct report_cfg *c,
 			const struct iostat_dev_row *rows, size_t n, const struct verdict *v,
 			uint64_t realtime)
 {
-	struct jw jw = { sb, c->json_lines, 0, true };
+	struct json_w jw = { sb, c->json_lines, 0, true };
 
 	put_record_head(&jw, c, "iostat", realtime);
-	jw_open(&jw, "iostat");
-	jw_u64(&jw, "interval", n ? rows[0].row->interval_ns : 0);
-	jw_key(&jw, "disk");
+	json_w_open(&jw, "iostat");
+	json_w_u64(&jw, "interval", n ? rows[0].row->interval_ns : 0);
+	json_w_key(&jw, "disk");
 	sbuf_putc(sb, '[');
 	for (size_t i = 0; i < n; i++) {
 		if (i)
@@ -424,6 +362,6 @@ void report_json_iostat(struct sbuf *sb, const struct report_cfg *c,
 	sbuf_putc(sb, ']');
 	if (v)
 		json_verdict(&jw, v);
-	jw_close(&jw);
-	jw_close(&jw);
+	json_w_close(&jw);
+	json_w_close(&jw);
 }
