@@ -30,17 +30,36 @@ Test(tui_keys, unbound_and_out_of_range_keys_do_nothing)
 
 Test(tui_keys, footer_and_help_come_from_the_table)
 {
-	size_t n, footer = 0, help = 0;
+	size_t n, footer = 0, help = 0, ov_help = 0;
 	const struct tui_keydef *k = tui_keys(&n);
 
 	for (size_t i = 0; i < n; i++) {
 		cr_assert(k[i].keys && *k[i].keys, "entry %zu has keys", i);
 		cr_assert((k[i].footer == NULL) == (k[i].label == NULL));
 		cr_assert((k[i].help == NULL) == (k[i].help_key == NULL));
-		footer += k[i].footer != NULL;
-		help += k[i].help != NULL;
+		cr_assert(k[i].scope, "entry %zu holds somewhere", i);
+		footer += k[i].footer && (k[i].scope & TUI_KEYS_SCREEN);
+		help += k[i].help && (k[i].scope & TUI_KEYS_SCREEN);
+		ov_help += k[i].help && (k[i].scope & TUI_KEYS_OVERVIEW);
 	}
 	cr_assert_eq(footer, 10, "q space p +/- r l w t d ?");
-	cr_assert_eq(help, 11, "the footer's keys and Ctrl-L");
+	cr_assert_eq(help, 12, "the footer's keys, Ctrl-L and Esc");
+	cr_assert_eq(ov_help, 9, "q p +/- r Ctrl-L Enter k j a");
 	cr_assert_str_eq(k[0].footer, "q");
+}
+
+/* The overview's keys come from the same table; each key means one thing where it holds. */
+Test(tui_keys, overview_keys_share_the_table)
+{
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'q'), TUI_ACT_QUIT);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, TUI_KEY_CTRL_C), TUI_ACT_QUIT);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, TUI_KEY_CTRL_L), TUI_ACT_REDRAW);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, '\n'), TUI_ACT_OPEN);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'k'), TUI_ACT_UP);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'j'), TUI_ACT_DOWN);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'a'), TUI_ACT_ALL);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, '+'), TUI_ACT_FASTER);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'l'), TUI_ACT_NONE, "a screen key");
+	cr_assert_eq(tui_key_action('j'), TUI_ACT_NONE, "an overview key");
+	cr_assert_eq(tui_key_action(TUI_KEY_ESC), TUI_ACT_BACK);
 }

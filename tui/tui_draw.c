@@ -74,7 +74,7 @@ static void tui_draw_footer(const struct tui_frame *f, const struct tui_rect *r)
 	for (size_t i = 0; i < n; i++) {
 		int need;
 
-		if (!keys[i].footer)
+		if (!keys[i].footer || !(keys[i].scope & TUI_KEYS_SCREEN))
 			continue;
 		need = tui_text_width(keys[i].footer) + 1 + tui_text_width(keys[i].label) + 2;
 		if (x + need > end - rw)
@@ -446,14 +446,14 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 	struct tui_rect r;
 
 	for (size_t i = 0; i < nkeys; i++)
-		shown += keys[i].help != NULL;
+		shown += keys[i].help && (keys[i].scope & TUI_KEYS_SCREEN);
 	n = (int)(shown + 1 + ARRAY_SIZE(legend));
 	r = tui_layout_center(lay->cols, lay->rows, 58, n + 4);
 	y = r.y + 1;
 	tui_draw_box(f, &r);
 	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe keys ");
 	for (size_t i = 0; i < nkeys && y < r.y + r.h - 2; i++) {
-		if (!keys[i].help)
+		if (!keys[i].help || !(keys[i].scope & TUI_KEYS_SCREEN))
 			continue;
 		tui_text_put(y, r.x + 2, 10, TA_KEY, keys[i].help_key);
 		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, keys[i].help);

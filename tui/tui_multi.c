@@ -25,6 +25,7 @@
 #include "session.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
+#include "tui_keys.h"
 #include "tui_overview.h"
 #include "tui_text.h"
 #include "verdict.h"
@@ -33,7 +34,6 @@
 #define OV_FRAME_NS 100000000ull   /* at most 10 frames a second */
 #define OV_BUSY_NS 20000000ull
 #define OV_NOTE_NS 3000000000ull
-#define OV_KEY_ESC 27
 
 struct ov_target {
 	struct tui *t;
@@ -378,6 +378,17 @@ static void ov_move(struct ov *o, long d)
 	o->dirty = true;
 }
 
+/* Curses' special keys as the plain ones the key table binds (Up is k, Down j, Enter \n). */
+static int ov_plain_key(int ch)
+{
+	switch (ch) {
+	case KEY_UP: return 'k';
+	case KEY_DOWN: return 'j';
+	case KEY_ENTER: return '\n';
+	default: return ch;
+	}
+}
+
 static void ov_key(struct ov *o, int ch)
 {
 	long page = LINES > 5 ? LINES - 4 : 1;
@@ -386,14 +397,14 @@ static void ov_key(struct ov *o, int ch)
 		struct tui_peek p;
 
 		tui_peek(o->tg[o->cur].t, clock_now(), &p);
-		if (ch == OV_KEY_ESC && !p.help) { /* Esc closes the help first */
+		if (tui_key_action(ch) == TUI_ACT_BACK && !p.help) { /* Esc closes the help first */
 			o->cur = -1;
 			ov_rows(o, clock_now());
 			clearok(curscr, TRUE);
 		} else if (ch == KEY_RESIZE) {
 			for (size_t i = 0; i < o->n; i++)
 				tui_relayout(o->tg[i].t);
-		} else if (strchr("qQ\003", ch) && ch) {
+		} else if (tui_key_action(ch) == TUI_ACT_QUIT) {
 			o->quit = true;
 		} else {
 			tui_key(o->tg[o->cur].t, ch);
@@ -409,46 +420,51 @@ static void ov_key(struct ov *o, int ch)
 		return;
 	}
 	switch (ch) {
-	case 'q': case 'Q': case 3:
-		o->quit = true;
-		break;
-	case KEY_UP: case 'k':
-		ov_move(o, -1);
-		break;
-	case KEY_DOWN: case 'j':
-		ov_move(o, 1);
-		break;
 	case KEY_PPAGE:
 		ov_move(o, -page);
-		break;
+		return;
 	case KEY_NPAGE:
 		ov_move(o, page);
-		break;
+		return;
 	case KEY_HOME:
 		ov_move(o, -(long)o->n);
-		break;
+		return;
 	case KEY_END:
 		ov_move(o, (long)o->n);
+		return;
+	case KEY_RESIZE:
+		for (size_t i = 0; i < o->n; i++)
+			tui_relayout(o->tg[i].t);
+		return;
+	}
+	switch (tui_key_action_in(TUI_KEYS_OVERVIEW, ov_plain_key(ch))) {
+	case TUI_ACT_QUIT:
+		o->quit = true;
 		break;
-	case '\n': case '\r': case KEY_ENTER: {
+	case TUI_ACT_UP:
+		ov_move(o, -1);
+		break;
+	case TUI_ACT_DOWN:
+		ov_move(o, 1);
+		break;
+	case TUI_ACT_OPEN: {
 		int i = tui_ov_digits_target(&o->acc, o->n);
 
 		ov_open(o, i >= 0 ? i : (int)o->sel);
 		break;
 	}
-	case 'a':
+	case TUI_ACT_ALL:
 		o->all = !o->all;
 		ov_note(o, o->all ? "p, +/-, r act on ALL targets" :
 				    "p, +/-, r act on the selected target");
 		break;
-	case 'p': case '+': case '=': case '-': case '_': case 'r':
+	case TUI_ACT_PAUSE:
+	case TUI_ACT_FASTER:
+	case TUI_ACT_SLOWER:
+	case TUI_ACT_RESET:
 		ov_probe_key(o, ch);
 		break;
-	case KEY_RESIZE:
-		for (size_t i = 0; i < o->n; i++)
-			tui_relayout(o->tg[i].t);
-		break;
-	case 12:
+	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
 	default:

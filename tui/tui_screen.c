@@ -333,6 +333,11 @@ void tui_key(struct tui *t, int ch)
 		break;
 	case TUI_ACT_QUIT:
 	case TUI_ACT_NONE:
+	case TUI_ACT_OPEN: /* the overview's (tui_multi.c), which takes them first */
+	case TUI_ACT_UP:
+	case TUI_ACT_DOWN:
+	case TUI_ACT_ALL:
+	case TUI_ACT_BACK:
 		break;
 	}
 }

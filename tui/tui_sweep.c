@@ -25,6 +25,7 @@
 #include "sweep.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
+#include "tui_keys.h"
 #include "tui_text.h"
 
 #define SW_FRAME_MS 250
@@ -185,9 +186,11 @@ static void sw_keys(struct sw *s)
 	int ch;
 
 	while ((ch = getch()) != ERR) {
-		if (ch == 'q' || ch == 'Q' || ch == 3)
+		enum tui_action act = tui_key_action(ch);
+
+		if (act == TUI_ACT_QUIT)
 			s->quit = true;
-		else if (ch == 12)
+		else if (act == TUI_ACT_REDRAW)
 			clearok(curscr, TRUE);
 	}
 	if (*s->vp->stop)
