@@ -46,9 +46,11 @@ static int tui_check(char *msg, size_t msglen)
 	return 0;
 }
 
-/* One target: its screen, or the sweep on it. */
-static int tui_run(const struct view_params *vp, char *msg, size_t msglen)
+/* One target: its screen, or the sweep on it; several: the overview. */
+static int tui_run(const struct view_params *vp, size_t n, char *msg, size_t msglen)
 {
+	if (n > 1)
+		return tui_multi_run(vp, n, msg, msglen);
 	if (vp->cfg->sweep)
 		return tui_sweep_run(vp, msg, msglen);
 	return tui_screen_run(vp, msg, msglen);
@@ -59,6 +61,5 @@ const struct view_ops tui_view = {
 	.check = tui_check,
 	.run = tui_run,
 	.prepare = tui_prep_open,
-	.run_many = tui_multi_run,
 	.emergency = tui_term_emergency,
 };

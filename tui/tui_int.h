@@ -76,7 +76,7 @@ int tui_result(struct tui *t, const char **why);
 void tui_wake_install(struct sigaction *old);
 void tui_wake_restore(const struct sigaction *old);
 
-/* view_ops.run_many (tui_multi.c). */
+/* view_ops.run with several targets: the overview (tui_multi.c). */
 int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msglen);
 /* view_ops.run with --sweep (tui_sweep.c). */
 int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen);

@@ -553,7 +553,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 {
 	struct view_params *vp = calloc(r->n, sizeof(*vp));
 	struct view_cfg *vc = calloc(r->n, sizeof(*vc));
-	struct cli_target **of = calloc(r->n, sizeof(*of));
+	struct cli_target **of = calloc(r->n, sizeof(*of)), *of1;
 	struct sbuf deferred = SBUF_INIT, table = SBUF_INIT;
 	char msg[MSG_MAX] = "";
 	size_t n = 0;
@@ -581,10 +581,10 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 	}
 	if (!c && vp && vc && of) {
 		cli_view_emergency = view->emergency;
-		if (r->n == 1) /* the target's screen: its result is the probe's */
-			ret = of[0]->ret = view->run(vp, of[0]->msg, sizeof(of[0]->msg));
+		if (n == 1) /* one target's screen: its result is the probe's */
+			ret = of[0]->ret = view->run(vp, 1, of[0]->msg, sizeof(of[0]->msg));
 		else
-			ret = view->run_many(vp, n, msg, sizeof(msg));
+			ret = view->run(vp, n, msg, sizeof(msg));
 		cli_view_emergency = NULL;
 	} else if (!c) {
 		snprintf(msg, sizeof(msg), "out of memory");
@@ -595,7 +595,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 	sbuf_free(&deferred);
 	free(vp);
 	free(vc);
-	if (c || (r->n > 1 && ret)) { /* the view itself failed: nothing ran */
+	if (c || (n > 1 && ret)) { /* the view itself failed: nothing ran */
 		if (!c)
 			cli_msg("%s", msg);
 		free(of);
@@ -604,21 +604,22 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 	}
 	for (size_t i = 0; i < n; i++)
 		of[i]->state = CLI_TARGET_RUNNING; /* ran: its summary follows */
+	of1 = n ? of[0] : NULL;
 	free(of);
 	if (r->o->sweep) { /* the view ran the sweep: its table so far, then any failure */
 		pthread_mutex_lock(&r->out.lock);
 		code = run_flush(r, &table) ? cli_out_error(r->out.err) : CLI_EXIT_OK;
 		pthread_mutex_unlock(&r->out.lock);
-		if (r->tg[0].ret && !r->out.err) {
-			cli_msg("%s", r->tg[0].msg);
+		if (of1 && of1->ret && !r->out.err) {
+			cli_msg("%s", of1->msg);
 			code = CLI_EXIT_RUNTIME;
 		}
 		sbuf_free(&table);
 		return code;
 	}
 	sbuf_free(&table);
-	if (r->n == 1 && r->tg[0].ret && run_says_failure(r))
-		cli_msg("%s", r->tg[0].msg);
+	if (n == 1 && of1->ret && run_says_failure(r))
+		run_say(of1, of1->msg);
 	return r->o->check ? run_check(r) : run_conclude(r, code);
 }
 

@@ -48,7 +48,7 @@ struct view_params {
 	void (*message)(const char *text);
 	/* --sweep: run() appends the table (header, a row per finished step, knee) here */
 	struct sbuf *sweep_out;
-	/* run_many(): this target's probe result (0 or -errno) goes here when not NULL */
+	/* several targets: this target's probe result (0 or -errno) goes here when not NULL */
 	int *result;
 };
 
@@ -61,11 +61,16 @@ struct view_ops {
 	 */
 	int (*check)(char *msg, size_t msglen);
 	/*
-	 * Run the probe and show it until the user quits or *stop is set; restore
-	 * the terminal before returning. Returns 0, or -errno with msg filled.
-	 * probe->acct.total is complete either way.
+	 * Run the probes of vp[0 .. n-1] and show them until the user quits or
+	 * *stop is set; restore the terminal before returning. One target (n = 1)
+	 * gets its screen (with --sweep, the sweep on it) and never the overview:
+	 * the return is its probe's result, 0 or -errno with msg filled. Several
+	 * get the overview (a view thread, a probe per target): each target's
+	 * result goes to *vp[i].result, its failure message through
+	 * vp[i].message, and the return is 0, or -errno with msg filled when the
+	 * view itself failed. Each probe->acct.total is complete either way.
 	 */
-	int (*run)(const struct view_params *vp, char *msg, size_t msglen);
+	int (*run)(const struct view_params *vp, size_t n, char *msg, size_t msglen);
 	/*
 	 * Optional (NULL: none): take the screen before the target is prepared,
 	 * so that filling the working set shows progress. Only cfg->path,
@@ -78,13 +83,6 @@ struct view_ops {
 	 */
 	int (*prepare)(const struct view_cfg *cfg, volatile sig_atomic_t *stop,
 		       void (**fn)(void *arg, uint64_t done, uint64_t total), void **arg);
-	/*
-	 * Several targets: vp[0 .. n-1], one probe each, shown on one overview
-	 * (a probe thread per target, one view thread). Each target's result
-	 * goes to *vp[i].result, its failure message through vp[i].message.
-	 * Returns 0, or -errno with msg filled when the view itself failed.
-	 */
-	int (*run_many)(const struct view_params *vp, size_t n, char *msg, size_t msglen);
 	/*
 	 * Async-signal-safe: give the terminal back at once. The CLI calls it
 	 * from its signal handler before _exit() while run() is active.
