@@ -72,3 +72,35 @@ tap() {
 
 # float_ge A B: A >= B as floats.
 float_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+
+# prom_query PORT PROMQL FORMAT: the result of an instant query to the Prometheus on
+# 127.0.0.1:PORT; FORMAT "value" prints the first series' value, "targets" the target label
+# of every series (or the value where there is none); "none" when nothing matched.
+prom_query() {
+	curl -fs --max-time 5 "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" |
+		python3 -c 'import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+if not r:
+    print("none")
+elif sys.argv[1] == "value":
+    print(r[0]["value"][1])
+else:
+    print(" ".join(x["metric"].get("target", x["value"][1]) for x in r))' "$3"
+}
+
+# bucket SECONDS: the index of the fleet histogram bucket SECONDS falls in; the bounds are read
+# from ioprobe's own textfile (its le labels), so they follow metrics.c.
+bucket() {
+	if [ ! -s "$T_TMP/fleet.bounds" ]; then
+		"$IOPROBE" --engine=null -c 2 -i 0 -q --prometheus "$T_TMP/fleet.bounds.prom" "$T_TMP" \
+			>/dev/null 2>&1
+		grep '^ioprobe_request_duration_seconds_bucket{' "$T_TMP/fleet.bounds.prom" |
+			grep -o 'le="[^"]*"' | sed 's/le="//; s/"$//' | grep -v Inf | sort -gu \
+			>"$T_TMP/fleet.bounds"
+	fi
+	python3 -c 'import sys
+b = [float(x) for x in open(sys.argv[2]).read().split()]
+assert b, "no bucket bounds read"
+v = float(sys.argv[1]); print(next((i for i, x in enumerate(b) if v <= x * (1 + 1e-9)), len(b)))' \
+		"$1" "$T_TMP/fleet.bounds"
+}

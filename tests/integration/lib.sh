@@ -426,6 +426,15 @@ t_cleanup_fuse() {
 	: >"$T_FUSE_LOOPS"
 }
 
+# offsets FILE: the io.offset of every request object in a JSON output, one per line.
+offsets() {
+	python3 -c '
+import json, sys
+for o in json.load(open(sys.argv[1])):
+    if "io" in o:
+        print(o["io"]["offset"])' "$1"
+}
+
 # offsets_ok FILE SIZE OFF WSIZE: every JSON io.offset in FILE is OFF + k*SIZE and the request
 # fits in [OFF, OFF+WSIZE).
 offsets_ok() {

@@ -37,12 +37,6 @@ else:
     print(count, next((i for i, c in enumerate(cum) if c >= q * count), len(cum)))
 EOT
 }
-# bucket SECONDS: index of the fleet bucket that holds it.
-bucket() {
-	python3 -c 'import sys
-b = [1e-05, 2e-05, 5e-05, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, .01, .02, .05, .1, .2, .5, 1, 2, 5, 10]
-v = float(sys.argv[1]); print(next((i for i, x in enumerate(b) if v <= x * (1 + 1e-9)), len(b)))' "$1"
-}
 # jstat FILE KEY...: a field of the last JSON object's "stat".
 jstat() {
 	python3 -c 'import json, sys
@@ -188,12 +182,7 @@ done
 check "three targets: every sample has a target label" \
 	awk '!/^#/ && !/^[a-z_]+\{target="/ { bad = 1 } END { exit bad }' "$T_TMP/text.out"
 sleep 5
-q() {
-	curl -fs --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
-		python3 -c 'import json, sys
-r = json.load(sys.stdin)["data"]["result"]
-print(" ".join(x["metric"].get("target", x["value"][1]) for x in r) if r else "none")'
-}
+q() { prom_query "$PPORT" "$1" targets; }
 NINFO=$(q 'count(ioprobe_probe_info{job="ioprobe"})')
 NRESP=$(q 'count(ioprobe_response_duration_seconds_count{job="ioprobe"})')
 SLOW=$(q 'topk(1, histogram_quantile(0.99, sum by (target, le) (ioprobe_request_duration_seconds_bucket{job="ioprobe"})))')

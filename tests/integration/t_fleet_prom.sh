@@ -92,12 +92,7 @@ from prometheus_client.openmetrics.parser import text_string_to_metric_families 
 fams = list(parse(open(sys.argv[1]).read()))
 sys.exit(len(fams) != 12)' "$T_TMP/om.out"
 sleep 9
-q() {
-	curl -fs --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
-		python3 -c 'import json, sys
-r = json.load(sys.stdin)["data"]["result"]
-print(r[0]["value"][1] if r else "none")'
-}
+q() { prom_query "$PPORT" "$1" value; }
 UP=$(q 'up{job="ioprobe"}')
 PQ=$(q 'histogram_quantile(0.99, sum by (le) (ioprobe_request_duration_seconds_bucket{job="ioprobe"}))')
 PR=$(q 'histogram_quantile(0.99, sum by (le) (rate(ioprobe_request_duration_seconds_bucket{job="ioprobe"}[5s])))')
@@ -111,11 +106,6 @@ P99=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[-1]["stat
 check "prometheus: target up ($UP)" [ "$UP" = 1 ]
 check "prometheus negotiated OpenMetrics: ioprobe_probe has type info ($META)" [ "$META" = info ]
 check "prometheus: ioprobe_probe_info = 1 ($INFO)" [ "$INFO" = 1 ]
-bucket() {
-	python3 -c 'import sys
-b = [1e-05, 2e-05, 5e-05, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, .01, .02, .05, .1, .2, .5, 1, 2, 5, 10]
-v = float(sys.argv[1]); print(next((i for i, x in enumerate(b) if v <= x * (1 + 1e-9)), len(b)))' "$1"
-}
 check "histogram_quantile(0.99) $PQ s vs ioprobe p99 $P99 s: same bucket" \
 	[ "$(bucket "$PQ")" = "$(bucket "$P99")" ]
 check "histogram_quantile over rate() $PR s vs ioprobe p99 $P99 s: within one bucket" \

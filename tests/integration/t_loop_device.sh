@@ -19,13 +19,8 @@ DESC="\(block device 64 MiB\)"
 
 # io_count: reads+writes completed on the loop device so far (from /sys/block/N/stat).
 io_count() { awk '{ print $1 + $5 }' "/sys/block/$N/stat"; }
-offsets() {
-	python3 -c '
-import json, sys
-for o in json.load(open(sys.argv[1])):
-    if "io" in o:
-        print(o["io"]["offset"])' "$1" | tr '\n' ' '
-}
+# offsets_line FILE: the request offsets of a JSON output on one line (lib.sh's offsets).
+offsets_line() { offsets "$1" | tr '\n' ' '; }
 
 ## reads
 probe -c 3 -i 0 "$L"
@@ -103,7 +98,7 @@ check "-G -G -G (3 counts): exit 0" rc_is 0
 probe -L -c 3 -i 0 "$L"
 check "-L: 256 KiB requests" out_has "^256 KiB <<< $L $DESC: request=3 "
 probe -L -c 3 -i 0 -J "$L"
-check "-L: offsets 0 256k 512k" test "$(offsets "$OUT")" = "0 262144 524288 "
+check "-L: offsets 0 256k 512k" test "$(offsets_line "$OUT")" = "0 262144 524288 "
 probe -S 1m -c 40 -i 0 -J "$L"
 check "-S 1m: offsets in [0, 1m)" offsets_ok "$OUT" 4096 0 1048576
 probe -S 1m -o 8m -c 40 -i 0 -J "$L"

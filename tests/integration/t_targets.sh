@@ -13,14 +13,6 @@ head -c $((1024 * 1024)) /dev/urandom >"$F"
 RLINE='[0-9.]+ (ns|us|ms|s)'
 FST=$(findmnt -no FSTYPE -T "$D" 2>/dev/null || echo ext4) # ext4 on the reference machine
 
-# offsets FILE: the io.offset of every request object in a JSON output, one per line.
-offsets() {
-	python3 -c '
-import json, sys
-for o in json.load(open(sys.argv[1])):
-    if "io" in o:
-        print(o["io"]["offset"])' "$1"
-}
 # distinct FILE: number of distinct offsets.
 distinct() { offsets "$1" | sort -u | wc -l; }
 
