@@ -11,40 +11,16 @@
 #include "msg.h"
 #include "prober.h"
 
-/* A probe over a temp file with the null engine, its buffer shared as the CLI's is. */
-struct fixture {
-	struct target t;
-	struct engine e;
-	struct probe *p;
-	void *buf;
-};
+#include "fixture_nullprobe.h"
 
-static struct fixture *fx_new(uint64_t count, uint64_t interval, uint64_t period_every,
-			      const char *null_arg, unsigned depth)
+/* A null-engine probe over a temp file (fixture_nullprobe.h). */
+static struct nullprobe *fx_new(uint64_t count, uint64_t interval, uint64_t period_every,
+				const char *null_arg, unsigned depth)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct engine_params ep = { 0 };
+	struct nullprobe *f = calloc(1, sizeof(*f));
 	struct probe_cfg pc = { 0 };
-	char path[] = "/tmp/ioprobe-prober.XXXXXX";
 
 	cr_assert(f);
-	f->p = prober_alloc();
-	cr_assert(f->p);
-	f->buf = mmap(NULL, 4096 * 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	cr_assert(f->buf != MAP_FAILED);
-	f->t.fd = mkstemp(path);
-	cr_assert_geq(f->t.fd, 0);
-	unlink(path);
-	cr_assert_eq(ftruncate(f->t.fd, 1 << 20), 0);
-	f->t.size = 4096;
-	f->t.work_size = 1 << 20;
-	ep.fd = f->t.fd;
-	ep.buf = f->buf;
-	ep.buf_len = 4096;
-	ep.depth = depth;
-	ep.buf_stride = 4096;
-	ep.arg = null_arg;
-	cr_assert_eq(engine_start(&f->e, &engine_null, &ep), 0);
 	pc.count = count;
 	pc.interval = interval;
 	pc.print_count = period_every;
@@ -52,16 +28,13 @@ static struct fixture *fx_new(uint64_t count, uint64_t interval, uint64_t period
 	pc.depth = depth;
 	pc.account.warmup = 1;
 	pc.account.max_time = UINT64_MAX;
-	probe_init(f->p, &pc, &f->t, &f->e, f->buf);
+	nullprobe_open(f, &pc, null_arg);
 	return f;
 }
 
-static void fx_free(struct fixture *f)
+static void fx_free(struct nullprobe *f)
 {
-	engine_stop(&f->e);
-	close(f->t.fd);
-	munmap(f->buf, 4096 * 8);
-	prober_free(f->p);
+	nullprobe_close(f);
 	free(f);
 }
 
@@ -99,7 +72,7 @@ static const volatile sig_atomic_t no_stop;
 
 Test(prober, every_sample_in_order_periods_with_tallies_totals_shared)
 {
-	struct fixture *f = fx_new(20001, 0, 1000, NULL, 1); /* 1 warmup + 20 periods */
+	struct nullprobe *f = fx_new(20001, 0, 1000, NULL, 1); /* 1 warmup + 20 periods */
 	struct heard h = { .expect = 1, .pid = getpid() };
 	struct probe_sink sink = { &h, on_request, on_period, NULL, NULL, NULL };
 	char msg[MSG_MAX] = "";
@@ -117,7 +90,7 @@ Test(prober, every_sample_in_order_periods_with_tallies_totals_shared)
 
 Test(prober, a_sink_error_ends_the_run_with_it)
 {
-	struct fixture *f = fx_new(0, 1000000, 0, NULL, 1);
+	struct nullprobe *f = fx_new(0, 1000000, 0, NULL, 1);
 	struct heard h = { .expect = 1, .fail_at = 5, .pid = getpid() };
 	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
 	char msg[MSG_MAX] = "";
@@ -129,7 +102,7 @@ Test(prober, a_sink_error_ends_the_run_with_it)
 
 Test(prober, a_stop_ends_a_sleeping_probe_at_once)
 {
-	struct fixture *f = fx_new(0, 10000000000ull, 0, NULL, 1); /* one request per 10 s */
+	struct nullprobe *f = fx_new(0, 10000000000ull, 0, NULL, 1); /* one request per 10 s */
 	struct heard h = { .expect = 1, .pid = getpid() };
 	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
 	static volatile sig_atomic_t stop = 1; /* set before the run: the first sleep is cut */
@@ -152,7 +125,7 @@ static void on_alarm(int sig)
 Test(prober, a_request_that_never_returns_is_given_up_after_the_grace)
 {
 	for (unsigned depth = 1; depth <= 8; depth += 7) {
-		struct fixture *f = fx_new(0, 1000000, 0, "1h", depth); /* each request: 1 hour */
+		struct nullprobe *f = fx_new(0, 1000000, 0, "1h", depth); /* each request: 1 hour */
 		struct heard h = { .expect = 1, .pid = getpid() };
 		struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
 		struct sigaction sa = { .sa_handler = on_alarm };

@@ -9,42 +9,28 @@
 #include "prober.h"
 #include "session.h"
 
-/* A probe over a temp file with the null engine (no I/O), as the TUI would run it. */
+#include "fixture_nullprobe.h"
+
+/* A null-engine probe over a temp file (fixture_nullprobe.h) in a session, as the view runs it. */
 struct fixture {
-	struct target t;
-	struct engine e;
-	struct probe *p; /* shared with the probe's process (prober_alloc) */
+	struct nullprobe np;
+	struct probe *p; /* np.p */
 	struct session s;
-	char buf[4096];
 };
 
 static struct fixture *fx_start(uint64_t count, uint64_t interval, const char *null_arg)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct engine_params ep = { 0 };
 	struct probe_cfg pc = { 0 };
-	char path[] = "/tmp/ioprobe-session.XXXXXX";
 
 	cr_assert(f);
-	f->p = prober_alloc();
-	cr_assert(f->p);
-	f->t.fd = mkstemp(path);
-	cr_assert_geq(f->t.fd, 0);
-	unlink(path);
-	cr_assert_eq(ftruncate(f->t.fd, 1 << 20), 0);
-	f->t.size = 4096;
-	f->t.work_size = 1 << 20;
-	ep.fd = f->t.fd;
-	ep.buf = f->buf;
-	ep.buf_len = sizeof(f->buf);
-	ep.arg = null_arg;
-	cr_assert_eq(engine_start(&f->e, &engine_null, &ep), 0);
 	pc.count = count;
 	pc.interval = interval;
 	pc.cached = true;
 	pc.account.warmup = 1;
 	pc.account.max_time = UINT64_MAX;
-	probe_init(f->p, &pc, &f->t, &f->e, f->buf);
+	nullprobe_open(&f->np, &pc, null_arg);
+	f->p = f->np.p;
 	cr_assert_eq(session_start(&f->s, f->p), 0);
 	return f;
 }
@@ -52,9 +38,7 @@ static struct fixture *fx_start(uint64_t count, uint64_t interval, const char *n
 static void fx_stop(struct fixture *f)
 {
 	session_stop(&f->s);
-	engine_stop(&f->e);
-	close(f->t.fd);
-	prober_free(f->p);
+	nullprobe_close(&f->np);
 	free(f);
 }
 
@@ -104,10 +88,7 @@ Test(session, stop_ends_an_endless_run)
 	session_stop(&f->s);
 	cr_assert_lt(clock_now() - t0, 2000000000ull);
 	cr_assert_gt(f->p->requests, 10);
-	engine_stop(&f->e);
-	close(f->t.fd);
-	prober_free(f->p);
-	free(f);
+	fx_stop(f); /* the session already stopped: only the rest is released */
 }
 
 Test(session, pause_holds_requests_and_resume_continues)
@@ -155,10 +136,7 @@ Test(session, reset_restarts_statistics)
 		     "total %llu should be below issued %llu after a reset",
 		     (unsigned long long)f->p->acct.total.requests,
 		     (unsigned long long)f->p->requests);
-	engine_stop(&f->e);
-	close(f->t.fd);
-	prober_free(f->p);
-	free(f);
+	fx_stop(f); /* the session already stopped: only the rest is released */
 }
 
 Test(session, inflight_shows_a_slow_request)
@@ -191,8 +169,5 @@ Test(session, pause_keeps_the_skipped_count)
 	session_stop(&f->s);
 	cr_assert_geq(f->p->acct.total.skipped, before, "skipped %llu fell below %llu",
 		      (unsigned long long)f->p->acct.total.skipped, (unsigned long long)before);
-	engine_stop(&f->e);
-	close(f->t.fd);
-	prober_free(f->p);
-	free(f);
+	fx_stop(f); /* the session already stopped: only the rest is released */
 }

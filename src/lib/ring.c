@@ -6,28 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
-{
-	uint64_t cap = 1;
-
-	memset(r, 0, sizeof(*r));
-	if (!rec_size || !capacity || capacity > (UINT64_C(1) << 32))
-		return -EINVAL;
-	while (cap < capacity)
-		cap <<= 1;
-	if (cap > SIZE_MAX / rec_size)
-		return -ENOMEM;
-	r->data = calloc((size_t)cap, rec_size);
-	if (!r->data)
-		return -ENOMEM;
-	r->rec_size = rec_size;
-	r->capacity = cap;
-	atomic_init(&r->head, 0);
-	atomic_init(&r->tail, 0);
-	atomic_init(&r->dropped, 0);
-	return 0;
-}
-
 int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity)
 {
 	memset(r, 0, sizeof(*r));
@@ -40,6 +18,24 @@ int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity)
 	atomic_init(&r->tail, 0);
 	atomic_init(&r->dropped, 0);
 	return 0;
+}
+
+int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
+{
+	uint64_t cap = 1;
+	void *data;
+
+	memset(r, 0, sizeof(*r));
+	if (!rec_size || !capacity || capacity > (UINT64_C(1) << 32))
+		return -EINVAL;
+	while (cap < capacity)
+		cap <<= 1;
+	if (cap > SIZE_MAX / rec_size)
+		return -ENOMEM;
+	data = calloc((size_t)cap, rec_size);
+	if (!data)
+		return -ENOMEM;
+	return ring_init_at(r, data, rec_size, cap);
 }
 
 bool ring_full(struct ring *r)
