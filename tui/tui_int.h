@@ -20,6 +20,13 @@
 
 struct tui;
 
+/* The view's timing, one set for the screen, the overview and the sweep. */
+#define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
+#define TUI_TICK_NS 1000000000ull      /* clock, periods, rows and iostat refresh */
+#define TUI_BUSY_NS 20000000ull        /* drain this often while records pour in */
+#define TUI_NOTE_NS 3000000000ull      /* how long a footer note stays */
+#define TUI_FRAME_MS (TUI_FRAME_NS / 1000000) /* a poll's timeout, when a frame is the limit */
+
 /* Room for a target's path before a message that names it ("PATH: text"; longer is cut). */
 #define TUI_NAMED_PATH_LEN 1100
 

@@ -30,11 +30,6 @@
 #include "tui_text.h"
 #include "verdict.h"
 
-#define OV_TICK_NS 1000000000ull   /* rows rebuilt once a second */
-#define OV_FRAME_NS 100000000ull   /* at most 10 frames a second */
-#define OV_BUSY_NS 20000000ull
-#define OV_NOTE_NS 3000000000ull
-
 struct ov_target {
 	struct tui *t;
 	struct tui_ov_win win;
@@ -66,7 +61,7 @@ struct ov {
 static void ov_note(struct ov *o, const char *text)
 {
 	snprintf(o->note, sizeof(o->note), "%s", text);
-	o->note_until = clock_now() + OV_NOTE_NS;
+	o->note_until = clock_now() + TUI_NOTE_NS;
 	o->dirty = true;
 }
 
@@ -481,12 +476,12 @@ static int ov_timeout(struct ov *o, uint64_t mono)
 
 	if (o->cur >= 0)
 		return tui_timeout(o->tg[o->cur].t, mono);
-	if (o->dirty && o->last_draw + OV_FRAME_NS < due)
-		due = o->last_draw + OV_FRAME_NS;
+	if (o->dirty && o->last_draw + TUI_FRAME_NS < due)
+		due = o->last_draw + TUI_FRAME_NS;
 	if (o->note_until > mono && o->note_until < due)
 		due = o->note_until;
-	if (o->busy && mono + OV_BUSY_NS < due)
-		due = mono + OV_BUSY_NS;
+	if (o->busy && mono + TUI_BUSY_NS < due)
+		due = mono + TUI_BUSY_NS;
 	return due <= mono ? 0 : (int)((due - mono + 999999) / 1000000);
 }
 
@@ -505,7 +500,7 @@ static void ov_wake(struct ov *o, int r, uint64_t mono)
 	}
 	if (mono >= o->next_tick) {
 		while (o->next_tick <= mono)
-			o->next_tick += OV_TICK_NS;
+			o->next_tick += TUI_TICK_NS;
 		if (o->cur < 0)
 			ov_rows(o, mono);
 	}
@@ -537,9 +532,9 @@ static void ov_loop(struct ov *o)
 			struct tui_peek p;
 
 			tui_peek(o->tg[o->cur].t, mono, &p);
-			if (p.dirty && mono >= p.last_draw + OV_FRAME_NS)
+			if (p.dirty && mono >= p.last_draw + TUI_FRAME_NS)
 				tui_paint(o->tg[o->cur].t, mono);
-		} else if (o->dirty && mono >= o->last_draw + OV_FRAME_NS) {
+		} else if (o->dirty && mono >= o->last_draw + TUI_FRAME_NS) {
 			ov_paint(o, mono);
 		}
 	}
@@ -608,7 +603,7 @@ static int ov_start(struct ov *o, char *msg, size_t msglen)
 		o->pfd[i + 1] = (struct pollfd){ p.wake_fd, POLLIN, 0 };
 		o->started++;
 	}
-	o->next_tick = clock_now() + OV_TICK_NS;
+	o->next_tick = clock_now() + TUI_TICK_NS;
 	return 0;
 }
 

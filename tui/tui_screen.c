@@ -38,13 +38,9 @@
 #include "tui_verdict.h"
 #include "warnlog.h"
 
-#define TUI_FRAME_NS 100000000ull      /* at most 10 frames a second */
-#define TUI_TICK_NS 1000000000ull      /* clock, periods and iostat refresh */
 #define TUI_IDLE_MS 500                /* longest sleep while the probe runs */
-#define TUI_BUSY_NS 20000000ull        /* drain this often while records pour in */
 #define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
 #define TUI_INFLIGHT_NS 1000000000ull  /* a request older than this is shown */
-#define TUI_NOTE_NS 3000000000ull      /* how long a footer note stays */
 #define TUI_MAX_INTERVAL 3600000000000ull
 #define TUI_WAKE_SIG SIGURG            /* interrupts the probe thread's sleep at quit */
 

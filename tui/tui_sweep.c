@@ -28,8 +28,6 @@
 #include "tui_keys.h"
 #include "tui_text.h"
 
-#define SW_FRAME_MS 250
-
 struct sw {
 	const struct view_params *vp;
 	struct tui_term_opts to;
@@ -232,7 +230,7 @@ static int sw_step(struct sw *s, char *msg, size_t msglen)
 		if (s->quit || p.state != SESSION_RUNNING)
 			break;
 		pfd[1].fd = p.wake_fd;
-		if (poll(pfd, 2, SW_FRAME_MS) > 0) {
+		if (poll(pfd, 2, (int)TUI_FRAME_MS) > 0) {
 			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
 				s->quit = true; /* the terminal went away */
 				break;

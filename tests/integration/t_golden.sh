@@ -78,4 +78,19 @@ for m in "${MODES[@]}"; do
 	done
 done
 
+# One target starts no thread: its probe runs in a child process (a fork, no CLONE_THREAD) that
+# it reads on the calling thread, and the watchdog is a process too. Several targets do.
+if command -v strace >/dev/null 2>&1; then
+	strace -f -e trace=clone,clone3 -o "$T_TMP/strace.1" \
+		"$IOPROBE" --engine=null -c 5 -i 0 -q "$A" >/dev/null 2>&1
+	check "one target: processes forked, no thread (no CLONE_THREAD)" \
+		eval 'grep -q "clone" "$T_TMP/strace.1" && ! grep -q CLONE_THREAD "$T_TMP/strace.1"'
+	strace -f -e trace=clone,clone3 -o "$T_TMP/strace.2" \
+		"$IOPROBE" --engine=null -c 5 -i 0 -q "$A" "$B" >/dev/null 2>&1
+	check "two targets: a thread each reads its probe" \
+		test "$(grep -c CLONE_THREAD "$T_TMP/strace.2")" -ge 2
+else
+	skip "needs strace"
+fi
+
 finish

@@ -170,6 +170,14 @@ quiet_case() {
 attempts 2 quiet_case
 hang_release "$FILE" "-q"
 
+sweep_case() {
+	hang_case "$DEV" -- -D --sweep=20,40 -w 2
+	stop_checks "--sweep"
+	check "--sweep: the table's header came before the hung step" out_has '^size +asked/s'
+}
+attempts 2 sweep_case
+hang_release "$DEV" "--sweep"
+
 ## 2. every engine, at depth 1 and 64 (direct I/O on the loop device over the FUSE file)
 for spec in "sync|-D|$DEV" "libaio|-A|$FILE" "io_uring|-U|$FILE" "libaio|-A -D -Q 64 -i 0.01|$DEV" \
 	"io_uring|-U -D -Q 64 -i 0.01|$DEV"; do
