@@ -220,3 +220,40 @@ Test(sweep, judge_a_step_that_falls_short)
 	cr_assert_eq(r.skipped, 63);
 	cr_assert_float_eq(r.util, 98.5, 1e-9);
 }
+
+/* The one runner: each step's settings from the plan, each finished step judged and recorded. */
+Test(sweep, runner_steps_and_rows)
+{
+	struct probe_cfg base = { .count = 7, .print_count = 3, .interval = 5, .cached = true };
+	struct verdict_probe run;
+	struct sweep_run sr;
+	struct probe_cfg pc;
+	struct sweep_row r;
+	struct tally t;
+	char verdict[200];
+	struct sbuf knee = SBUF_INIT;
+	double rates[2];
+
+	verdict_probe_settings(&run, 0, 4096, false, false, true, 1);
+	sweep_run_init(&sr, "50,100", &base, 2000000000ull, &run, false);
+	for (int i = 0; i < 2; i++) {
+		rates[i] = sweep_run_step(&sr, &pc);
+		cr_assert(pc.count == 0 && pc.print_count == 0 && pc.cached, "the base, per step");
+		cr_assert_eq(pc.deadline, 2000000000ull);
+		cr_assert_eq(pc.interval, (uint64_t)(1e9 / rates[i] + 0.5));
+		tally_init(&t);
+		t.wall = 2000000000ull;
+		t.requests = (uint64_t)(2 * rates[i]);
+		for (uint64_t k = 0; k < t.requests; k++)
+			stats_add(&t.valid, 100000);
+		sweep_run_done(&sr, &t, NULL, 0, &r, verdict, sizeof(verdict));
+		cr_assert_eq(r.verdict, verdict, "the row points at the caller's text");
+		cr_assert(verdict[0] && sr.words[0], "a verdict and its words");
+		cr_assert(r.asked == rates[i] && r.size == 4096);
+	}
+	cr_assert(rates[0] == 50 && rates[1] == 100);
+	cr_assert_eq(sweep_run_step(&sr, &pc), 0, "the plan is done");
+	sweep_run_knee(&sr, &knee);
+	cr_assert(knee.len > 0 && sbuf_str(&knee)[knee.len - 1] == '\n', "%s", sbuf_str(&knee));
+	sbuf_free(&knee);
+}

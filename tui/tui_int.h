@@ -26,6 +26,7 @@ struct tui;
 #define TUI_BUSY_NS 20000000ull        /* drain this often while records pour in */
 #define TUI_NOTE_NS 3000000000ull      /* how long a footer note stays */
 #define TUI_FRAME_MS (TUI_FRAME_NS / 1000000) /* a poll's timeout, when a frame is the limit */
+#define TUI_WAKE_SIG SIGURG            /* interrupts a session's wait at quit (tui_wake_install) */
 
 /* Room for a target's path before a message that names it ("PATH: text"; longer is cut). */
 #define TUI_NAMED_PATH_LEN 1100

@@ -42,7 +42,6 @@
 #define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
 #define TUI_INFLIGHT_NS 1000000000ull  /* a request older than this is shown */
 #define TUI_MAX_INTERVAL 3600000000000ull
-#define TUI_WAKE_SIG SIGURG            /* interrupts the probe thread's sleep at quit */
 
 struct tui {
 	const struct view_params *vp;

@@ -1,10 +1,11 @@
 /*
- * tui_sweep: --sweep in the view. The plan, the judging and the table are
- * src/disk/sweep.c's; this module runs each step as a session of its own (a
- * fresh single-target model per step, never shown), reads the device rows
- * around it, and draws achieved against asked for every step — a bar per
- * step with the asked rate marked, its verdict, the operators' table below
- * as far as it fits, and the knee line once the sweep is over. The table
+ * tui_sweep: --sweep in the view. The steps come from the one sweep runner
+ * (src/disk/sweep.c's sweep_run_*, as on the command line); this module runs
+ * each step on a bare session (the probe apart, its records only counted),
+ * reads the device rows around it, and draws achieved against asked for
+ * every step — a bar per step with the asked rate marked, its verdict, the
+ * operators' table below as far as it fits, and the knee line once the sweep
+ * is over. The table
  * (header, finished steps, knee) goes to vp->sweep_out for the CLI to print
  * once the screen is given back, also after q or a signal mid-sweep.
  */
@@ -31,46 +32,27 @@
 struct sw {
 	const struct view_params *vp;
 	struct tui_term_opts to;
-	struct probe_cfg base;   /* the probe's settings before the first step */
-	struct sweep_plan plan;
-	struct verdict_hist h;
+	struct sweep_run run;    /* the plan, the judging, the knee's words */
 	struct devwatch *watch;
 	struct sweep_row rows[SWEEP_MAX_STEPS];
 	char verdict[SWEEP_MAX_STEPS][200];
 	char words[SWEEP_MAX_STEPS][80];   /* the verdict's state and reason only */
 	size_t nrows;
-	char bad[160];
-	double bad_rate, rate;
 	uint64_t step_t0;
 	uint64_t step_done;      /* requests of the running step so far */
 	bool quit, over, ascii;
 	struct sbuf table;       /* the operators' table as text (header and rows) */
 };
 
-/* A finished step: judge it, keep its row, append it to the output. */
+/* A finished step: judge it on the probe's own tally, keep its row, append it to the output. */
 static void sw_record(struct sw *s, const struct tally *t)
 {
-	const struct view_cfg *c = s->vp->cfg;
 	struct verdict_dev devs[DEVWATCH_MAX];
 	size_t n = devwatch_verdict_devs(s->watch, devs, DEVWATCH_MAX);
-	struct sweep_probe sp = { .response = c->response };
 	struct sweep_row *r = &s->rows[s->nrows];
-	struct sbuf text = SBUF_INIT;
-	struct verdict v;
 
-	verdict_probe_settings(&sp.run, s->rate, s->vp->rc->size, c->write, c->read_write,
-			       c->cached, c->depth);
-	sweep_judge(&s->h, &sp, s->rate, t, devs, n, &v, r);
-	verdict_format(&text, &v);
-	snprintf(s->verdict[s->nrows], sizeof(s->verdict[0]), "%s", sbuf_str(&text));
-	sbuf_free(&text);
-	r->verdict = s->verdict[s->nrows];
-	verdict_words(&v, s->words[s->nrows], sizeof(s->words[0]));
-	sweep_record(&s->plan, s->rate, r->kept_up);
-	if (!r->kept_up && (!s->bad_rate || s->rate < s->bad_rate)) {
-		s->bad_rate = s->rate;
-		verdict_words(&v, s->bad, sizeof(s->bad));
-	}
+	sweep_run_done(&s->run, t, devs, n, r, s->verdict[s->nrows], sizeof(s->verdict[0]));
+	snprintf(s->words[s->nrows], sizeof(s->words[0]), "%s", s->run.words);
 	sweep_format_row(&s->table, r);
 	sweep_format_row(s->vp->sweep_out, r);
 	s->nrows++;
@@ -93,7 +75,7 @@ static void sw_bar(int y, int x, int w, const struct sweep_row *r, double top, b
 
 static double sw_top(const struct sw *s)
 {
-	double top = s->rate;
+	double top = s->run.rate;
 
 	for (size_t i = 0; i < s->nrows; i++)
 		top = fmax(top, fmax(s->rows[i].asked, s->rows[i].achieved));
@@ -154,7 +136,7 @@ static void sw_paint(struct sw *s)
 		uint64_t el = clock_now() - s->step_t0;
 
 		snprintf(buf, sizeof(buf), "step %zu: asked %s/s, %s of %s, %llu requests so far",
-			 s->nrows + 1, tui_fmt_rate(a, sizeof(a), s->rate),
+			 s->nrows + 1, tui_fmt_rate(a, sizeof(a), s->run.rate),
 			 tui_fmt_elapsed(e, sizeof(e), el),
 			 tui_fmt_span(w, sizeof(w), s->vp->cfg->sweep_step, s->ascii),
 			 (unsigned long long)s->step_done);
@@ -162,10 +144,10 @@ static void sw_paint(struct sw *s)
 	tui_text_put(1, 0, COLS, s->over ? TA_OK : TA_WARN, buf);
 	y = sw_paint_steps(s, 3, LINES / 2 + 2);
 	y = sw_paint_table(s, y + 1, LINES - 3);
-	if (s->over && s->plan.steps && (s->plan.ok || s->plan.bad)) {
+	if (s->over) {
 		struct sbuf knee = SBUF_INIT;
 
-		sweep_format_knee(&knee, &s->plan, s->vp->rc->size, s->bad[0] ? s->bad : NULL);
+		sweep_run_knee(&s->run, &knee);
 		if (knee.len)
 			knee.buf[knee.len - 1] = '\0';
 		tui_text_put(LINES - 2, 0, COLS, TA_BOLD, sbuf_str(&knee));
@@ -195,61 +177,64 @@ static void sw_keys(struct sw *s)
 		s->quit = true;
 }
 
-/* Run one step at s->rate to its end (or q). Returns 0 or -errno (msg filled). */
-static int sw_step(struct sw *s, char *msg, size_t msglen)
+/* Count the step's finished requests (the only records a step's screen needs). */
+static void sw_drain(struct sw *s, struct session *ss)
+{
+	struct session_rec rec;
+
+	session_ack(ss);
+	while (session_next(ss, &rec))
+		s->step_done += rec.kind == SESSION_SAMPLE;
+}
+
+/*
+ * Run one step (its probe settings pc) to its end (or q) on a bare session. Returns 0 or
+ * -errno (msg filled).
+ */
+static int sw_step(struct sw *s, const struct probe_cfg *pc, char *msg, size_t msglen)
 {
 	const struct view_params *vp = s->vp;
-	struct probe_cfg pc = s->base;
-	struct tui *t;
-	struct tui_peek p;
+	struct probe *p = vp->probe;
+	struct session ss;
 	const char *why;
 	int ret;
 
-	pc.interval = s->rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / s->rate);
-	probe_init(vp->probe, &pc, vp->probe->target, vp->probe->engine, vp->probe->buf);
-	t = tui_new(vp, &s->to);
-	if (!t) {
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
-	}
+	probe_init(p, pc, p->target, p->engine, p->buf);
 	devwatch_sample(s->watch, NULL, 0);
 	s->step_t0 = clock_now();
 	s->step_done = 0;
-	ret = tui_one_start(t);
+	ret = session_start(&ss, p);
 	if (ret) {
-		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
-		tui_free(t);
+		snprintf(msg, msglen, "cannot start the probe: %s", strerror(-ret));
 		return ret;
 	}
-	for (;;) {
-		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { 0, POLLIN, 0 } };
+	while (!s->quit && session_state(&ss) == SESSION_RUNNING) {
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 },
+					 { session_wake_fd(&ss), POLLIN, 0 } };
 
-		tui_peek(t, clock_now(), &p);
-		s->step_done = p.m->total.requests;
 		sw_paint(s);
-		if (s->quit || p.state != SESSION_RUNNING)
-			break;
-		pfd[1].fd = p.wake_fd;
-		if (poll(pfd, 2, (int)TUI_FRAME_MS) > 0) {
-			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-				s->quit = true; /* the terminal went away */
-				break;
-			}
-			if (pfd[1].revents & POLLIN)
-				tui_ack(t);
-		}
-		tui_drain(t);
+		if (poll(pfd, 2, (int)TUI_FRAME_MS) > 0 &&
+		    (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			s->quit = true; /* the terminal went away */
+		sw_drain(s, &ss);
 		sw_keys(s);
 	}
-	tui_finish(t);
-	ret = tui_result(t, &why);
-	if (ret) {
-		snprintf(msg, msglen, "%s", why);
-	} else if (!s->quit) {
-		devwatch_sample(s->watch, NULL, 0);
-		sw_record(s, &s->vp->probe->acct.total); /* the probe's, as on the command line */
+	while (session_state(&ss) == SESSION_RUNNING) { /* q: end it (a hung request: 0.5 s) */
+		struct pollfd pfd = { session_wake_fd(&ss), POLLIN, 0 };
+
+		session_interrupt(&ss, TUI_WAKE_SIG);
+		poll(&pfd, 1, 20);
+		sw_drain(s, &ss);
 	}
-	tui_free(t);
+	sw_drain(s, &ss);
+	ret = session_result(&ss, &why);
+	if (ret)
+		snprintf(msg, msglen, "%s", why);
+	session_stop(&ss);
+	if (!ret && !s->quit) {
+		devwatch_sample(s->watch, NULL, 0);
+		sw_record(s, &p->acct.total); /* the probe's, as on the command line */
+	}
 	return ret;
 }
 
@@ -259,8 +244,10 @@ static int sw_run(struct sw *s, char *msg, size_t msglen)
 
 	sweep_format_header(&s->table);
 	sweep_format_header(s->vp->sweep_out);
-	while (!s->quit && (s->rate = sweep_next(&s->plan)) > 0) {
-		ret = sw_step(s, msg, msglen);
+	struct probe_cfg pc;
+
+	while (!s->quit && sweep_run_step(&s->run, &pc)) {
+		ret = sw_step(s, &pc, msg, msglen);
 		if (ret)
 			return ret;
 	}
@@ -279,6 +266,7 @@ static int sw_run(struct sw *s, char *msg, size_t msglen)
 int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 {
 	struct sw *s = calloc(1, sizeof(*s));
+	struct verdict_probe run;
 	struct sigaction old_wake;
 	char wmsg[256];
 	int ret;
@@ -292,12 +280,10 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 	s->to = (struct tui_term_opts){ vp->cfg->ascii, vp->cfg->no_color };
 	s->ascii = tui_term_want_ascii(&s->to);
 	s->table = (struct sbuf)SBUF_INIT;
-	s->base = vp->probe->cfg;
-	s->base.count = 0;
-	s->base.print_count = s->base.print_interval = 0;
-	s->base.deadline = vp->cfg->sweep_step;
-	sweep_parse(vp->cfg->sweep_rates, &s->plan, NULL, 0); /* checked at start-up */
-	verdict_hist_init(&s->h);
+	verdict_probe_settings(&run, 0, vp->rc->size, vp->cfg->write, vp->cfg->read_write,
+			       vp->cfg->cached, vp->cfg->depth);
+	sweep_run_init(&s->run, vp->cfg->sweep_rates, &vp->probe->cfg, vp->cfg->sweep_step, &run,
+		       vp->cfg->response);
 	s->watch = malloc(sizeof(*s->watch));
 	if (s->watch && devwatch_for_path(s->watch, vp->cfg->path, NULL, wmsg, sizeof(wmsg))) {
 		free(s->watch); /* no device: the steps are judged without rows */
@@ -310,9 +296,7 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 		ret = sw_run(s, msg, msglen);
 		tui_term_close(vp->deferred_stderr);
 		tui_wake_restore(&old_wake);
-		if (s->plan.steps && (s->plan.ok || s->plan.bad))
-			sweep_format_knee(vp->sweep_out, &s->plan, vp->rc->size,
-					  s->bad[0] ? s->bad : NULL);
+		sweep_run_knee(&s->run, vp->sweep_out);
 	}
 	sbuf_free(&s->table);
 	free(s->watch);

@@ -18,21 +18,6 @@
 #include "sweep.h"
 #include "verdict.h"
 
-/* One finished step of the sweep: judge it and fill its table row. */
-static void cli_sweep_row(const struct cli_target *tg, double rate, struct verdict_hist *h,
-			  struct verdict *v, struct sweep_row *r)
-{
-	const struct opts *o = &tg->o;
-	const struct probe *p = tg->p;
-	struct verdict_dev devs[DEVWATCH_MAX];
-	size_t n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
-	struct sweep_probe sp = { .response = opts_response(o) };
-
-	verdict_probe_settings(&sp.run, rate, p->target->size, o->write > 0, o->read_write,
-			       o->cached, (unsigned)o->depth);
-	sweep_judge(h, &sp, rate, &p->acct.total, devs, n, v, r);
-}
-
 /* Put one piece of the sweep's output on stdout (whole lines, flushed). */
 static int cli_sweep_out(struct cli_target *tg, struct sbuf *sb)
 {
@@ -50,18 +35,17 @@ static int cli_sweep_out(struct cli_target *tg, struct sbuf *sb)
  * lowest rate that fell short, or NULL), or with -J the array's end and the
  * "knee" object (null when no step finished).
  */
-static void cli_sweep_end(const struct cli_target *tg, const struct sweep_plan *plan,
-			  uint64_t size, const char *bad, struct sbuf *sb)
+static void cli_sweep_end(const struct cli_target *tg, const struct sweep_run *sr,
+			  struct sbuf *sb)
 {
 	struct sbuf knee = SBUF_INIT;
 
-	if (plan->steps && (plan->ok || plan->bad))
-		sweep_format_knee(&knee, plan, size, bad);
+	sweep_run_knee(sr, &knee);
 	if (tg->run->o->json) {
 		sbuf_puts(sb, "], \"knee\": ");
 		if (knee.len) {
 			sbuf_printf(sb, "{\"rate\": %.3f, \"size\": %llu, \"line\": ",
-				    sweep_knee(plan), (unsigned long long)size);
+				    sweep_knee(&sr->plan), (unsigned long long)sr->sp.run.size);
 			knee.buf[knee.len - 1] = '\0'; /* no newline inside the string */
 			json_append_string(sb, sbuf_str(&knee));
 			sbuf_puts(sb, "}}\n");
@@ -85,21 +69,18 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 {
 	const struct opts *o = tg->run->o;
 	struct probe *p = tg->p;
-	struct probe_cfg pc = p->cfg;
 	struct probe_ctl *ctl = p->ctl ? p->ctl : prober_ctl(p);
-	struct sweep_plan plan;
-	struct verdict_hist h;
+	struct verdict_probe run;
+	struct sweep_run sr;
+	struct probe_cfg pc;
 	struct sbuf sb = SBUF_INIT;
-	char bad[160] = "";
-	double rate, bad_rate = 0;
 	bool first = true;
 	int ret = 0;
 
-	sweep_parse(o->sweep_rates, &plan, NULL, 0); /* checked at start-up */
-	verdict_hist_init(&h);
-	pc.count = 0;
-	pc.print_count = pc.print_interval = 0;
-	pc.deadline = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
+	verdict_probe_settings(&run, 0, p->target->size, o->write > 0, o->read_write, o->cached,
+			       (unsigned)o->depth);
+	sweep_run_init(&sr, o->sweep_rates, &p->cfg,
+		       o->deadline_set ? o->deadline : OPTS_SWEEP_STEP, &run, opts_response(o));
 	if (o->sweep_prefix)
 		sbuf_puts(&sb, o->sweep_prefix);
 	if (o->sweep_printed)
@@ -112,13 +93,13 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		sweep_format_header(&sb);
 	}
 	ret = cli_sweep_out(tg, &sb);
-	while (!ret && !cli_stop && (rate = sweep_next(&plan))) {
+	while (!ret && !cli_stop && sweep_run_step(&sr, &pc)) {
 		struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
-		struct verdict v;
+		struct verdict_dev devs[DEVWATCH_MAX];
 		struct sweep_row r;
-		struct sbuf text = SBUF_INIT;
+		char verdict[200];
+		size_t n;
 
-		pc.interval = rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / rate);
 		probe_init(p, &pc, p->target, p->engine, p->buf);
 		p->ctl = ctl; /* the watchdog's, shared with the probe's process */
 		devwatch_sample(tg->watch, NULL, 0);
@@ -126,14 +107,8 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		if (ret || cli_stop)
 			break;
 		devwatch_sample(tg->watch, NULL, 0);
-		cli_sweep_row(tg, rate, &h, &v, &r);
-		verdict_format(&text, &v);
-		r.verdict = sbuf_str(&text);
-		sweep_record(&plan, rate, r.kept_up);
-		if (!r.kept_up && (!bad_rate || rate < bad_rate)) {
-			bad_rate = rate; /* the knee line names the verdict's words only */
-			verdict_words(&v, bad, sizeof(bad));
-		}
+		n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
+		sweep_run_done(&sr, &p->acct.total, devs, n, &r, verdict, sizeof(verdict));
 		if (o->json) {
 			if (!first)
 				sbuf_puts(&sb, ", ");
@@ -142,11 +117,10 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 			sweep_format_row(&sb, &r);
 		}
 		first = false;
-		sbuf_free(&text);
 		ret = cli_sweep_out(tg, &sb);
 	}
 	if (!ret) {
-		cli_sweep_end(tg, &plan, p->target->size, bad[0] ? bad : NULL, &sb);
+		cli_sweep_end(tg, &sr, &sb);
 		ret = cli_sweep_out(tg, &sb);
 	}
 	sbuf_free(&sb);

@@ -211,3 +211,51 @@ void sweep_json_row(struct sbuf *sb, const struct sweep_row *r)
 	json_append_string(sb, r->verdict ? r->verdict : "");
 	sbuf_putc(sb, '}');
 }
+
+void sweep_run_init(struct sweep_run *sr, const char *spec, const struct probe_cfg *base,
+		    uint64_t step_ns, const struct verdict_probe *run, bool response)
+{
+	memset(sr, 0, sizeof(*sr));
+	sweep_parse(spec, &sr->plan, NULL, 0);
+	verdict_hist_init(&sr->hist);
+	sr->sp.run = *run;
+	sr->sp.response = response;
+	sr->base = *base;
+	sr->base.count = 0;
+	sr->base.print_count = sr->base.print_interval = 0;
+	sr->base.deadline = step_ns;
+}
+
+double sweep_run_step(struct sweep_run *sr, struct probe_cfg *pc)
+{
+	sr->rate = sweep_next(&sr->plan);
+	*pc = sr->base;
+	if (sr->rate > 0)
+		pc->interval = sr->rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / sr->rate);
+	return sr->rate > 0 ? sr->rate : 0;
+}
+
+void sweep_run_done(struct sweep_run *sr, const struct tally *t, const struct verdict_dev *devs,
+		    size_t n, struct sweep_row *r, char *verdict, size_t len)
+{
+	struct sbuf text = SBUF_INIT;
+	struct verdict v;
+
+	sweep_judge(&sr->hist, &sr->sp, sr->rate, t, devs, n, &v, r);
+	verdict_format(&text, &v);
+	snprintf(verdict, len, "%s", sbuf_str(&text));
+	sbuf_free(&text);
+	r->verdict = verdict;
+	verdict_words(&v, sr->words, sizeof(sr->words));
+	sweep_record(&sr->plan, sr->rate, r->kept_up);
+	if (!r->kept_up && (!sr->bad_rate || sr->rate < sr->bad_rate)) {
+		sr->bad_rate = sr->rate; /* the knee line names the verdict's words only */
+		verdict_words(&v, sr->bad, sizeof(sr->bad));
+	}
+}
+
+void sweep_run_knee(const struct sweep_run *sr, struct sbuf *sb)
+{
+	if (sr->plan.steps && (sr->plan.ok || sr->plan.bad))
+		sweep_format_knee(sb, &sr->plan, sr->sp.run.size, sr->bad[0] ? sr->bad : NULL);
+}

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "probe.h"
 #include "sbuf.h"
 #include "verdict.h"
 
@@ -108,5 +109,46 @@ void sweep_format_knee(struct sbuf *sb, const struct sweep_plan *p, uint64_t siz
 
 /* One row as a JSON object (no separators), keys as in the header, numbers in base units. */
 void sweep_json_row(struct sbuf *sb, const struct sweep_row *r);
+
+/*
+ * The one sweep runner, for the command line and the view alike: it gives
+ * each step's probe settings and turns each finished step into its row; the
+ * caller runs the probe between the two (a session, a child process: its
+ * business) and samples the devices around it.
+ */
+struct sweep_run {
+	struct sweep_plan plan;
+	struct verdict_hist hist;
+	struct sweep_probe sp;   /* the run's verdict settings, whether rows carry response times */
+	struct probe_cfg base;   /* the probe's settings with no count, no periods, -w per step */
+	double rate;             /* the step under way */
+	double bad_rate;         /* the lowest rate that did not keep up so far (0: none) */
+	char bad[160];           /* its verdict's words, for the knee line */
+	char words[80];          /* the last finished step's verdict words (verdict_words) */
+};
+
+/*
+ * Start a sweep over the asked rates spec (checked already: sweep_parse) with
+ * the probe's settings base, steps step_ns long, the verdict's run settings
+ * (verdict_probe_settings) and response (rows carry response times).
+ */
+void sweep_run_init(struct sweep_run *sr, const char *spec, const struct probe_cfg *base,
+		    uint64_t step_ns, const struct verdict_probe *run, bool response);
+
+/* The next step: its probe settings in *pc (base at the step's rate); its rate, 0 when done. */
+double sweep_run_step(struct sweep_run *sr, struct probe_cfg *pc);
+
+/*
+ * The step under way finished: judge it on its tally t (the probe's own: its
+ * wall time, requests, skipped slots, latencies) and the device rows
+ * devs[0 .. n) over it; fill its row r with r->verdict = verdict (the whole
+ * verdict line written there, at most len bytes), record it in the plan and
+ * keep the knee's words.
+ */
+void sweep_run_done(struct sweep_run *sr, const struct tally *t, const struct verdict_dev *devs,
+		    size_t n, struct sweep_row *r, char *verdict, size_t len);
+
+/* The knee line after the last step (nothing when no step finished), newline included. */
+void sweep_run_knee(const struct sweep_run *sr, struct sbuf *sb);
 
 #endif
