@@ -8,6 +8,7 @@
 #ifndef IOPROBE_TUI_INT_H
 #define IOPROBE_TUI_INT_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +44,24 @@ struct tui_peek {
 	int wake_fd;
 	const char *target;           /* the path as given */
 };
+
+/*
+ * The view's one event loop, for one target's screen and for the overview: it
+ * sleeps in poll() on stdin (pfd[0]) and the sessions' wake fds (the rest of
+ * the array ops give), leaves when the terminal hangs up, *stop is set or
+ * done() says so, and otherwise lets ops take what woke it (acks, drains,
+ * ticks), the keys, and paint what is due.
+ */
+struct tui_loop_ops {
+	void *ctx;
+	bool (*done)(void *ctx);
+	struct pollfd *(*fds)(void *ctx, size_t *n);        /* the array to poll, stdin first */
+	int (*sleep_ms)(void *ctx, uint64_t mono);          /* ms it may sleep */
+	void (*woke)(void *ctx, int r, uint64_t mono);      /* poll's result r: ack, drain, tick */
+	void (*key)(void *ctx, int ch, uint64_t mono);
+	void (*paint)(void *ctx, uint64_t mono);            /* paint if dirty and a frame is due */
+};
+void tui_loop_run(const struct tui_loop_ops *ops, const volatile sig_atomic_t *stop);
 
 /* One target's whole run on its screen (view_ops.run without --sweep): 0 or -errno, msg. */
 int tui_screen_run(const struct view_params *vp, char *msg, size_t msglen);

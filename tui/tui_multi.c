@@ -510,34 +510,60 @@ static void ov_wake(struct ov *o, int r, uint64_t mono)
 	}
 }
 
+static bool ov_loop_done(void *ctx)
+{
+	return ((struct ov *)ctx)->quit;
+}
+
+static struct pollfd *ov_loop_fds(void *ctx, size_t *n)
+{
+	struct ov *o = ctx;
+
+	*n = o->n + 1;
+	return o->pfd;
+}
+
+static int ov_loop_timeout(void *ctx, uint64_t mono)
+{
+	return ov_timeout(ctx, mono);
+}
+
+static void ov_loop_woke(void *ctx, int r, uint64_t mono)
+{
+	ov_wake(ctx, r, mono);
+}
+
+static void ov_loop_key(void *ctx, int ch, uint64_t mono)
+{
+	struct ov *o = ctx;
+
+	if (o->cur < 0 && ch == KEY_RESIZE)
+		ov_rows(o, mono);
+	ov_key(o, ch);
+}
+
+static void ov_loop_paint(void *ctx, uint64_t mono)
+{
+	struct ov *o = ctx;
+
+	if (o->cur >= 0) {
+		struct tui_peek p;
+
+		tui_peek(o->tg[o->cur].t, mono, &p);
+		if (p.dirty && mono >= p.last_draw + TUI_FRAME_NS)
+			tui_paint(o->tg[o->cur].t, mono);
+	} else if (o->dirty && mono >= o->last_draw + TUI_FRAME_NS) {
+		ov_paint(o, mono);
+	}
+}
+
+/* The view's one loop (tui_loop_run) over the overview and the target screen it opened. */
 static void ov_loop(struct ov *o)
 {
-	while (!o->quit && !*o->vp[0].stop) {
-		uint64_t mono = clock_now();
-		int ch, r = poll(o->pfd, o->n + 1, ov_timeout(o, mono));
+	const struct tui_loop_ops ops = { o, ov_loop_done, ov_loop_fds, ov_loop_timeout,
+					  ov_loop_woke, ov_loop_key, ov_loop_paint };
 
-		if (*o->vp[0].stop || (r < 0 && errno != EINTR))
-			break;
-		if (r > 0 && (o->pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
-			break;
-		mono = clock_now();
-		ov_wake(o, r, mono);
-		while (!o->quit && (ch = getch()) != ERR) {
-			if (o->cur < 0 && ch == KEY_RESIZE)
-				ov_rows(o, mono);
-			ov_key(o, ch);
-		}
-		mono = clock_now();
-		if (o->cur >= 0) {
-			struct tui_peek p;
-
-			tui_peek(o->tg[o->cur].t, mono, &p);
-			if (p.dirty && mono >= p.last_draw + TUI_FRAME_NS)
-				tui_paint(o->tg[o->cur].t, mono);
-		} else if (o->dirty && mono >= o->last_draw + TUI_FRAME_NS) {
-			ov_paint(o, mono);
-		}
-	}
+	tui_loop_run(&ops, o->vp[0].stop);
 }
 
 /* ---- set-up and end --------------------------------------------------------------------- */

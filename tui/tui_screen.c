@@ -76,6 +76,7 @@ struct tui {
 	const char *sticky;      /* the footer's note when there is no other */
 	void (*on_sample)(void *ctx, const struct sample *s, enum notice n, uint64_t now);
 	void *hook_ctx;
+	struct pollfd pfd[2];    /* the loop's: stdin, the session's wake fd */
 };
 
 /* Run time (the probe's clock since its first start) at monotonic ns mono. */
@@ -525,29 +526,78 @@ void tui_finish(struct tui *t)
 	session_stop(&t->s);
 }
 
-static void tui_loop(struct tui *t)
+void tui_loop_run(const struct tui_loop_ops *ops, const volatile sig_atomic_t *stop)
 {
-	while (!t->quit && !*t->vp->stop) {
-		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { session_wake_fd(&t->s), POLLIN, 0 } };
+	while (!ops->done(ops->ctx) && !*stop) {
+		size_t n;
+		struct pollfd *pfd = ops->fds(ops->ctx, &n);
 		uint64_t mono = clock_now();
-		int ch, r = poll(pfd, 2, tui_timeout(t, mono));
+		int ch, r = poll(pfd, n, ops->sleep_ms(ops->ctx, mono));
 
-		if (*t->vp->stop)
-			break;
-		if (r < 0 && errno != EINTR)
+		if (*stop || (r < 0 && errno != EINTR))
 			break;
 		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			break; /* the terminal went away */
-		if (r > 0 && (pfd[1].revents & POLLIN))
-			session_ack(&t->s);
-		t->busy = tui_drain(t) >= TUI_BUSY_RECS;
-		while (!t->quit && (ch = getch()) != ERR)
-			tui_key(t, ch);
-		mono = clock_now();
-		tui_tick(t, mono);
-		if (t->dirty && mono >= t->last_draw + TUI_FRAME_NS)
-			tui_paint(t, mono);
+		ops->woke(ops->ctx, r, clock_now());
+		while (!ops->done(ops->ctx) && (ch = getch()) != ERR)
+			ops->key(ops->ctx, ch, clock_now());
+		ops->paint(ops->ctx, clock_now());
 	}
+}
+
+/* ---- the single screen's part of the loop ---- */
+
+static bool tui_loop_done(void *ctx)
+{
+	return ((struct tui *)ctx)->quit;
+}
+
+static struct pollfd *tui_loop_fds(void *ctx, size_t *n)
+{
+	struct tui *t = ctx;
+
+	t->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+	t->pfd[1] = (struct pollfd){ session_wake_fd(&t->s), POLLIN, 0 };
+	*n = 2;
+	return t->pfd;
+}
+
+static int tui_loop_timeout(void *ctx, uint64_t mono)
+{
+	return tui_timeout(ctx, mono);
+}
+
+static void tui_loop_woke(void *ctx, int r, uint64_t mono)
+{
+	struct tui *t = ctx;
+
+	(void)mono;
+	if (r > 0 && (t->pfd[1].revents & POLLIN))
+		session_ack(&t->s);
+	t->busy = tui_drain(t) >= TUI_BUSY_RECS;
+}
+
+static void tui_loop_key(void *ctx, int ch, uint64_t mono)
+{
+	(void)mono;
+	tui_key(ctx, ch);
+}
+
+static void tui_loop_paint(void *ctx, uint64_t mono)
+{
+	struct tui *t = ctx;
+
+	tui_tick(t, mono);
+	if (t->dirty && mono >= t->last_draw + TUI_FRAME_NS)
+		tui_paint(t, mono);
+}
+
+static void tui_loop(struct tui *t)
+{
+	const struct tui_loop_ops ops = { t, tui_loop_done, tui_loop_fds, tui_loop_timeout,
+					  tui_loop_woke, tui_loop_key, tui_loop_paint };
+
+	tui_loop_run(&ops, t->vp->stop);
 }
 
 /* Hand the kept warnings to the CLI, each text once with its count. */
