@@ -180,7 +180,7 @@ Test(sweep, judge_fills_a_row_that_keeps_up)
 	struct iostat_row row = { .interval_ns = 1000000000ull, .r_s = 20, .tps = 20,
 				  .avgrq_sz = 8, .aqu_sz = 0.15, .await = 7.2, .util = 14.6,
 				  .rkb_s = 80 };
-	struct verdict_dev dev = { "loop3", &row, 0, -1 };
+	struct verdict_dev dev = { "loop3", &row, 0, -1, 0 };
 	struct sweep_probe sp = { .run = { .size = 4096 } };
 	struct verdict_hist h;
 	struct verdict v;
@@ -206,7 +206,7 @@ Test(sweep, judge_a_step_that_falls_short)
 	static struct tally t;
 	struct iostat_row row = { .interval_ns = 1000000000ull, .r_s = 137, .tps = 137,
 				  .avgrq_sz = 8, .aqu_sz = 0.99, .await = 7.2, .util = 98.5 };
-	struct verdict_dev dev = { "loop3", &row, 0, -1 };
+	struct verdict_dev dev = { "loop3", &row, 0, -1, 0 };
 	struct sweep_probe sp = { .run = { .size = 4096 }, .response = true };
 	struct verdict_hist h;
 	struct verdict v;

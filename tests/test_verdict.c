@@ -39,7 +39,7 @@ static void judge(struct verdict_hist *h, struct verdict_probe p, unsigned max_k
 		  const struct rec *r, struct verdict *v)
 {
 	struct iostat_row row;
-	struct verdict_dev d = { "loop0", &row, max_kb, cache };
+	struct verdict_dev d = { "loop0", &row, max_kb, cache, 0 };
 
 	memset(&row, 0, sizeof(row));
 	row.interval_ns = SEC;
@@ -70,7 +70,7 @@ static char *line(const struct verdict *v, char *buf, size_t len)
 Test(verdict, expect_pieces_and_flushes)
 {
 	struct verdict_probe p = wprobe(70, 256 << 10, true);
-	struct verdict_dev d = { "loop0", NULL, 1280, VERDICT_CACHE_BACK };
+	struct verdict_dev d = { "loop0", NULL, 1280, VERDICT_CACHE_BACK, 0 };
 	struct verdict_expect e;
 
 	/* measured: 70 writes/s of 256 KiB with fdatasync -> w/s 140, f/s 70 */
@@ -100,7 +100,7 @@ Test(verdict, expect_pieces_and_flushes)
 Test(verdict, expect_split_requests)
 {
 	struct verdict_probe p = wprobe(35, 512 << 10, true);
-	struct verdict_dev d = { "loop0", NULL, 256, VERDICT_CACHE_BACK };
+	struct verdict_dev d = { "loop0", NULL, 256, VERDICT_CACHE_BACK, 0 };
 	struct verdict_expect e;
 
 	/* measured: 512 KiB at 35/s with max_sectors_kb 256 and fdatasync: w/s 105 = 35 x 3 */
@@ -125,7 +125,7 @@ Test(verdict, expect_split_requests)
 Test(verdict, expect_reads_and_the_mix)
 {
 	struct verdict_probe p = wprobe(100, 4096, true);
-	struct verdict_dev d = { "loop0", NULL, 128, VERDICT_CACHE_BACK };
+	struct verdict_dev d = { "loop0", NULL, 128, VERDICT_CACHE_BACK, 0 };
 	struct verdict_expect e;
 
 	p.write_share = 0;
@@ -143,7 +143,7 @@ Test(verdict, expect_reads_and_the_mix)
 Test(verdict, bad_arguments)
 {
 	struct verdict_probe p = wprobe(1, 0, false);
-	struct verdict_dev d = { "x", NULL, 0, -1 };
+	struct verdict_dev d = { "x", NULL, 0, -1, 0 };
 	struct verdict_expect e;
 	struct verdict_hist h;
 	struct verdict v;
@@ -472,4 +472,29 @@ Test(verdict, probe_settings_one_flush_rule)
 	cr_assert(p.write_share == 0.5 && !p.flush, "-G -C");
 	cr_assert(p.period_ns == 0 && p.done == 0 && p.skipped == 0 && p.p50_ns == 0,
 		  "the per-interval fields start at zero");
+}
+
+/* The request limit: max_sectors_kb, or max_segments pages when those bind first. */
+Test(verdict, pieces_from_sectors_and_segments)
+{
+	struct verdict_dev loop = { "loop0", NULL, 1280, VERDICT_CACHE_BACK, 128 };
+	struct verdict_dev sectors_only = { "sda", NULL, 1280, VERDICT_CACHE_BACK, 0 };
+	struct verdict_dev segments_only = { "sdb", NULL, 0, VERDICT_CACHE_BACK, 64 };
+	struct verdict_dev none = { "sdc", NULL, 0, VERDICT_CACHE_BACK, 0 };
+	struct verdict_probe p;
+	struct verdict_expect e;
+
+	cr_assert_eq(verdict_piece_bytes(&loop), 512 * 1024, "128 pages bind before 1280 KiB");
+	cr_assert_eq(verdict_piece_bytes(&sectors_only), 1280 * 1024);
+	cr_assert_eq(verdict_piece_bytes(&segments_only), 256 * 1024);
+	cr_assert_eq(verdict_piece_bytes(&none), 0);
+	verdict_probe_settings(&p, 16, 4 << 20, false, false, false, 1);
+	cr_assert_eq(verdict_expect(&p, &loop, 16, &e), 0);
+	cr_assert_eq(e.pieces, 8, "a 4 MiB read on a loop device: 8 requests of 512 KiB");
+	cr_assert_float_eq(e.total, 128, 1e-9);
+	cr_assert_float_eq(e.own_aqu, 8, 1e-9);
+	cr_assert_eq(verdict_expect(&p, &sectors_only, 16, &e), 0);
+	cr_assert_eq(e.pieces, 4);
+	cr_assert_eq(verdict_expect(&p, &none, 16, &e), 0);
+	cr_assert_eq(e.pieces, 1);
 }

@@ -93,7 +93,7 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 {
 	const struct view_cfg *c = o->vp[tg - o->tg].cfg;
 	const struct tui_row *r = tui_model_row(p->m, 0);
-	struct verdict_dev dev = { d->name, d->state == TUI_IO_OK ? &d->row : NULL, 0, -1 };
+	struct verdict_dev dev = { d->name, d->state == TUI_IO_OK ? &d->row : NULL, 0, -1, 0 };
 	struct verdict_probe vp;
 	struct verdict v;
 
@@ -106,6 +106,7 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 	if (d->watch >= 0) {
 		dev.max_sectors_kb = p->io->watch.dev[d->watch].max_sectors_kb;
 		dev.write_cache = p->io->watch.dev[d->watch].write_cache;
+		dev.max_segments = p->io->watch.dev[d->watch].max_segments;
 	}
 	verdict_probe_settings(&vp, asked, p->m->cfg.size, c->write, c->read_write, c->cached,
 			       c->depth);

@@ -232,6 +232,7 @@ static void read_queue(const char *qdir, struct devstack_dev *d)
 	d->logical_block_size = attr_uint(qdir, "queue/logical_block_size");
 	d->physical_block_size = attr_uint(qdir, "queue/physical_block_size");
 	d->max_sectors_kb = attr_uint(qdir, "queue/max_sectors_kb");
+	d->max_segments = attr_uint(qdir, "queue/max_segments");
 	d->nr_requests = attr_uint(qdir, "queue/nr_requests");
 	d->rotational = -1;
 	if (!read_attr(qdir, "queue/rotational", buf, sizeof(buf)) &&

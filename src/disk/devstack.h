@@ -61,6 +61,7 @@ struct devstack_dev {
 	int rotational;                     /* 1 spinning, 0 not, -1 unknown */
 	char scheduler[32];                 /* the active one, e.g. "mq-deadline", "none" */
 	unsigned max_sectors_kb;
+	unsigned max_segments;     /* queue/max_segments: segments (pages, for user buffers) a request holds */
 	int write_cache;                    /* queue/write_cache: 1 "write back", 0 "write through", -1 unknown */
 	unsigned nr_requests;
 	unsigned depth;                     /* 0 for the top */

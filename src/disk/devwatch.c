@@ -51,6 +51,7 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 
 		if (k >= 0) {
 			w->dev[k].max_sectors_kb = ds->dev[i].max_sectors_kb;
+			w->dev[k].max_segments = ds->dev[i].max_segments;
 			w->dev[k].write_cache = ds->dev[i].write_cache;
 		}
 	}
@@ -147,7 +148,7 @@ size_t devwatch_verdict_devs(const struct devwatch *w, struct verdict_dev *out, 
 		const struct devwatch_dev *d = &w->dev[i];
 
 		out[n] = (struct verdict_dev){ d->name, d->state == DEVWATCH_OK ? &d->row : NULL,
-					       d->max_sectors_kb, d->write_cache };
+					       d->max_sectors_kb, d->write_cache, d->max_segments };
 	}
 	return n;
 }

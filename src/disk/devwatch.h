@@ -32,6 +32,7 @@ struct devwatch_dev {
 	char name[DEVSTACK_NAME_LEN];
 	unsigned major, minor;
 	unsigned max_sectors_kb;   /* queue/max_sectors_kb read once at start; 0 = unknown */
+	unsigned max_segments;     /* queue/max_segments read once at start; 0 = unknown */
 	int write_cache;           /* queue/write_cache at start: 1 write back, 0 write through, -1 unknown */
 	struct disk_counters prev;
 	bool have_prev;

@@ -9,6 +9,16 @@
 
 #include "fmt.h"
 
+uint64_t verdict_piece_bytes(const struct verdict_dev *d)
+{
+	uint64_t sectors = (uint64_t)d->max_sectors_kb * 1024;
+	uint64_t segments = (uint64_t)d->max_segments * VERDICT_SEGMENT_BYTES;
+
+	if (!sectors || !segments)
+		return sectors ? sectors : segments;
+	return sectors < segments ? sectors : segments;
+}
+
 int verdict_expect(const struct verdict_probe *p, const struct verdict_dev *d, double rate,
 		   struct verdict_expect *out)
 {
@@ -19,7 +29,7 @@ int verdict_expect(const struct verdict_probe *p, const struct verdict_dev *d, d
 		memset(out, 0, sizeof(*out));
 	if (!p || !d || !out || !p->size)
 		return -EINVAL;
-	chunk = (uint64_t)d->max_sectors_kb * 1024;
+	chunk = verdict_piece_bytes(d);
 	out->pieces = chunk ? (unsigned)((p->size + chunk - 1) / chunk) : 1;
 	ws = p->write_share < 0 ? 0 : p->write_share > 1 ? 1 : p->write_share;
 	fc = p->flush && ws > 0 && d->write_cache != VERDICT_CACHE_THROUGH ? 1 : 0;

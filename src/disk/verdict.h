@@ -14,9 +14,13 @@
  *   -C (no fdatasync): writes +40, flushes +0;
  *   "write through": writes +40, flushes +0 (the block layer drops the
  *     PREFLUSH of a device without a volatile cache).
- * Requests above queue/max_sectors_kb are split: each probe request is
- * ceil(size / max_sectors_kb KiB) device requests ("pieces"), in flight
- * together, so an aqu-sz up to pieces x depth is the probe's own.
+ * Requests above the device's request limit are split: each probe request
+ * is ceil(size / limit) device requests ("pieces"), in flight together, so
+ * an aqu-sz up to pieces x depth is the probe's own. The limit is the
+ * smaller of queue/max_sectors_kb and queue/max_segments pages: a user
+ * buffer's pages are one segment each, so a loop device's 128 segments bind
+ * at 512 KiB before its 1280 KiB of sectors (a 4 MiB O_DIRECT read is 8
+ * requests of 512 KiB, as iostat's rareq-sz shows).
  * /proc/diskstats field 11 is the sum of fields 4, 8, 15 and 17 since
  * Linux 5.7, so Little's law against aqu-sz is an identity and not used.
  *
@@ -170,6 +174,7 @@ struct verdict_dev {
 	const struct iostat_row *row;  /* NULL: no row this interval */
 	unsigned max_sectors_kb;       /* queue/max_sectors_kb; 0 = unknown (no split) */
 	int write_cache;               /* enum verdict_cache, from queue/write_cache */
+	unsigned max_segments;         /* queue/max_segments; 0 = unknown */
 };
 
 /* Device requests per second the probe explains, per class. */
@@ -212,6 +217,16 @@ struct verdict {
 	double max_rate;       /* depth / p50: the highest rate this depth reaches; 0 unknown */
 	double ceiling;
 };
+
+/* One segment of a user buffer: a page. */
+#define VERDICT_SEGMENT_BYTES 4096u
+
+/*
+ * The largest request device d takes whole, in bytes: the smaller of its
+ * max_sectors_kb and max_segments pages (either may be unknown: 0); 0 when
+ * both are unknown (no split).
+ */
+uint64_t verdict_piece_bytes(const struct verdict_dev *d);
 
 /*
  * The device requests probe p explains on device d at rate requests/s.

@@ -119,4 +119,19 @@ if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d /)" ]; then
 	check "tmpfs target: says no block device" err_has "no block device"
 fi
 
+# Pieces from the device's real limits: a loop device takes 128 segments (512 KiB of pages)
+# before its 1280 KiB of sectors, so a 4 MiB O_DIRECT read is 8 device requests; the verdict
+# expects exactly those and never calls the probe's own requests other I/O.
+if [ "$(cat "/sys/block/$N/queue/max_segments" 2>/dev/null)" = 128 ]; then
+	probe --iostat -D -s 4m -S 32m -r 5 -w 3.5 -q "$L"
+	check "4 MiB reads: every verdict expects 8 pieces per request" \
+		eval '[ "$(grep -c "8 pieces per request" "$OUT")" -ge 2 ] && ! grep -q "pieces per request" <(grep -v "8 pieces" "$OUT")'
+	check "4 MiB reads: rareq-sz 512 kB in the device row" \
+		eval 'awk -v n="$N" "\$1 == n && \$2 > 0 { print \$7 }" "$OUT" | grep -qx "512.00"'
+	check "4 MiB reads: no other I/O, no queue building on a device nothing else uses" \
+		eval '! grep -Eq "other I/O|queue building" "$OUT"'
+else
+	skip "the loop device's max_segments is not 128 here"
+fi
+
 finish
