@@ -498,3 +498,28 @@ Test(verdict, pieces_from_sectors_and_segments)
 	cr_assert_eq(verdict_expect(&p, &none, 16, &e), 0);
 	cr_assert_eq(e.pieces, 1);
 }
+
+/* The page cache: the probe got 70/s and the disk saw none. No verdict, never "keeps up". */
+Test(verdict, device_that_saw_far_less_is_no_verdict)
+{
+	struct verdict_hist h;
+	struct verdict_probe p;
+	struct verdict v;
+	char buf[512];
+	const struct rec cached = { .done = 70, .p50_ms = 0.01, .p99_ms = 0.02 };
+	const struct rec merged = { .done = 70, .w_s = 60, .await = 0.2, .aqu = 0.02, .util = 2,
+				    .p50_ms = 0.3, .p99_ms = 0.5 };
+
+	verdict_hist_init(&h);
+	verdict_probe_settings(&p, 70, 4096, true, false, true, 1); /* -W -C: 70 writes/s */
+	p.period_ns = SEC;
+	judge(&h, p, 0, VERDICT_CACHE_BACK, &cached, &v);
+	cr_assert_eq(v.state, VERDICT_NONE);
+	cr_assert_eq(v.reason, VERDICT_DEVICE_LESS);
+	line(&v, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "no verdict: the device saw 0/s of the 70/s the probe's requests "
+			      "explain (page cache? a stacked device?)");
+	/* 60 of 70 is within the margin of what the probe explains: judged as usual */
+	judge(&h, p, 0, VERDICT_CACHE_BACK, &merged, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP, "%s", line(&v, buf, sizeof(buf)));
+}

@@ -181,8 +181,12 @@ void sweep_format_knee(struct sbuf *sb, const struct sweep_plan *p, uint64_t siz
 	fmt_value(sz, sizeof(sz), size, FMT_SIZE);
 	if (!knee) {
 		sweep_rate(rate, sizeof(rate), p->bad);
-		sbuf_printf(sb, "falls short from the first step (%s/s at %s)%s%s\n", rate, sz,
-			    last_bad ? ": " : "", last_bad ? last_bad : "");
+		if (last_bad && !strncmp(last_bad, "no verdict", 10)) /* nothing judged: no knee */
+			sbuf_printf(sb, "no knee: the first step (%s/s at %s) has no verdict\n", rate,
+				    sz);
+		else
+			sbuf_printf(sb, "falls short from the first step (%s/s at %s)%s%s\n", rate,
+				    sz, last_bad ? ": " : "", last_bad ? last_bad : "");
 		return;
 	}
 	sweep_rate(rate, sizeof(rate), knee);

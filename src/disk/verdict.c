@@ -109,6 +109,7 @@ static void verdict_checks(const struct verdict_hist *h, const struct verdict_pr
 	margin = fmax(VERDICT_OTHER_SHARE * v->own, VERDICT_OTHER_MIN_S) +
 		 2 * e.per_request / secs;
 	v->other_io = v->dev_rate > v->own + margin;
+	v->device_less = v->dev_rate < VERDICT_LESS_SHARE * v->own && v->own - v->dev_rate >= margin;
 	above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
 	v->queue_building = (above && (h->prev_above || v->aqu > h->prev_aqu)) ||
 			    (h->base_n >= VERDICT_BASELINE_PERIODS &&
@@ -163,7 +164,9 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 	verdict_checks(h, p, &dev[0], secs, out);
 	if (out->falls_short)
 		out->reason = verdict_why(h, out);
-	if (out->other_io)
+	if (out->device_less && out->asked > 0)
+		out->reason = VERDICT_DEVICE_LESS; /* state stays VERDICT_NONE: nothing to judge */
+	else if (out->other_io)
 		out->state = VERDICT_OTHER_IO;
 	else if (out->queue_building)
 		out->state = VERDICT_QUEUE_BUILDING;
@@ -197,6 +200,7 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_PROBE_LIMITED: return "probe limited";
 	case VERDICT_UNPACED: return "unpaced";
 	case VERDICT_NO_DEVICE: return "no device row";
+	case VERDICT_DEVICE_LESS: return "the device saw less";
 	case VERDICT_NO_REASON: break;
 	}
 	return "";
@@ -314,6 +318,12 @@ int verdict_format(struct sbuf *sb, const struct verdict *v)
 	sbuf_puts(sb, verdict_state_text(v->state));
 	switch (v->state) {
 	case VERDICT_NONE:
+		if (v->reason == VERDICT_DEVICE_LESS) {
+			put_rate(sb, ": the device saw ", v->dev_rate, "/s");
+			put_rate(sb, " of the ", v->own, "/s the probe's requests explain");
+			sbuf_puts(sb, " (page cache? a stacked device?)");
+			break;
+		}
 		sbuf_printf(sb, ": %s", v->reason == VERDICT_UNPACED ?
 			    "unpaced (nothing asked to compare with)" :
 			    "no device row for this interval");

@@ -97,6 +97,8 @@
  * then), plus one probe request's worth of device requests at each end of
  * the interval (its requests complete around the boundary).
  */
+/* The device did far less than the probe's own requests explain: below this share of them. */
+#define VERDICT_LESS_SHARE 0.5
 #define VERDICT_OTHER_SHARE 0.10
 #define VERDICT_OTHER_MIN_S 3.0
 /*
@@ -130,6 +132,8 @@ enum verdict_reason {
 	VERDICT_PROBE_LIMITED,
 	VERDICT_UNPACED,     /* for VERDICT_NONE */
 	VERDICT_NO_DEVICE,   /* for VERDICT_NONE: no row for the top device */
+	VERDICT_DEVICE_LESS, /* for VERDICT_NONE: the device saw far fewer requests than the probe
+			      * made (the page cache, a stacked device that absorbed them) */
 };
 
 enum verdict_cache {
@@ -202,6 +206,7 @@ struct verdict {
 	bool queue_building;   /* the queue check held (whatever the state) */
 	bool falls_short;      /* achieved below asked (whatever the state) */
 	bool other_io;
+	bool device_less;      /* the device saw under VERDICT_LESS_SHARE of the probe's own */
 	char dev[32];          /* the top device's name, "" without one */
 	double asked, achieved, short_pct;  /* short_pct: (achieved - asked) / asked * 100 */
 	uint64_t done, skipped, p50_ns, p99_ns;

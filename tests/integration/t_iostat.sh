@@ -134,4 +134,18 @@ else
 	skip "the loop device's max_segments is not 128 here"
 fi
 
+# The page cache: -C on a directory of a filesystem on its own loop device. The disk sees
+# (almost) nothing of the probe's 70/s; no interval may say "keeps up" (or any state) then.
+if command -v mkfs.ext4 >/dev/null 2>&1; then
+	PL=$(make_loop 64M)
+	mkfs.ext4 -q -F "$PL" >/dev/null 2>&1
+	mkdir -p "$T_TMP/pc"
+	mount "$PL" "$T_TMP/pc" && register_mount "$T_TMP/pc"
+	probe --iostat -C -r 70 -w 4.5 -q "$T_TMP/pc"
+	check "page cache: the intervals say the device saw less (no verdict)" \
+		eval '[ "$(grep -c "^no verdict: the device saw [0-9.]*/s of the 70/s the probe.s requests explain" "$OUT")" -ge 2 ]'
+	check "page cache: no interval says keeps up, falls short or other I/O" \
+		eval '! grep -Eq "^(keeps up|falls short|other I/O)" "$OUT"'
+fi
+
 finish
