@@ -28,7 +28,7 @@ MODES=(
 	"json-lines|--json-lines"
 	"ignore-error|-E"
 	"influx|--influx"
-	"check|--check 500us,20ms" # null:1ms is WARNING at once, CRITICAL only past a 19 ms stall
+	"check|--check 500us,5s" # null:1ms is WARNING at once, CRITICAL only past a 5 s stall
 	"iostat|--iostat"
 	"sweep|--sweep=50,100 -w 1"
 )
