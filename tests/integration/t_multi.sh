@@ -110,7 +110,7 @@ check "iostat: every block starts with its time line (as iostat -t)" \
 block1() { awk '/^Device/ { n++ } n == 1' "$OUT"; }
 for d in "$A" "$B" "$C" "$T_TMP"; do
 	check "iostat: ${d##*/}'s probe line and verdict in each block, named" \
-		eval 'block1 | grep -q "^$d: probe: asked 10/s  got " && block1 | grep -Eq "^$d: (keeps up|falls short|queue building|no verdict)"'
+		eval 'block1 | grep -q "^$d: probe: asked 10/s  got " && block1 | grep -Eq "^$d: (keeps up|falls short|other I/O|queue building|no verdict)"'
 done
 probe -D -w 2.5 -i 0.1 -q --iostat -J "$A" "$B"
 check "iostat -J: one iostat object per target per block, each with its probe and verdict" \
