@@ -10,11 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "newfile.h"
 #include "out.h"
-#include "rng.h"
-
-#define PROMFILE_TRIES 100
 
 bool promfile_name_ok(const char *path)
 {
@@ -34,20 +31,13 @@ bool promfile_name_ok(const char *path)
  */
 static int promfile_create(const char *path, char *tmp, size_t tmplen, struct stat *ino)
 {
-	struct rng rng;
+	char prefix[4096 + 8];
 	struct stat st;
-	int fd = -EEXIST;
+	int fd;
 
-	rng_seed(&rng, clock_now() ^ (uint64_t)getpid() << 32);
-	for (int i = 0; i < PROMFILE_TRIES && fd == -EEXIST; i++) {
-		if (snprintf(tmp, tmplen, "%s.tmp.%012llx", path,
-			     (unsigned long long)(rng_next(&rng) & 0xffffffffffffull)) >= (int)tmplen)
-			return -ENAMETOOLONG;
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
-			  O_NOCTTY, 0644);
-		if (fd < 0)
-			fd = -errno;
-	}
+	if (snprintf(prefix, sizeof(prefix), "%s.tmp", path) >= (int)sizeof(prefix))
+		return -ENAMETOOLONG;
+	fd = newfile_create(AT_FDCWD, prefix, O_WRONLY | O_NONBLOCK, 0644, tmp, tmplen);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { /* cannot be, after O_EXCL: never write */

@@ -10,11 +10,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "msg.h"
-#include "rng.h"
-
-#define TEMPFILE_TRIES 100
+#include "newfile.h"
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {
@@ -170,21 +167,13 @@ static int tempfile_keep(int dirfd, const struct stat *dir_st, const char *dir, 
 static int tempfile_named(int dirfd, const char *dir, int flags, struct tempfile *tf, char *msg,
 			  size_t msglen)
 {
-	struct rng rng;
 	char name[64];
-	int fd = -1, err = EEXIST;
+	int fd, err;
 
-	rng_seed(&rng, clock_now() ^ (uint64_t)getpid() << 32);
-	for (int i = 0; i < TEMPFILE_TRIES && fd < 0 && err == EEXIST; i++) {
-		snprintf(name, sizeof(name), "%s.%012llx", TEMPFILE_KEEP_NAME,
-			 (unsigned long long)(rng_next(&rng) & 0xffffffffffffull));
-		fd = openat(dirfd, name, flags | O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-			    O_CLOEXEC | O_NOCTTY, 0600);
-		err = fd < 0 ? errno : 0;
-	}
+	fd = newfile_create(dirfd, TEMPFILE_KEEP_NAME, flags | O_RDWR, 0600, name, sizeof(name));
 	if (fd < 0)
-		return err_set(msg, msglen, -err, "failed to create temporary file at \"%s\": %s",
-			       dir, strerror(err));
+		return err_set(msg, msglen, fd, "failed to create temporary file at \"%s\": %s",
+			       dir, strerror(-fd));
 	if (unlinkat(dirfd, name, 0)) {
 		err = errno;
 		close(fd);
