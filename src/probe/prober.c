@@ -57,7 +57,6 @@ struct prober_shm {
 	atomic_bool waiting;        /* the caller sleeps on the eventfd */
 	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
 	int wake_fd;
-	struct { bool request, period, burst_end, skipped; } wants; /* the caller's sink has them */
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
 	char msg[MSG_MAX];
 	struct prober_rec rec_data[PROBER_RECS];
@@ -97,10 +96,11 @@ struct probe_ctl *prober_ctl(struct probe *p)
 /* Wake the caller if it sleeps, at most every PROBER_WAKE_GAP_NS unless forced. */
 static void prober_wake(struct prober_shm *m, bool force)
 {
-	uint64_t now = clock_now(), one = 1;
+	uint64_t now, one = 1;
 
 	if (!atomic_load_explicit(&m->waiting, memory_order_acquire))
-		return;
+		return; /* the caller is busy reading: no clock read, no syscall */
+	now = clock_now();
 	if (!force && now - atomic_load_explicit(&m->last_wake, memory_order_relaxed) <
 			      PROBER_WAKE_GAP_NS)
 		return;
@@ -231,14 +231,16 @@ static void sort2(int *a)
 	}
 }
 
-static _Noreturn void prober_child(struct prober_shm *m, pid_t parent)
+/* The child: its copy of the caller's memory at fork holds heard, the caller's sink. */
+static _Noreturn void prober_child(struct prober_shm *m, pid_t parent,
+				   const struct probe_sink *heard)
 {
 	struct probe *p = &m->probe;
 	/* only what the caller's sink hears crosses: -q -B runs send no sample at all */
-	struct probe_sink sink = { m, m->wants.request ? prober_on_request : NULL,
-				   m->wants.period ? prober_on_period : NULL,
-				   m->wants.burst_end ? prober_on_burst_end : NULL,
-				   prober_on_warn, m->wants.skipped ? prober_on_skipped : NULL };
+	struct probe_sink sink = { m, heard->request ? prober_on_request : NULL,
+				   heard->period ? prober_on_period : NULL,
+				   heard->burst_end ? prober_on_burst_end : NULL,
+				   prober_on_warn, heard->skipped ? prober_on_skipped : NULL };
 	struct engine own;
 	int keep[2] = { p->engine->params.fd, m->wake_fd };
 	int ret;
@@ -348,8 +350,8 @@ static int prober_gave_up(struct prober_shm *m, char *msg, size_t msglen)
 		       n == 1 ? "" : "s", secs, n == 1 ? "it did" : "they did");
 }
 
-/* Start the child; returns its pid or -errno. */
-static pid_t prober_fork(struct prober_shm *m)
+/* Start the child for sink; returns its pid or -errno. */
+static pid_t prober_fork(struct prober_shm *m, const struct probe_sink *sink)
 {
 	pid_t parent = getpid(), pid;
 	sigset_t kick, old;
@@ -361,7 +363,7 @@ static pid_t prober_fork(struct prober_shm *m)
 	pthread_sigmask(SIG_BLOCK, &kick, &old);
 	pid = fork();
 	if (pid == 0)
-		prober_child(m, parent); /* unblocks every signal once its handlers are set */
+		prober_child(m, parent, sink); /* unblocks every signal once its handlers are set */
 	err = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return pid < 0 ? -err : pid;
@@ -393,10 +395,6 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	if (!p->ctl)
 		p->ctl = &m->ctl;
 	m->stop = 0;
-	m->wants.request = sink->request;
-	m->wants.period = sink->period;
-	m->wants.burst_end = sink->burst_end;
-	m->wants.skipped = sink->skipped;
 	atomic_store(&m->state, PROBER_RUNNING);
 	atomic_store(&m->waiting, false);
 	if (ring_init_at(&m->recs, m->rec_data, sizeof(m->rec_data[0]), PROBER_RECS) ||
@@ -407,7 +405,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	if (m->wake_fd < 0)
 		return err_set(msg, msglen, -errno, "cannot start the probe: eventfd: %s",
 			       strerror(errno));
-	pid = prober_fork(m);
+	pid = prober_fork(m, sink);
 	if (pid < 0) {
 		close(m->wake_fd);
 		return err_set(msg, msglen, -ECHILD, "cannot start the probe process: %s",
