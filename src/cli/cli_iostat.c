@@ -84,13 +84,13 @@ static void cli_iostat_time(const struct cli_run *r, struct sbuf *sb)
 		    tm.tm_year % 100, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-/* Sample every watch of the run at boottime now; 0 or the first -errno. */
+/* Sample every watch of the run at boottime now, each once; 0 or the first -errno. */
 static int cli_iostat_sample(struct cli_run *r, uint64_t now)
 {
 	int err = devwatch_sample(r->watch, NULL, now);
 
-	for (size_t i = 0; !err && r->n > 1 && i < r->n; i++)
-		if (r->tg[i].state == CLI_TARGET_RUNNING)
+	for (size_t i = 0; !err && i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_RUNNING && r->tg[i].watch != r->watch)
 			err = devwatch_sample(r->tg[i].watch, NULL, now);
 	return err;
 }
@@ -110,20 +110,19 @@ static void cli_iostat_target(const struct cli_run *r, const struct cli_target *
 }
 
 /* With -J: one "iostat" object per target, its own stack's rows, its probe and verdict. */
-static void cli_iostat_json(struct cli_run *r, const struct iostat_dev_row *rows, size_t n,
-			    const struct verdict *v, struct sbuf *sb)
+static void cli_iostat_json(struct cli_run *r, const struct verdict *v, struct sbuf *sb)
 {
 	struct iostat_dev_row own[DEVWATCH_MAX];
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cli_target *tg = &r->tg[i];
-		size_t k = r->n == 1 ? n : devwatch_rows(tg->watch, own, DEVWATCH_MAX);
+		size_t k;
 
-		if (tg->state != CLI_TARGET_RUNNING || !k)
+		if (tg->state != CLI_TARGET_RUNNING ||
+		    !(k = devwatch_rows(tg->watch, own, DEVWATCH_MAX)))
 			continue;
 		outw_json_sep(&r->out, sb);
-		report_json_iostat(sb, &tg->rc, r->n == 1 ? rows : own, k, &v[i],
-				   clock_realtime());
+		report_json_iostat(sb, &tg->rc, own, k, &v[i], clock_realtime());
 		if (r->o->json_lines)
 			sbuf_putc(sb, '\n');
 	}
@@ -167,7 +166,7 @@ static void cli_iostat_tick(void *arg)
 			cli_iv_judge(&r->tg[i], &v[i]);
 	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
-		cli_iostat_json(r, rows, n, v, &sb);
+		cli_iostat_json(r, v, &sb);
 	} else {
 		cli_iostat_time(r, &sb);
 		iostat_format_table(&sb, rows, n);
