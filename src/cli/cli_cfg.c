@@ -116,9 +116,15 @@ void cli_buffers_free(void *buf, size_t len)
 		munmap(buf, len ? len : 1);
 }
 
+/* One request's buffer: the request size, on pages of its own when several are in flight. */
+static size_t cli_buffer_stride(const struct opts *o, const struct target *t)
+{
+	return o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
+}
+
 size_t cli_buffers_len(const struct opts *o, const struct target *t)
 {
-	return (o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size) * o->depth;
+	return cli_buffer_stride(o, t) * o->depth;
 }
 
 int cli_engine_start(const struct opts *o, const struct target *t,
@@ -129,8 +135,8 @@ int cli_engine_start(const struct opts *o, const struct target *t,
 
 	/* one buffer per request in flight, each on its own pages */
 	ep.depth = (unsigned)o->depth;
-	ep.buf_stride = o->depth > 1 ? (t->size + 4095) / 4096 * 4096 : t->size;
-	*buf = cli_buffers_alloc(ep.buf_stride * o->depth);
+	ep.buf_stride = cli_buffer_stride(o, t);
+	*buf = cli_buffers_alloc(cli_buffers_len(o, t));
 	if (!*buf) {
 		cli_msg("buffer allocation failed");
 		return -ENOMEM;
@@ -147,7 +153,7 @@ int cli_engine_start(const struct opts *o, const struct target *t,
 	ret = engine_start(eng, ops, &ep);
 	if (ret) {
 		cli_msg("failed to start the %s engine: %s", ops->name, strerror(-ret));
-		cli_buffers_free(*buf, ep.buf_stride * o->depth);
+		cli_buffers_free(*buf, cli_buffers_len(o, t));
 	}
 	return ret;
 }
