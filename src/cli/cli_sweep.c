@@ -69,7 +69,7 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 {
 	const struct opts *o = tg->run->o;
 	struct probe *p = tg->p;
-	struct probe_ctl *ctl = p->ctl ? p->ctl : prober_ctl(p);
+	struct probe_ctl *ctl = p->ctl; /* set when the target was prepared */
 	struct verdict_probe run;
 	struct sweep_run sr;
 	struct probe_cfg pc;

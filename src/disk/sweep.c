@@ -236,7 +236,7 @@ double sweep_run_step(struct sweep_run *sr, struct probe_cfg *pc)
 	*pc = sr->base;
 	if (sr->rate > 0)
 		pc->interval = sr->rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / sr->rate);
-	return sr->rate > 0 ? sr->rate : 0;
+	return sr->rate;
 }
 
 void sweep_run_done(struct sweep_run *sr, const struct tally *t, const struct verdict_dev *devs,
