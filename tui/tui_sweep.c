@@ -219,18 +219,11 @@ static int sw_step(struct sw *s, const struct probe_cfg *pc, char *msg, size_t m
 		sw_drain(s, &ss);
 		sw_keys(s);
 	}
-	while (session_state(&ss) == SESSION_RUNNING) { /* q: end it (a hung request: 0.5 s) */
-		struct pollfd pfd = { session_wake_fd(&ss), POLLIN, 0 };
-
-		session_interrupt(&ss, TUI_WAKE_SIG);
-		poll(&pfd, 1, 20);
-		sw_drain(s, &ss);
-	}
 	sw_drain(s, &ss);
+	session_stop(&ss); /* q: the probe stops (a hung request is given up after 0.5 s) */
 	ret = session_result(&ss, &why);
 	if (ret)
 		snprintf(msg, msglen, "%s", why);
-	session_stop(&ss);
 	if (!ret && !s->quit) {
 		devwatch_sample(s->watch, NULL, 0);
 		sw_record(s, &p->acct.total); /* the probe's, as on the command line */
@@ -267,7 +260,6 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 {
 	struct sw *s = calloc(1, sizeof(*s));
 	struct verdict_probe run;
-	struct sigaction old_wake;
 	char wmsg[256];
 	int ret;
 
@@ -292,10 +284,8 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 	ret = tui_term_open(&s->to, vp->stop, msg, msglen);
 	if (!ret) {
 		tui_text_setup(tui_term_color());
-		tui_wake_install(&old_wake);
 		ret = sw_run(s, msg, msglen);
 		tui_term_close(vp->deferred_stderr);
-		tui_wake_restore(&old_wake);
 		sweep_run_knee(&s->run, vp->sweep_out);
 	}
 	sbuf_free(&s->table);
