@@ -88,6 +88,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"duplicate target \"",
 		"too many targets: ",
 		"-Q: the queue depth must be 1 to ",
+		"-Q ",                               /* -Q D x -s S x N targets needs ... buffers */
 		"--fio-job needs a window longer than 0",
 		"--prometheus-period must be at least ",
 		"--check takes WARN,CRIT: ",
@@ -111,8 +112,11 @@ static void check_msg(enum opts_status st, const char *msg)
 		CHECK(0, "unknown status %d", (int)st);
 	}
 	for (; *p; p++)
-		if (fuzz_starts_with(msg, *p))
+		if (fuzz_starts_with(msg, *p)) {
+			CHECK(strcmp(*p, "-Q ") || strstr(msg, " of request buffers, more than the "),
+			      "unexpected -Q msg \"%s\"", msg);
 			return;
+		}
 	CHECK(0, "status %d with unexpected msg \"%s\"", (int)st, msg);
 }
 
