@@ -63,3 +63,21 @@ Test(tui_keys, overview_keys_share_the_table)
 	cr_assert_eq(tui_key_action('j'), TUI_ACT_NONE, "an overview key");
 	cr_assert_eq(tui_key_action(TUI_KEY_ESC), TUI_ACT_BACK);
 }
+
+/* The overview's footer is the table's overview entries, in table order. */
+Test(tui_keys, overview_footer_comes_from_the_table)
+{
+	struct tui_keys_ctx c = { "↑↓", 3, false };
+	char buf[256];
+
+	tui_keys_overview_footer(&c, false, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  p pause  +/- interval  r reset -> the selected target  "
+			      "↑↓ select  Enter/1-3 open  a all/one");
+	tui_keys_overview_footer(&c, true, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  p +/- r reset -> selected  ↑↓ Enter/1-3 open  a all/one");
+	c = (struct tui_keys_ctx){ "up/down", 12, true };
+	tui_keys_overview_footer(&c, true, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  p +/- r reset -> ALL  up/down Enter/1-12 open  a all/one");
+	tui_keys_overview_footer(&c, false, buf, 12);
+	cr_assert_str_eq(buf, "q quit  p p", "cut, NUL-terminated");
+}

@@ -2,36 +2,44 @@
 
 #include "tui_keys.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common.h"
 
 static const struct tui_keydef keydefs[] = {
 	{ "qQ\003", TUI_ACT_QUIT, "q", "quit", "q  Ctrl-C", "quit (the summary follows)",
-	  TUI_KEYS_BOTH },
+	  TUI_KEYS_BOTH, TUI_KG_NONE },
 	{ " ", TUI_ACT_FREEZE, "space", "freeze", "space", "freeze / unfreeze the display",
-	  TUI_KEYS_SCREEN },
-	{ "p", TUI_ACT_PAUSE, "p", "pause", "p", "pause / resume probing", TUI_KEYS_BOTH },
+	  TUI_KEYS_SCREEN, TUI_KG_NONE },
+	{ "p", TUI_ACT_PAUSE, "p", "pause", "p", "pause / resume probing", TUI_KEYS_BOTH,
+	  TUI_KG_TARGETED },
 	{ "+=", TUI_ACT_FASTER, "+/-", "interval", "+  -", "halve / double the interval",
-	  TUI_KEYS_BOTH },
-	{ "-_", TUI_ACT_SLOWER, NULL, NULL, NULL, NULL, TUI_KEYS_BOTH },
-	{ "r", TUI_ACT_RESET, "r", "reset", "r", "reset the statistics", TUI_KEYS_BOTH },
-	{ "l", TUI_ACT_SCALE, "l", "log/lin", "l", "log / linear latency scale", TUI_KEYS_SCREEN },
-	{ "w", TUI_ACT_WINDOW, "w", "window", "w", "window: 1 min, 10 min, 1 h", TUI_KEYS_SCREEN },
+	  TUI_KEYS_BOTH, TUI_KG_TARGETED },
+	{ "-_", TUI_ACT_SLOWER, NULL, NULL, NULL, NULL, TUI_KEYS_BOTH, TUI_KG_TARGETED },
+	{ "r", TUI_ACT_RESET, "r", "reset", "r", "reset the statistics", TUI_KEYS_BOTH,
+	  TUI_KG_TARGETED },
+	{ "l", TUI_ACT_SCALE, "l", "log/lin", "l", "log / linear latency scale", TUI_KEYS_SCREEN,
+	  TUI_KG_NONE },
+	{ "w", TUI_ACT_WINDOW, "w", "window", "w", "window: 1 min, 10 min, 1 h", TUI_KEYS_SCREEN,
+	  TUI_KG_NONE },
 	{ "t", TUI_ACT_RESPONSE, "t", "svc/resp", "t", "graph: service / response time",
-	  TUI_KEYS_SCREEN },
+	  TUI_KEYS_SCREEN, TUI_KG_NONE },
 	{ "d", TUI_ACT_DEVICE, "d", "device", "d", "next device in the iostat panel",
-	  TUI_KEYS_SCREEN },
-	{ "?h", TUI_ACT_HELP, "?", "help", "?  h  F1", "this help", TUI_KEYS_SCREEN },
-	{ "\014", TUI_ACT_REDRAW, NULL, NULL, "Ctrl-L", "redraw the screen", TUI_KEYS_BOTH },
-	{ "\n\r", TUI_ACT_OPEN, NULL, NULL, "Enter  1-9", "open the target's screen",
-	  TUI_KEYS_OVERVIEW },
-	{ "k", TUI_ACT_UP, NULL, NULL, "k  Up", "select the target above", TUI_KEYS_OVERVIEW },
-	{ "j", TUI_ACT_DOWN, NULL, NULL, "j  Down", "select the target below", TUI_KEYS_OVERVIEW },
-	{ "a", TUI_ACT_ALL, NULL, NULL, "a", "p, +/-, r act on all targets / the selected one",
-	  TUI_KEYS_OVERVIEW },
+	  TUI_KEYS_SCREEN, TUI_KG_NONE },
+	{ "?h", TUI_ACT_HELP, "?", "help", "?  h  F1", "this help", TUI_KEYS_SCREEN, TUI_KG_NONE },
+	{ "\014", TUI_ACT_REDRAW, NULL, NULL, "Ctrl-L", "redraw the screen", TUI_KEYS_BOTH,
+	  TUI_KG_NONE },
+	{ "k", TUI_ACT_UP, "@", "select", "k  Up", "select the target above", TUI_KEYS_OVERVIEW,
+	  TUI_KG_NAV },
+	{ "j", TUI_ACT_DOWN, NULL, NULL, "j  Down", "select the target below", TUI_KEYS_OVERVIEW,
+	  TUI_KG_NAV },
+	{ "\n\r", TUI_ACT_OPEN, "Enter/1-#", "open", "Enter  1-9", "open the target's screen",
+	  TUI_KEYS_OVERVIEW, TUI_KG_NAV },
+	{ "a", TUI_ACT_ALL, "a", "all/one", "a", "p, +/-, r act on all targets / the selected one",
+	  TUI_KEYS_OVERVIEW, TUI_KG_NONE },
 	{ "\033", TUI_ACT_BACK, NULL, NULL, "Esc", "back to the overview (several targets)",
-	  TUI_KEYS_SCREEN },
+	  TUI_KEYS_SCREEN, TUI_KG_NONE },
 };
 
 const struct tui_keydef *tui_keys(size_t *n)
@@ -53,4 +61,57 @@ enum tui_action tui_key_action_in(enum tui_key_scope scope, int ch)
 enum tui_action tui_key_action(int ch)
 {
 	return tui_key_action_in(TUI_KEYS_SCREEN, ch);
+}
+
+/* Appends the footer words fmt to the buffer at *at, '@' and '#' expanded. */
+static void keys_put_words(const struct tui_keys_ctx *c, const char *fmt, char *buf, size_t len,
+			   size_t *at)
+{
+	for (const char *p = fmt; *p && *at + 1 < len; p++) {
+		int n;
+
+		if (*p == '@')
+			n = snprintf(buf + *at, len - *at, "%s", c->arrows);
+		else if (*p == '#')
+			n = snprintf(buf + *at, len - *at, "%zu", c->ntargets);
+		else
+			n = snprintf(buf + *at, len - *at, "%c", *p);
+		*at += n > 0 ? (size_t)n : 0;
+		if (*at >= len)
+			*at = len - 1;
+	}
+}
+
+/* The index of the next overview footer entry after i (n if none). */
+static size_t keys_next_ov(size_t i, size_t n)
+{
+	while (++i < n && !(keydefs[i].footer && (keydefs[i].scope & TUI_KEYS_OVERVIEW)))
+		;
+	return i;
+}
+
+void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *buf, size_t len)
+{
+	size_t n = ARRAY_SIZE(keydefs), at = 0, i = keys_next_ov((size_t)-1, n);
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (; i < n; i = keys_next_ov(i, n)) {
+		const struct tui_keydef *k = &keydefs[i];
+		size_t next = keys_next_ov(i, n);
+		bool last = next >= n || keydefs[next].group != k->group || k->group == TUI_KG_NONE;
+
+		keys_put_words(c, k->footer, buf, len, &at);
+		if (!terse || last) {
+			keys_put_words(c, " ", buf, len, &at);
+			keys_put_words(c, k->label, buf, len, &at);
+		}
+		if (last && k->group == TUI_KG_TARGETED)
+			keys_put_words(c, terse ? (c->all ? " -> ALL" : " -> selected")
+					   : (c->all ? " -> ALL targets" : " -> the selected target"),
+				       buf, len, &at);
+		if (next < n)
+			keys_put_words(c, terse && !last ? " " : "  ", buf, len, &at);
+	}
 }

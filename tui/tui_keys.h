@@ -7,6 +7,7 @@
 #ifndef IOPROBE_TUI_KEYS_H
 #define IOPROBE_TUI_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum tui_action {
@@ -38,14 +39,27 @@ enum tui_key_scope { TUI_KEYS_SCREEN = 1, TUI_KEYS_OVERVIEW = 2, TUI_KEYS_BOTH =
 #define TUI_KEY_CTRL_L 12
 #define TUI_KEY_ESC 27
 
+/* Footer groups of the overview: a terse footer joins a group's keys and keeps only the
+ * group's last label; the targeted group is followed by where its keys act. */
+enum tui_key_group { TUI_KG_NONE, TUI_KG_NAV, TUI_KG_TARGETED };
+
 struct tui_keydef {
 	const char *keys;     /* the key characters (NUL-terminated; Ctrl keys as codes) */
 	enum tui_action action;
-	const char *footer;   /* "+/-" in the footer, NULL: not in the footer */
+	const char *footer;   /* "+/-" in the footer, NULL: not in the footer; in the overview's
+			       * footer '@' stands for the arrows and '#' for the targets' count */
 	const char *label;    /* the footer's word ("interval") */
 	const char *help_key; /* "+  -" in the help overlay */
 	const char *help;     /* its line in the help overlay */
 	enum tui_key_scope scope;
+	enum tui_key_group group;
+};
+
+/* What the overview's footer names besides the keys. */
+struct tui_keys_ctx {
+	const char *arrows; /* "↑↓" or "up/down" */
+	size_t ntargets;
+	bool all;           /* the targeted keys act on every target, not the selected one */
 };
 
 /* The table, in footer and help order (every scope); *n is set to its length. */
@@ -57,5 +71,11 @@ enum tui_action tui_key_action(int ch);
 
 /* The same where scope says (TUI_KEYS_SCREEN or TUI_KEYS_OVERVIEW). */
 enum tui_action tui_key_action_in(enum tui_key_scope scope, int ch);
+
+/* The overview's footer, written into buf (always NUL-terminated): every entry of the table
+ * that holds in the overview and has footer words, in table order, "KEY label" two spaces
+ * apart, the targeted group followed by "-> the selected target" or "-> ALL targets". terse:
+ * each group's keys joined by one space with only its last label, and shorter target words. */
+void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *buf, size_t len);
 
 #endif

@@ -282,16 +282,12 @@ static void ov_paint_status(struct ov *o, int y, uint64_t mono)
 
 static void ov_paint_footer(struct ov *o, int y)
 {
-	const char *ud = o->ascii ? "up/down" : "↑↓";
-	const char *on = o->all ? "ALL targets" : "the selected target";
+	struct tui_keys_ctx k = { o->ascii ? "up/down" : "↑↓", o->n, o->all };
 	char buf[256];
 
-	if (COLS >= 100)
-		snprintf(buf, sizeof(buf), "%s select  Enter/1-%zu open  p pause  +/- interval  "
-			 "r reset -> %s  a all/one  q quit", ud, o->n, on);
-	else
-		snprintf(buf, sizeof(buf), "%s Enter/1-%zu open  p +/- r -> %s (a)  q quit", ud,
-			 o->n, o->all ? "ALL" : "selected");
+	tui_keys_overview_footer(&k, false, buf, sizeof(buf));
+	if (tui_text_width(buf) > COLS)
+		tui_keys_overview_footer(&k, true, buf, sizeof(buf));
 	tui_text_put(y, 0, COLS, TA_KEY, buf);
 }
 

@@ -86,7 +86,7 @@ start 80 24 -- --tui -i 200ms "$T_TMP"/f/t*
 check "24 targets at 80x24: rows 1-20 shown, the rest scrolled" \
 	eval 'has "rows 1-20 of 24" && row_has 1 "t01" && row_has 20 "t20" && ! row 21 >/dev/null'
 check "80x24: p50, p99 and the sparkline columns fit" has "p50 +p99 .*latency"
-check "80x24: the short footer says where probe keys act" has "p \\+/- r -> selected \\(a\\)"
+check "80x24: the short footer says where probe keys act" has "p \\+/- r reset -> selected  "
 TM send-keys -t t End
 check "End: the last row selected and scrolled into view" \
 	eval 'has "rows 5-24 of 24" && row_has 24 "^>" && ! row 4 >/dev/null'
