@@ -115,6 +115,7 @@ static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *
 	vp.skipped = r->skipped;
 	vp.p50_ns = r->pct[0];
 	vp.p99_ns = r->pct[2];
+	vp.sum_ns = r->sum;
 	verdict_judge(&tg->vh, &vp, &dev, 1, &v);
 	tg->bad = v.state == VERDICT_FALLS_SHORT || v.state == VERDICT_QUEUE_BUILDING;
 	if (tg->bad)

@@ -30,6 +30,7 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 	vp.skipped = t->skipped;
 	vp.p50_ns = stats_percentile(&t->valid, 50);
 	vp.p99_ns = stats_percentile(&t->valid, 99);
+	vp.sum_ns = t->valid.sum;
 	verdict_judge(h, &vp, devs, n, v);
 	*r = (struct sweep_row){
 		.size = sp->run.size, .asked = rate, .achieved = v->achieved,

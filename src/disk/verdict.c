@@ -52,21 +52,26 @@ void verdict_hist_init(struct verdict_hist *h)
 /* Why the probe falls short, from the interval's numbers (v filled but for the reason). */
 static enum verdict_reason verdict_why(const struct verdict_hist *h, const struct verdict *v)
 {
-	double p50 = (double)v->p50_ns / 1e6;
-	bool at_ceiling;
+	double mean = v->mean_ns / 1e6;
+	bool at_ceiling, in_device = v->dev_ms >= VERDICT_CEILING_DEV_SHARE * mean;
 
 	if (!v->done) /* nothing finished: either the device is busy or it never saw the request */
 		return v->busy >= VERDICT_BUSY_SATURATED ? VERDICT_DEVICE_SATURATED :
 							   VERDICT_WAIT_ABOVE;
-	if (p50 > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
-	    p50 - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
+	if (mean > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
+	    mean - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
 		return VERDICT_WAIT_ABOVE;
 	at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
 		     v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
 	if (v->busy >= VERDICT_BUSY_SATURATED ||
-	    (at_ceiling && v->aqu >= VERDICT_CEILING_AQU &&
-	     v->dev_ms >= VERDICT_CEILING_DEV_SHARE * p50))
+	    (v->aqu >= VERDICT_CEILING_AQU * v->own_aqu && in_device) ||
+	    (at_ceiling && v->aqu >= VERDICT_CEILING_AQU && in_device))
 		return VERDICT_DEVICE_SATURATED;
+	/* it waited throughout, the device had room: the depth is the limit when the device's
+	 * time is a fair part of each request; else the time went to the probe's own side (a
+	 * CPU quota shows as requests that take 20 x the device's: the probe was descheduled) */
+	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms)
+		return VERDICT_DEPTH_LIMITED;
 	return VERDICT_PROBE_LIMITED;
 }
 
@@ -78,7 +83,7 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	struct verdict_expect at_asked, at_got;
 
 	if (!r || r->reset || verdict_expect(p, d, v->asked, &at_asked) ||
-	    verdict_expect(p, d, v->achieved, &at_got))
+	    verdict_expect(p, d, v->rate, &at_got))
 		return false;
 	snprintf(v->dev, sizeof(v->dev), "%s", d->name ? d->name : "");
 	v->dev_rate = r->r_s + r->w_s;
@@ -93,7 +98,7 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	v->aqu = r->aqu_sz;
 	v->own_aqu = at_asked.own_aqu;
 	v->await = r->await;
-	v->dev_ms = v->achieved > 0 ? r->aqu_sz * 1000 / v->achieved : 0;
+	v->dev_ms = v->rate > 0 ? r->aqu_sz * 1000 / v->rate : 0;
 	return true;
 }
 
@@ -105,7 +110,7 @@ static void verdict_checks(const struct verdict_hist *h, const struct verdict_pr
 	double margin;
 	bool above;
 
-	verdict_expect(p, d, v->achieved, &e);
+	verdict_expect(p, d, v->rate, &e);
 	margin = fmax(VERDICT_OTHER_SHARE * v->own, VERDICT_OTHER_MIN_S) +
 		 2 * e.per_request / secs;
 	v->other_io = v->dev_rate > v->own + margin;
@@ -132,6 +137,43 @@ static void verdict_remember(struct verdict_hist *h, const struct verdict *v)
 	}
 }
 
+/* Add this interval to h's rate window (a new asked rate starts a new window). */
+static void verdict_window_push(struct verdict_hist *h, const struct verdict_probe *p,
+				double asked)
+{
+	if (h->win_n && fabs(asked - h->win_asked) > 1e-9 * fmax(1, asked))
+		h->win_n = 0;
+	h->win_asked = asked;
+	h->win_at = (h->win_at + 1) % VERDICT_WINDOW;
+	h->win_done[h->win_at] = p->done;
+	h->win_ns[h->win_at] = p->period_ns;
+	h->win_sum[h->win_at] = p->sum_ns;
+	if (h->win_n < VERDICT_WINDOW)
+		h->win_n++;
+}
+
+/* The window's rate numbers into v: achieved, short_pct, mean, the probe's busy share. */
+static void verdict_window(const struct verdict_hist *h, unsigned depth, struct verdict *v)
+{
+	double done = 0, ns = 0, sum = 0;
+
+	for (unsigned i = 0; i < h->win_n; i++) {
+		unsigned k = (h->win_at + VERDICT_WINDOW - i) % VERDICT_WINDOW;
+
+		done += (double)h->win_done[k];
+		ns += (double)h->win_ns[k];
+		sum += (double)h->win_sum[k];
+	}
+	v->window_s = ns / 1e9;
+	v->achieved = ns > 0 ? done / v->window_s : 0;
+	v->short_pct = v->asked > 0 ? (v->achieved - v->asked) / v->asked * 100 : 0;
+	v->mean_ns = done > 0 ? sum / done : 0;
+	v->probe_busy = ns > 0 ? sum / (ns * (depth ? depth : 1)) : 0;
+	v->max_rate = v->mean_ns > 0 ? (depth ? depth : 1) * 1e9 / v->mean_ns : 0;
+	v->falls_short = v->asked > 0 && ns > 0 &&
+			 done + VERDICT_KEEP_SLACK_REQS < VERDICT_KEEP_SHARE * v->asked * v->window_s;
+}
+
 int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 		  const struct verdict_dev *dev, size_t ndev, struct verdict *out)
 {
@@ -143,16 +185,13 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 		return -EINVAL;
 	secs = (double)p->period_ns / 1e9;
 	out->asked = isfinite(p->asked) && p->asked > 0 ? p->asked : 0;
-	out->achieved = secs > 0 ? (double)p->done / secs : 0;
-	out->short_pct = out->asked > 0 ? (out->achieved - out->asked) / out->asked * 100 : 0;
+	out->rate = secs > 0 ? (double)p->done / secs : 0;
 	out->done = p->done;
 	out->skipped = p->skipped;
 	out->p50_ns = p->p50_ns;
 	out->p99_ns = p->p99_ns;
-	out->max_rate = p->p50_ns ? (p->depth ? p->depth : 1) * 1e9 / (double)p->p50_ns : 0;
-	out->falls_short = out->asked > 0 && secs > 0 &&
-			   (double)p->done + VERDICT_KEEP_SLACK_REQS <
-				   VERDICT_KEEP_SHARE * out->asked * secs;
+	verdict_window_push(h, p, out->asked);
+	verdict_window(h, p->depth, out);
 	out->have_dev = ndev > 0 && dev && secs > 0 && verdict_device(p, &dev[0], out);
 	if (!out->have_dev) {
 		out->state = VERDICT_NONE;
@@ -201,6 +240,7 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_UNPACED: return "unpaced";
 	case VERDICT_NO_DEVICE: return "no device row";
 	case VERDICT_DEVICE_LESS: return "the device saw less";
+	case VERDICT_DEPTH_LIMITED: return "depth limited";
 	case VERDICT_NO_REASON: break;
 	}
 	return "";
@@ -217,7 +257,9 @@ char *verdict_words(const struct verdict *v, char *buf, size_t len)
 
 void verdict_rate_text(char *buf, size_t len, double rate)
 {
-	snprintf(buf, len, fabs(rate) >= 9.95 || rate == 0 ? "%.0f" : "%.1f", rate);
+	bool whole = fabs(rate - round(rate)) < 0.05;
+
+	snprintf(buf, len, fabs(rate) >= 99.5 || whole ? "%.0f" : "%.1f", rate);
 }
 
 static void put_rate(struct sbuf *sb, const char *before, double rate, const char *after)
@@ -294,7 +336,7 @@ static void put_short(struct sbuf *sb, const struct verdict *v)
 	sbuf_printf(sb, " (%.0f %%), ", v->short_pct);
 	switch (v->reason) {
 	case VERDICT_WAIT_ABOVE:
-		put_time(sb, "probe p50 ", v->p50_ns);
+		put_time(sb, "probe mean ", (uint64_t)v->mean_ns);
 		sbuf_printf(sb, " against %.2f ms in the device per request (busy %.0f %%): "
 			    "throttling, file system, page cache, FUSE or network",
 			    v->dev_ms, v->busy);
@@ -303,14 +345,24 @@ static void put_short(struct sbuf *sb, const struct verdict *v)
 		sbuf_printf(sb, "busy %.0f %%, ", v->busy);
 		put_dev(sb, v, v->expected);
 		break;
+	case VERDICT_DEPTH_LIMITED:
+		put_time(sb, "one request takes ", (uint64_t)v->mean_ns);
+		sbuf_printf(sb, " (%.3f ms of it in the device, busy %.0f %%)", v->dev_ms, v->busy);
+		break;
+	case VERDICT_PROBE_LIMITED:
+		sbuf_printf(sb, "busy %.0f %%, the device's time %.0f %% of the probe's (its CPU or "
+			    "schedule held it)", v->busy,
+			    v->mean_ns > 0 ? fmin(100, v->dev_ms * 1e8 / v->mean_ns) : 0);
+		break;
 	default:
 		sbuf_printf(sb, "busy %.0f %%", v->busy);
 		break;
 	}
-	if (v->max_rate > 0 && v->reason != VERDICT_WAIT_ABOVE) {
-		put_time(sb, ", one request takes ", v->p50_ns);
+	if (v->max_rate > 0 && v->reason == VERDICT_DEVICE_SATURATED)
+		put_time(sb, ", one request takes ", (uint64_t)v->mean_ns);
+	if (v->max_rate > 0 && (v->reason == VERDICT_DEVICE_SATURATED ||
+				v->reason == VERDICT_DEPTH_LIMITED))
 		put_rate(sb, ": at most ", v->max_rate, "/s at this depth");
-	}
 }
 
 int verdict_format(struct sbuf *sb, const struct verdict *v)
@@ -382,4 +434,5 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->skipped = skipped;
 	p->p50_ns = stats_percentile(lat, 50);
 	p->p99_ns = stats_percentile(lat, 99);
+	p->sum_ns = lat->sum;
 }

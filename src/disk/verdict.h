@@ -38,14 +38,23 @@
  *   "queue building" aqu-sz above the probe's own (pieces x depth) plus a
  *                    margin in this interval and the one before (or rising),
  *                    or await well above the first intervals' baseline;
- *   "falls short"    achieved below 99 % of asked; the reason is
- *                    "wait above the device" (probe latency far above the
- *                    device time per request), else "device saturated"
- *                    (busy >= 90 %, or the device rate flat at the highest
- *                    rate seen while its time is the probe's latency),
- *                    else "probe limited" (one request at this depth takes
- *                    longer than the interval: the highest rate is given);
- *   "keeps up"       achieved >= 99 % of asked.
+ *   "falls short"    achieved below 99 % of asked over the window; the
+ *                    reason is "wait above the device" (the probe's mean
+ *                    time far above the device time per request), else
+ *                    "device saturated" (busy >= 90 %; or the probe's whole
+ *                    depth in the device, aqu-sz >= 0.9 x pieces x depth,
+ *                    whatever %util reads: a serial device; or the device
+ *                    rate flat at the highest seen while its time is the
+ *                    probe's), else "depth limited" (the probe waited on
+ *                    requests all the time, the device did not hold its
+ *                    depth but its time is at least a third of each
+ *                    request's: depth / mean is the most the probe gets,
+ *                    raise -Q), else "probe limited" (the probe did not wait
+ *                    on its requests, or its requests' time was mostly its
+ *                    own side's: its CPU or its schedule held it — a CPU
+ *                    quota descheduling it mid-request looks like that);
+ *   "keeps up"       achieved >= 99 % of asked over the window (within
+ *                    one request: the window's counting edge).
  * A verdict also says which later checks held (queue building and falls
  * short under other I/O, falls short under queue building).
  */
@@ -65,7 +74,14 @@
  */
 /* keeps up: achieved >= 99 % of asked (issue 13's definition of keeping up) */
 #define VERDICT_KEEP_SHARE 0.99
-/* one request per interval is counting noise: an interval cuts the schedule at any phase */
+/*
+ * The rate is judged over a window: the last VERDICT_WINDOW intervals at the same asked rate
+ * (the current one included). Counting completions in a window cuts the schedule at its two
+ * ends, so a probe that keeps every slot counts asked x seconds +/- 1 request: one request per
+ * window, not per interval, is counting noise (at 35/s over 3 s that is 1 %, where one request
+ * per 1 s interval was 3 % and hid a -3 % shortfall).
+ */
+#define VERDICT_WINDOW 3
 #define VERDICT_KEEP_SLACK_REQS 1.0
 /* device saturated: busy (%util) >= 90 % (issue 13; the probe alone above capacity: 96 %) */
 #define VERDICT_BUSY_SATURATED 90.0
@@ -83,14 +99,24 @@
  */
 #define VERDICT_CEILING_AQU 0.9
 /*
- * wait above the device: probe p50 latency > 3 x the device time per probe
- * request and at least 1 ms more. Measured: a blkio throttle gave 10.9 ms
- * against 0.09 ms (x120); the serial 7 ms disk gives 7.4 ms against about
- * 7.4 ms (x1); a page cache or file system hop on a local disk adds well
- * under 1 ms.
+ * wait above the device: the probe's MEAN time per request (its time, not
+ * one percentile: a bursty throttle passes half the requests at once and
+ * holds the rest for up to 72 ms, so p50 0.34 ms hid a mean of 10.8 ms) >
+ * 3 x the device time per probe request and at least 1 ms more. Measured: a
+ * blkio throttle gave 10.9 ms against 0.09 ms (x120); the serial 7 ms disk
+ * gives 7.4 ms against about 7.4 ms (x1); a page cache or file system hop on
+ * a local disk adds well under 1 ms.
  */
 #define VERDICT_WAIT_ABOVE_FACTOR 3.0
 #define VERDICT_WAIT_ABOVE_MIN_MS 1.0
+/*
+ * The probe waited on its requests the whole interval: the sum of its
+ * request times is at least 90 % of depth x the interval (a probe at its
+ * schedule, or held by its own CPU, waits far less; one in front of a
+ * saturated serial disk waits 97-100 %; depth 1 back to back on a fast loop
+ * device measured 92-95 %). Then it is not "probe limited": its depth is.
+ */
+#define VERDICT_PROBE_WAITED 0.9
 /*
  * other I/O: the device rate above the probe's own share by more than 10 %
  * and 3 requests/s (an ext4 target adds two small journal writes now and
@@ -134,6 +160,9 @@ enum verdict_reason {
 	VERDICT_NO_DEVICE,   /* for VERDICT_NONE: no row for the top device */
 	VERDICT_DEVICE_LESS, /* for VERDICT_NONE: the device saw far fewer requests than the probe
 			      * made (the page cache, a stacked device that absorbed them) */
+	VERDICT_DEPTH_LIMITED, /* the probe waited throughout while the device did not hold its
+				* depth: depth / mean time per request is the most it gets
+				* (raise -Q) */
 };
 
 enum verdict_cache {
@@ -154,6 +183,7 @@ struct verdict_probe {
 	uint64_t skipped;      /* schedule slots missed in the interval */
 	uint64_t p50_ns;       /* latency percentiles of those requests; 0 if none */
 	uint64_t p99_ns;
+	uint64_t sum_ns;       /* the sum of their latencies (the probe's time waiting on them) */
 };
 
 /*
@@ -198,6 +228,10 @@ struct verdict_hist {
 	double prev_aqu;
 	bool prev_above;       /* the previous interval's aqu-sz was above the probe's own */
 	unsigned periods;      /* intervals judged with a device row */
+	/* the rate window: the last intervals at win_asked (a ring, win_n <= VERDICT_WINDOW) */
+	double win_asked;
+	unsigned win_n, win_at;
+	uint64_t win_done[VERDICT_WINDOW], win_ns[VERDICT_WINDOW], win_sum[VERDICT_WINDOW];
 };
 
 struct verdict {
@@ -208,7 +242,13 @@ struct verdict {
 	bool other_io;
 	bool device_less;      /* the device saw under VERDICT_LESS_SHARE of the probe's own */
 	char dev[32];          /* the top device's name, "" without one */
+	/* achieved, short_pct, mean_ns and probe_busy cover the window (window_s seconds, the
+	 * last up to VERDICT_WINDOW intervals at this asked rate); the rest this interval */
 	double asked, achieved, short_pct;  /* short_pct: (achieved - asked) / asked * 100 */
+	double window_s;
+	double mean_ns;        /* the probe's mean time per request */
+	double probe_busy;     /* its requests' time / (depth x window): 1 = it waited throughout */
+	double rate;           /* this interval's completions per second (device comparisons) */
 	uint64_t done, skipped, p50_ns, p99_ns;
 	bool have_dev;
 	double dev_rate;       /* r/s + w/s of the top device */
@@ -218,8 +258,8 @@ struct verdict {
 	bool flush_counted;    /* a flush per write is in expected (and f/s) */
 	double f_s, f_await;
 	double busy, aqu, own_aqu, await, base_await;
-	double dev_ms;         /* device time per probe request, ms (aqu-sz / achieved) */
-	double max_rate;       /* depth / p50: the highest rate this depth reaches; 0 unknown */
+	double dev_ms;         /* device time per probe request, ms (aqu-sz / this interval's rate) */
+	double max_rate;       /* depth / mean: the highest rate this depth reaches; 0 unknown */
 	double ceiling;
 };
 
@@ -285,7 +325,8 @@ int verdict_format(struct sbuf *sb, const struct verdict *v);
  */
 int verdict_format_rates(struct sbuf *sb, const struct verdict *v);
 
-/* A rate for humans: "%.0f" from 10 up, "%.1f" below. */
+/* A rate for humans: "%.0f" from 100 up and for whole rates, else "%.1f" ("17.5", "70",
+ * "34.7", "0.5"). */
 void verdict_rate_text(char *buf, size_t len, double rate);
 
 #endif

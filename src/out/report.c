@@ -325,6 +325,9 @@ static void json_verdict(struct json_w *w, const struct verdict *v)
 	json_w_open(w, "probe");
 	json_w_raw(w, "asked", "%.2f", v->asked);
 	json_w_raw(w, "achieved", "%.2f", v->achieved);
+	json_w_raw(w, "window", "%.3f", v->window_s);
+	json_w_raw(w, "mean", "%.0f", v->mean_ns);
+	json_w_raw(w, "waited", "%.3f", v->probe_busy);
 	json_w_u64(w, "requests", v->done);
 	json_w_u64(w, "skipped", v->skipped);
 	json_w_u64(w, "p50", v->p50_ns);

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""No verdict contradicts the numbers printed beside it (issue 24).
+
+    verdict_check.py FILE...
+
+Each FILE is ioprobe --iostat output: text (a "probe: ..." line, then the verdict line, each
+after "PATH: " with several targets) or -J / --json-lines (objects with an "iostat" key). Fails
+(exit 1, one line per contradiction) when a verdict
+  - says "keeps up" while the probe got less than 99 % of what it asked, beyond the one request
+    the window allows (text: the window is not printed, so at least one second is assumed;
+    JSON: the window's seconds are given);
+  - says "falls short" while the probe got at least what it asked;
+  - gives "at most N/s" below what it got (by more than the rounding of the printed numbers);
+  - says "other I/O" while the device did no more than the probe's own share;
+  - says "the device saw X/s of the Y/s" with X not below Y.
+Exit 2 when a file holds no verdict at all (nothing was checked).
+"""
+import json
+import re
+import sys
+
+NUM = r"([0-9]+(?:\.[0-9]+)?)"
+PROBE = re.compile(r"probe: asked (-|" + NUM + r"/s)  got " + NUM + r"/s")
+
+
+def problems(asked, got, verdict, window=None):
+    out = []
+    if asked is not None and verdict.startswith("keeps up"):
+        w = window if window else 1.0
+        if got * w + 1 + 1e-6 < 0.99 * asked * w - 0.05 * w:
+            out.append(f"keeps up with got {got}/s of {asked}/s")
+    if asked is not None and verdict.startswith("falls short") and got >= asked:
+        out.append(f"falls short with got {got}/s of {asked}/s")
+    for m in re.finditer(r"at most " + NUM + r"/s", verdict):
+        if float(m.group(1)) < 0.95 * got - 1:
+            out.append(f"at most {m.group(1)}/s below got {got}/s")
+    m = re.match(r"other I/O: dev " + NUM + r"/s, the probe's own " + NUM + r"/s", verdict)
+    if m and float(m.group(1)) <= float(m.group(2)):
+        out.append(f"other I/O with dev {m.group(1)}/s not above own {m.group(2)}/s")
+    m = re.search(r"the device saw " + NUM + r"/s of the " + NUM + r"/s", verdict)
+    if m and float(m.group(1)) >= float(m.group(2)):
+        out.append(f"device saw {m.group(1)}/s, not less than {m.group(2)}/s")
+    return out
+
+
+def text_pairs(lines):
+    for i, line in enumerate(lines):
+        path, sep, rest = line.partition(": probe: ")
+        if sep:
+            probe, prefix = "probe: " + rest, path + ": "
+        elif line.startswith("probe: "):
+            probe, prefix = line, ""
+        else:
+            continue
+        m = PROBE.match(probe)
+        if not m or i + 1 >= len(lines) or not lines[i + 1].startswith(prefix):
+            continue
+        asked = None if m.group(1) == "-" else float(m.group(2))
+        yield asked, float(m.group(3)), lines[i + 1][len(prefix):], None
+
+
+def json_pairs(text):
+    text = text.strip()
+    objs = json.loads(text) if text.startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
+    for o in objs:
+        io = o.get("iostat") if isinstance(o, dict) else None
+        if not io or "verdict" not in io:
+            continue
+        p, v = io["probe"], io["verdict"]
+        asked = p["asked"] if p["asked"] > 0 else None
+        yield asked, p["achieved"], v["text"], p.get("window")
+
+
+def main(files):
+    bad, seen = 0, 0
+    for f in files:
+        text = open(f, errors="replace").read()
+        s = text.lstrip()
+        pairs = json_pairs(text) if s[:1] in "[{" else text_pairs(text.splitlines())
+        for asked, got, verdict, window in pairs:
+            seen += 1
+            for p in problems(asked, got, verdict, window):
+                print(f"{f}: {p}: {verdict}")
+                bad += 1
+    if not seen:
+        print("verdict_check: no verdict found in " + " ".join(files))
+        return 2
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
