@@ -279,3 +279,13 @@ Test(tui_fmt, prep_line)
 	tui_fmt_prep(buf, sizeof(buf), 0, 1ull << 30, 0);
 	cr_assert_str_eq(buf, "0 B of 1.00 GiB (0 B/s)");
 }
+
+/* The rows a text wraps into: what the iostat panel keeps for a whole verdict. */
+Test(tui_fmt, wrap_rows)
+{
+	cr_assert_eq(tui_fmt_wrap_rows("", 10), 0);
+	cr_assert_eq(tui_fmt_wrap_rows("keeps up", 10), 1);
+	cr_assert_eq(tui_fmt_wrap_rows("other I/O: dev 153/s", 10), 2, "other I/O: | dev 153/s");
+	cr_assert_eq(tui_fmt_wrap_rows("abcdefghijklmnopqrstu", 10), 3, "hard breaks");
+	cr_assert_eq(tui_fmt_wrap_rows("a b", 0), 0);
+}

@@ -257,6 +257,28 @@ Test(verdict, keeps_up_without_flushes)
 	cr_assert_float_eq(v.expected, 70, 1e-9);
 }
 
+/* The view's brief form leaves out what its rates line says; the rest is the same. */
+Test(verdict, brief_leaves_out_the_rates)
+{
+	static const struct rec r = { 129, 64, 7.50, 8.09, 257.90, 128.95, 0.08, 3.71, 3.71, 0.97,
+				      95.16, 0 };
+	struct verdict_hist h;
+	struct verdict v;
+	struct sbuf sb = SBUF_INIT;
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(200, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	verdict_format_brief(&sb, &v);
+	cr_assert_str_eq(sbuf_str(&sb), "falls short: device saturated: busy 95 %, one request "
+					"takes 7.50 ms: at most 133/s at this depth");
+	sbuf_reset(&sb);
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &KEEPS_UP, &v);
+	verdict_format_brief(&sb, &v);
+	cr_assert(!strncmp(sbuf_str(&sb), "keeps up: dev 140/s (expected 140: ", 35), "%s",
+		  sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
 /* -r 200 on the same disk: the probe alone above capacity. */
 Test(verdict, falls_short_device_saturated)
 {

@@ -249,9 +249,11 @@ static void tui_draw_iostat_bottom(const struct tui_frame *f, const struct tui_r
 	bool have_v = tui_io_verdict(f, &rates, &verdict);
 	char line[512];
 	int y = r->y + 1, end = r->y + r->h, x = r->x + 1, w = r->w - 1;
-	/* rows kept for the rates line, the verdict (up to three rows at 80 columns) and the
-	 * selected device's second line */
-	int keep = (have_v ? 4 : 0) + (sel && sel->state == TUI_IO_OK ? 1 : 0);
+	/* rows kept for the rates line, the whole verdict (however many rows it wraps into:
+	 * a compound verdict takes four or five at 80 columns) and the selected device's
+	 * second line; the other devices' rows give way first */
+	int keep = (have_v ? 1 + tui_fmt_wrap_rows(sbuf_str(&verdict), w) : 0) +
+		   (sel && sel->state == TUI_IO_OK ? 1 : 0);
 
 	tui_text_title(r, " iostat (ms, kB) ", io->stack, TA_DIM, f->ascii);
 	if (!sel) {

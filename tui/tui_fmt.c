@@ -304,3 +304,20 @@ char *tui_fmt_prep(char *buf, size_t len, uint64_t done, uint64_t total, uint64_
 		 tui_fmt_bytes(b, sizeof(b), (double)total), tui_fmt_bytes(r, sizeof(r), rate));
 	return buf;
 }
+
+int tui_fmt_wrap_rows(const char *s, int width)
+{
+	int rows = 0;
+
+	while (*s) {
+		size_t n = tui_fmt_wrap(s, width);
+
+		if (!n)
+			break;
+		rows++;
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	return rows;
+}

@@ -65,6 +65,9 @@ char *tui_fmt_bar(char *buf, size_t len, int width, double frac, bool ascii);
  */
 size_t tui_fmt_wrap(const char *s, int width);
 
+/* The rows s takes when word-wrapped at width by tui_fmt_wrap (0 for an empty s). */
+int tui_fmt_wrap_rows(const char *s, int width);
+
 /* The probe's mode word list, e.g. "read direct", "write cached", "rw sync+direct". */
 struct tui_mode {
 	bool write, read_write;

@@ -45,6 +45,7 @@
 
 struct tui {
 	const struct view_params *vp;
+	int verdict_rows;        /* rows the last layout kept for the verdict's text */
 	struct warnlog warns;    /* kept for after the screen, each text once */
 	struct session s;
 	struct tui_model live, frozen;
@@ -164,13 +165,31 @@ static void tui_pace(struct tui *t)
 		snprintf(t->pace, sizeof(t->pace), "%severy %s", burst, a);
 }
 
+/* The rows the verdict's text wraps into in the iostat panel (at least 3). */
+static int tui_verdict_rows(const struct tui *t)
+{
+	struct sbuf rates = SBUF_INIT, verdict = SBUF_INIT;
+	int w = (COLS >= TUI_SIDE_MIN_COLS ? TUI_SIDE_W : COLS) - 1, rows = 3;
+
+	if (!tui_verdict_text(&t->verdict, &rates, &verdict)) {
+		int n = tui_fmt_wrap_rows(sbuf_str(&verdict), w);
+
+		rows = n > rows ? n : rows;
+	}
+	sbuf_free(&rates);
+	sbuf_free(&verdict);
+	return rows;
+}
+
 void tui_relayout(struct tui *t)
 {
 	struct tui_layout_req req = { COLS, LINES, 0 };
 	size_t need;
 
-	/* title, the devices, the selected one's second line, rates, the verdict in two */
-	req.iostat_want = t->io.no_blockdev ? 2 : 6 + (int)t->io.ndev; /* verdict: 3 rows at 80 */
+	/* title, the devices, the selected one's second line, rates, then the whole verdict:
+	 * at least 3 rows (a simple one at 80 columns), more for a compound one */
+	t->verdict_rows = tui_verdict_rows(t);
+	req.iostat_want = t->io.no_blockdev ? 2 : 3 + (int)t->io.ndev + t->verdict_rows;
 	tui_layout_compute(&req, &t->lay);
 	need = tui_draw_graph_cells(&t->lay);
 	if (need > t->ncells) {
@@ -470,6 +489,8 @@ void tui_tick(struct tui *t, uint64_t mono)
 		tui_verdict_judge(&t->verdict, &t->io.watch,
 				  t->io.last > prev && prev ? (t->io.last - prev < run ?
 							       t->io.last - prev : run) : 0);
+		if (tui_verdict_rows(t) != t->verdict_rows)
+			tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	}
 }

@@ -45,7 +45,7 @@ int tui_verdict_text(const struct tui_verdict *tv, struct sbuf *rates, struct sb
 {
 	if (!tv->have)
 		return -ENODATA;
-	if (verdict_format_rates(rates, &tv->v) || verdict_format(verdict, &tv->v))
+	if (verdict_format_rates(rates, &tv->v) || verdict_format_brief(verdict, &tv->v))
 		return -ENOMEM;
 	return 0;
 }

@@ -48,7 +48,8 @@ void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_
 
 /*
  * The panel's two texts: rates "asked 200/s  got 131/s (-35 %)  dev 262/s
- * (expected 400)" and the verdict line as --iostat prints it. Returns 0,
+ * (expected 400)" and the verdict line as --iostat prints it, less what the rates
+ * line says (verdict_format_brief()). Returns 0,
  * -ENODATA before the first judgement, or -ENOMEM.
  */
 int tui_verdict_text(const struct tui_verdict *tv, struct sbuf *rates, struct sbuf *verdict);

@@ -328,12 +328,15 @@ static void put_queue(struct sbuf *sb, const struct verdict *v)
 		sbuf_printf(sb, " (first intervals %.2f ms)", v->base_await);
 }
 
-static void put_short(struct sbuf *sb, const struct verdict *v)
+/* The falls-short clause; brief leaves out what the rates line says (got, asked, dev). */
+static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 {
 	sbuf_printf(sb, "%s: ", verdict_reason_text(v->reason));
-	put_rate(sb, "got ", v->achieved, "/s");
-	put_rate(sb, " of ", v->asked, "");
-	sbuf_printf(sb, " (%.0f %%), ", v->short_pct);
+	if (!brief) {
+		put_rate(sb, "got ", v->achieved, "/s");
+		put_rate(sb, " of ", v->asked, "");
+		sbuf_printf(sb, " (%.0f %%), ", v->short_pct);
+	}
 	switch (v->reason) {
 	case VERDICT_WAIT_ABOVE:
 		put_time(sb, "probe mean ", (uint64_t)v->mean_ns);
@@ -342,8 +345,11 @@ static void put_short(struct sbuf *sb, const struct verdict *v)
 			    v->dev_ms, v->busy);
 		break;
 	case VERDICT_DEVICE_SATURATED:
-		sbuf_printf(sb, "busy %.0f %%, ", v->busy);
-		put_dev(sb, v, v->expected);
+		sbuf_printf(sb, "busy %.0f %%", v->busy);
+		if (!brief) {
+			sbuf_puts(sb, ", ");
+			put_dev(sb, v, v->expected);
+		}
 		break;
 	case VERDICT_DEPTH_LIMITED:
 		put_time(sb, "one request takes ", (uint64_t)v->mean_ns);
@@ -365,7 +371,7 @@ static void put_short(struct sbuf *sb, const struct verdict *v)
 		put_rate(sb, ": at most ", v->max_rate, "/s at this depth");
 }
 
-int verdict_format(struct sbuf *sb, const struct verdict *v)
+static int verdict_put(struct sbuf *sb, const struct verdict *v, bool brief)
 {
 	sbuf_puts(sb, verdict_state_text(v->state));
 	switch (v->state) {
@@ -388,7 +394,7 @@ int verdict_format(struct sbuf *sb, const struct verdict *v)
 		break;
 	case VERDICT_FALLS_SHORT:
 		sbuf_puts(sb, ": ");
-		put_short(sb, v);
+		put_short(sb, v, brief);
 		break;
 	case VERDICT_OTHER_IO:
 		sbuf_puts(sb, ": ");
@@ -400,7 +406,7 @@ int verdict_format(struct sbuf *sb, const struct verdict *v)
 		}
 		if (v->falls_short) {
 			sbuf_puts(sb, "; falls short: ");
-			put_short(sb, v);
+			put_short(sb, v, brief);
 		}
 		break;
 	case VERDICT_QUEUE_BUILDING:
@@ -408,7 +414,7 @@ int verdict_format(struct sbuf *sb, const struct verdict *v)
 		put_queue(sb, v);
 		if (v->falls_short) {
 			sbuf_puts(sb, "; falls short: ");
-			put_short(sb, v);
+			put_short(sb, v, brief);
 		}
 		break;
 	}
@@ -435,4 +441,14 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->p50_ns = stats_percentile(lat, 50);
 	p->p99_ns = stats_percentile(lat, 99);
 	p->sum_ns = lat->sum;
+}
+
+int verdict_format(struct sbuf *sb, const struct verdict *v)
+{
+	return verdict_put(sb, v, false);
+}
+
+int verdict_format_brief(struct sbuf *sb, const struct verdict *v)
+{
+	return verdict_put(sb, v, true);
 }

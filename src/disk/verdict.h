@@ -320,6 +320,14 @@ int verdict_format_probe(struct sbuf *sb, const struct verdict *v);
 int verdict_format(struct sbuf *sb, const struct verdict *v);
 
 /*
+ * The same as verdict_format() without what the rates line beside it says
+ * (verdict_format_rates(): got, asked and the device's rate against the
+ * expected one) in the falls-short clause, so that a compound verdict stays
+ * whole in the view's panel at 80 columns. Returns 0 or -ENOMEM.
+ */
+int verdict_format_brief(struct sbuf *sb, const struct verdict *v);
+
+/*
  * Append the rates line the view shows:
  * "asked 200/s  got 131/s (-35 %)  dev 262/s (expected 400)". Returns 0 or -ENOMEM.
  */

@@ -197,7 +197,7 @@ throttled() {
 	probe_in "$CG" --iostat -q -D -WWW -S 64m -w 3.5 -s 256k -r 70 "$L"
 	check "throttle: exit 0" rc_is 0
 	check "throttle: falls short, wait above the device" \
-		all_verdicts "falls short: wait above the device: got 1[0-9]/s of 70"
+		all_verdicts "falls short: wait above the device: got 1[0-9](\.[0-9])?/s of 70"
 	check "throttle: device rate is the probe's own (no other I/O)" out_lacks "other I/O"
 	cp "$OUT" "$T_TMP/throttle.txt"
 }
