@@ -28,7 +28,7 @@ Test(fiojob, mixed_load_parameters)
 	cr_assert_eq(p.rwmixread, 70);
 	cr_assert_eq(p.rate_r, 140);
 	cr_assert_eq(p.rate_w, 60);
-	cr_assert_eq(p.iodepth, 8, "aqu-sz 3.6: twice, rounded up");
+	cr_assert_eq(p.iodepth, 8, "aqu-sz 3.6 on a device with idle time: twice, rounded up");
 	cr_assert_eq(p.fdatasync, 0);
 }
 
@@ -47,7 +47,7 @@ Test(fiojob, flushes_counted_as_empty_writes_are_removed)
 	cr_assert_eq(p.wbs, 256 * 1024, "the data size, not the halved mean");
 	cr_assert_eq(p.fdatasync, 1);
 	cr_assert_eq(p.rwmixread, 0);
-	cr_assert_eq(p.iodepth, 2, "aqu-sz 0.9: twice, rounded up");
+	cr_assert_eq(p.iodepth, 2, "aqu-sz 0.9 on a device with idle time: twice, rounded up");
 }
 
 Test(fiojob, idle_device_has_nothing_to_imitate)
@@ -131,4 +131,29 @@ Test(fiojob, global_section)
 			 "runtime=5\n"));
 	cr_assert(strstr(sbuf_str(&sb), "4.6 s, written by ioprobe 9 --fio-job"));
 	sbuf_free(&sb);
+}
+
+/* The queue the copy reproduces (issue 24): on a device busy all the time, a saturated serial
+ * device (aqu-sz 0.97-1.01) and a saturated depth 4 (3.9-4.05) keep their depth (twice aqu-sz
+ * doubled the queue and await); with idle time, twice aqu-sz leaves room for overlaps. */
+Test(fiojob, iodepth_is_the_observed_queue)
+{
+	static const struct { double aqu, util; unsigned depth; } cases[] = {
+		{ 0, 100, 1 }, { 0.3, 95, 1 }, { 0.97, 99, 1 }, { 1.01, 100, 1 }, { 1.24, 100, 1 },
+		{ 1.46, 100, 2 }, { 3.6, 100, 4 }, { 3.9, 100, 4 }, { 4.05, 100, 4 },
+		{ 4.5, 100, 5 }, { 31.9, 100, 32 },
+		{ 0.02, 2, 1 }, { 0.67, 50, 2 }, { 0.9, 89, 2 }, { 3.6, 60, 8 },
+	};
+	struct fiojob_dev d = { .name = "loop0" };
+	struct fiojob_params p;
+
+	d.row.r_s = 100;
+	d.row.rkb_s = 400;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d.row.aqu_sz = cases[i].aqu;
+		d.row.util = cases[i].util;
+		cr_assert_eq(fiojob_derive(&d, &p), 0);
+		cr_assert_eq(p.iodepth, cases[i].depth, "aqu-sz %.2f at %.0f %%: iodepth %u, want %u",
+			     cases[i].aqu, cases[i].util, p.iodepth, cases[i].depth);
+	}
 }

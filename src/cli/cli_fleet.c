@@ -51,6 +51,10 @@ int cli_fleet_setup(struct opts *o)
 			o->interval_set = true;
 		}
 	}
+	/* a failing disk is what a fleet must see: the exporters count failed requests (as -E)
+	 * instead of ending at the first; the exit status still says some failed */
+	if (o->listen || o->prometheus || o->influx)
+		o->ignore_error = true;
 	if (o->influx && !o->print_count && !o->print_interval)
 		o->print_interval = 10000000000ull;
 	if (o->prometheus && !promfile_name_ok(o->prometheus)) {

@@ -39,7 +39,8 @@ struct fiojob_params {
 	double reads, writes;      /* data requests per second (flush-only writes removed) */
 	uint64_t rbs, wbs;         /* bytes per request, rounded to 512 */
 	unsigned rwmixread;        /* percent of reads */
-	unsigned iodepth;          /* twice aqu-sz rounded up (1 below 0.5) */
+	unsigned iodepth;          /* %util >= 90: aqu-sz rounded up (within 0.25 of the integer
+				    * below: it), at least 1; else twice aqu-sz (1 below 0.5) */
 	unsigned fdatasync;        /* fio fdatasync=N (a flush every N writes), 0 = none */
 	unsigned rate_r, rate_w;   /* rate_iops per direction */
 };

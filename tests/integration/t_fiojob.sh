@@ -79,6 +79,41 @@ PY
 }
 attempts 2 imitate
 
+## a saturated load (issue 24): fio keeps 4 reads in flight, unpaced, on a serial 5 ms disk,
+## so aqu-sz is about 4; the suggested job must keep that queue on a second serial disk (an
+## iodepth of twice aqu-sz filled 8 and doubled aqu-sz and await)
+C=$(make_fault_disk "$T_TMP/fc" 64M --latency 5ms -s) || skip "cannot mount the fault disk"
+D=$(make_fault_disk "$T_TMP/fd" 64M --latency 5ms -s) || skip "cannot mount the fault disk"
+cn=${C#/dev/}
+dn=${D#/dev/}
+saturated() {
+	fio --name=sat --filename="$C" --direct=1 --ioengine=libaio --rw=randread --bs=16k \
+		--iodepth=4 --time_based --runtime=20 --output=/dev/null &
+	FIO=$!
+	sleep 2
+	probe --fio-job=5 "$C"
+	check "saturated depth 4: a job with iodepth=4" eval 'rc_is 0 && out_has "^iodepth=4$"'
+	sed "s|^filename=.*|filename=$D|; s|^runtime=.*|runtime=10|" "$OUT" >"$T_TMP/sat.fio"
+	fio --output=/dev/null "$T_TMP/sat.fio" &
+	FIO2=$!
+	sleep 1.5
+	iostat -dx -y -o JSON "$C" "$D" 6 1 >"$T_TMP/sat.json"
+	wait "$FIO2" "$FIO"
+	python3 - "$T_TMP/sat.json" "$cn" "$dn" >"$T_TMP/sat.cmp" <<'PY'
+import json, sys
+rows = {d["disk_device"]: d for s in json.load(open(sys.argv[1]))["sysstat"]["hosts"][0]["statistics"] for d in s["disk"]}
+a, b = rows[sys.argv[2]], rows[sys.argv[3]]
+for k in ("aqu-sz", "r_await"):
+    print(f"{k} {a[k]:.2f} {b[k]:.2f} {b[k] / a[k] if a[k] else float('inf'):.3f}")
+PY
+	sed 's/^/# saturated original vs copy: /' "$T_TMP/sat.cmp"
+	while read -r key orig copy ratio; do
+		check "saturated: reproduced $key within 15 % ($orig vs $copy)" \
+			python3 -c "import sys; sys.exit(0 if 0.85 <= float('$ratio') <= 1.15 else 1)"
+	done <"$T_TMP/sat.cmp"
+}
+attempts 2 saturated
+
 ## several targets: one section per target's device, each with its own load
 fio --name=ra --filename="$A" --direct=1 --ioengine=libaio --rw=randread --bs=4k \
 	--rate_iops=40 --time_based --runtime=6 --output=/dev/null &
