@@ -87,6 +87,8 @@
 	"          -prometheus-period <time> between textfile writes (10s)\n" \
 	"          -influx                InfluxDB line protocol on stdout every -P period\n" \
 	"                                 (10s) for Telegraf; ends at stdin's EOF\n" \
+	"                                 (-listen, -prometheus, -influx count failed\n" \
+	"                                 requests as -E does: a failing disk must show)\n" \
 	"          -check <warn,crit>     monitoring plugin: p99 above warn/crit is WARNING/\n" \
 	"                                 CRITICAL, failed requests CRITICAL; exit 0-3\n" \
 	"          -check-iops <warn,crit> also WARNING/CRITICAL when iops is below\n" \

@@ -103,4 +103,22 @@ check "--influx -E on half EIO: exit 3 (failed requests)" rc_is 3
 check "--influx: errors counted in the errors field" grep -Eq ' requests=[0-9]+i,errors=[1-9][0-9]*i,' "$OUT"
 tap python3 "$LP" "$OUT" "$DEV" 2
 
+# ---- the fleet modes count failed requests without -E (issue 26): a failing disk is what
+# they must show; the exit status still says some failed
+timeout -k 5 30 "$IOPROBE" --influx -D -P 500ms -i 10ms -w 1.5 "$DEV" >"$OUT" 2>"$ERR" < <(sleep 10)
+RC=$?
+check "--influx without -E on half EIO: runs on, exit 3 at the end" rc_is 3
+check "--influx without -E: errors counted in the errors field" \
+	grep -Eq ' requests=[0-9]+i,errors=[1-9][0-9]*i,' "$OUT"
+check "--influx without -E: several periods written (not ended at the first EIO)" \
+	test "$(grep -c '^ioprobe,' "$OUT")" -ge 2
+PF=$T_TMP/eio.prom
+probe --prometheus "$PF" -D -i 10ms -w 1.5 "$DEV"
+check "--prometheus without -E on half EIO: runs on, exit 3 at the end" rc_is 3
+check "--prometheus without -E: the textfile counts EIO" \
+	grep -Eq '^ioprobe_request_errors_total\{.*errno="EIO".*\} [1-9][0-9]*$' "$PF"
+check "--prometheus without -E: and the successful requests" \
+	grep -Eq '^ioprobe_request_duration_seconds_count\{.*\} [1-9][0-9]*$' "$PF"
+fault_ctl "$M" "eio none"
+
 finish
