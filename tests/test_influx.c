@@ -50,7 +50,8 @@ Test(influx, line_with_latencies)
 	cr_assert_eq(influx_line(&sb, &p), 0);
 	cr_assert_str_eq(sbuf_str(&sb),
 		"ioprobe,target=/mnt/a\\ b,operation=read,device=sda1 requests=4i,errors=1i,"
-		"bytes=12288i,min_ms=0.000050,avg_ms=0.000090,p50_ms=0.000100,p90_ms=0.000120,"
+		"bytes=12288i,in_flight=0i,oldest_in_flight_ms=0.000,skipped=0i,"
+		"min_ms=0.000050,avg_ms=0.000090,p50_ms=0.000100,p90_ms=0.000120,"
 		"p99_ms=0.000120,p999_ms=0.000120,max_ms=0.000120 1700000000000000000\n");
 	sbuf_free(&sb);
 }
@@ -67,7 +68,8 @@ Test(influx, line_without_valid_requests_or_device)
 	stats_init(&v);
 	influx_line(&sb, &p);
 	cr_assert_str_eq(sbuf_str(&sb),
-			 "ioprobe,target=/d,operation=write requests=2i,errors=2i,bytes=0i 5\n");
+			 "ioprobe,target=/d,operation=write requests=2i,errors=2i,bytes=0i,in_flight=0i,"
+			 "oldest_in_flight_ms=0.000,skipped=0i 5\n");
 	sbuf_free(&sb);
 }
 
@@ -87,6 +89,7 @@ Test(influx, response_fields_follow_with_resp_prefix)
 	influx_line(&sb, &p);
 	cr_assert_str_eq(sbuf_str(&sb),
 		"ioprobe,target=/d,operation=read requests=1i,errors=0i,bytes=0i,"
+		"in_flight=0i,oldest_in_flight_ms=0.000,skipped=0i,"
 		"min_ms=0.000100,avg_ms=0.000100,p50_ms=0.000100,p90_ms=0.000100,"
 		"p99_ms=0.000100,p999_ms=0.000100,max_ms=0.000100,"
 		"resp_min_ms=0.000120,resp_avg_ms=0.000120,resp_p50_ms=0.000120,"
@@ -96,5 +99,19 @@ Test(influx, response_fields_follow_with_resp_prefix)
 	stats_init(&r); /* empty: left out */
 	influx_line(&sb, &p);
 	cr_assert_null(strstr(sbuf_str(&sb), "resp_"));
+	sbuf_free(&sb);
+}
+
+/* A hung target's line: nothing finished, one request in flight for 12 s, slots skipped. */
+Test(influx, hung_target_line)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct influx_point p = { .target = "/d", .operation = "read", .device = "",
+				  .in_flight = 1, .oldest_ms = 12000.5, .skipped = 3, .time = 5 };
+
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert_str_eq(sbuf_str(&sb), "ioprobe,target=/d,operation=read requests=0i,errors=0i,"
+					"bytes=0i,in_flight=1i,oldest_in_flight_ms=12000.500,"
+					"skipped=3i 5\n");
 	sbuf_free(&sb);
 }

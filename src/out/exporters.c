@@ -229,6 +229,48 @@ static void *exporters_stdin_main(void *arg)
 	return NULL;
 }
 
+/* The period of the hung-target lines: the -P period, or a second with -p. */
+static uint64_t exporters_hung_period(const struct exporters *x)
+{
+	return x->cfg.influx_period ? x->cfg.influx_period : 1000000000ull;
+}
+
+/*
+ * --influx while a request hangs: a target whose period line is overdue (half a period late)
+ * and that has a request in flight gets a line every period anyway, with no request counted
+ * and its in-flight fields, so Telegraf sees the hang while it lasts. Its period counts are
+ * left to the probe's thread (they are empty while it hangs).
+ */
+static void exporters_hung_tick(void *arg)
+{
+	struct exporters *x = arg;
+	uint64_t period = exporters_hung_period(x), now = clock_now();
+	static const char *const ops[METRICS_OPS] = { "read", "write" };
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < x->n; i++) {
+		struct metrics_target *m = &x->target[i];
+		struct metrics_snap snap;
+		int op = m->info.op[OP_WRITE] && !m->info.op[OP_READ] ? OP_WRITE : OP_READ;
+
+		if (now - atomic_load(&x->tgt[i].last_line) < period + period / 2)
+			continue;
+		metrics_snapshot(m, now, &snap);
+		if (!snap.in_flight)
+			continue;
+		influx_line(&sb, &(struct influx_point){
+			.target = m->info.target, .operation = ops[op], .device = m->info.device,
+			.in_flight = snap.in_flight, .oldest_ms = (double)snap.oldest_in_flight / 1e6,
+			.time = clock_realtime() });
+	}
+	if (sb.len && !sb.error) {
+		pthread_mutex_lock(&x->out_lock);
+		out_write(STDOUT_FILENO, sbuf_str(&sb), sb.len);
+		pthread_mutex_unlock(&x->out_lock);
+	}
+	sbuf_free(&sb);
+}
+
 int exporters_start(struct exporters *x, char *msg, size_t msglen)
 {
 	sigset_t all, old;
@@ -244,6 +286,10 @@ int exporters_start(struct exporters *x, char *msg, size_t msglen)
 		x->probe_thread = pthread_self();
 		err = -pthread_create(&x->stdin_thread, NULL, exporters_stdin_main, x);
 		x->stdin_running = !err;
+		for (size_t i = 0; !err && i < x->n; i++)
+			atomic_store(&x->tgt[i].last_line, clock_now());
+		if (!err)
+			err = ticker_start(&x->hung, exporters_hung_period(x), exporters_hung_tick, x);
 		if (err)
 			snprintf(msg, msglen, "--influx: cannot start its thread: %s", strerror(-err));
 	}
@@ -289,14 +335,23 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 	static const char *const ops[METRICS_OPS] = { "read", "write" };
 	int err;
 
+	struct metrics_snap snap;
+	uint64_t skipped;
+
 	if (!g->period)
 		return 0;
+	metrics_snapshot(&x->target[i], clock_now(), &snap);
+	skipped = snap.counts.skipped - g->skip_mark;
+	g->skip_mark = snap.counts.skipped;
+	atomic_store(&g->last_line, clock_now());
 	sbuf_reset(&g->line);
 	for (int op = 0; op < METRICS_OPS; op++) {
 		struct exporters_period *pe = &g->period[op];
 		struct influx_point pt = {
 			.target = in->target, .operation = ops[op], .device = in->device,
 			.requests = pe->requests, .errors = pe->errors, .bytes = pe->bytes,
+			.in_flight = snap.in_flight, .oldest_ms = (double)snap.oldest_in_flight / 1e6,
+			.skipped = op == (int)x->target[i].last_op ? skipped : 0,
 			.valid = &pe->valid, .response = in->response ? &pe->response : NULL,
 			.time = now_real,
 		};
@@ -325,6 +380,7 @@ void exporters_stop(struct exporters *x)
 		return;
 	}
 	atomic_store(&x->stopping, true);
+	ticker_stop(&x->hung);
 	if (x->stdin_running)
 		pthread_join(x->stdin_thread, NULL);
 	x->stdin_running = false;

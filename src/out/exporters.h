@@ -30,6 +30,8 @@ struct exporters_cfg {
 	const char *prom_file;     /* --prometheus FILE.prom, or NULL */
 	uint64_t prom_period;      /* ns between textfile writes */
 	bool influx;               /* --influx: line protocol on stdout every period */
+	uint64_t influx_period;    /* ns: the -P period (0: periods of -p requests; a hung
+				    * target's line then comes every second) */
 	const char *engine;        /* engine name (ioprobe_probe_info) */
 	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
 };
@@ -55,6 +57,8 @@ struct exporters_tgt {
 	struct probe_ctl own_ctl;                /* in-flight state when no watchdog gives one */
 	struct exporters_period *period;         /* [METRICS_OPS], --influx only */
 	struct sbuf line;                        /* --influx output buffer (its probe thread) */
+	uint64_t skip_mark;                      /* --influx: skipped slots at the last line */
+	_Atomic uint64_t last_line;              /* --influx: monotonic ns of its last period line */
 };
 
 struct exporters {
@@ -66,6 +70,7 @@ struct exporters {
 	struct httpd httpd;
 	bool listening;
 	struct ticker prom;
+	struct ticker hung;                      /* --influx: lines for targets whose request hangs */
 	_Atomic bool prom_failed;                /* said once */
 	pthread_mutex_t out_lock;                /* --influx: one target's lines at a time */
 	pthread_t stdin_thread;                  /* --influx: ends the run at stdin's EOF */

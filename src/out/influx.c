@@ -97,6 +97,8 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 	}
 	sbuf_printf(sb, " requests=%" PRIu64 "i,errors=%" PRIu64 "i,bytes=%" PRIu64 "i",
 		    p->requests, p->errors, p->bytes);
+	sbuf_printf(sb, ",in_flight=%ui,oldest_in_flight_ms=%.3f,skipped=%" PRIu64 "i",
+		    p->in_flight, p->oldest_ms >= 0 ? p->oldest_ms : 0, p->skipped);
 	if (p->valid && p->valid->count)
 		influx_stats(sb, "", p->valid);
 	if (p->response && p->response->count)

@@ -2,7 +2,8 @@
  * influx: InfluxDB line protocol for Telegraf's inputs.execd (--influx): one
  * line per target and operation per period,
  *   ioprobe,target=/mnt/a\ b,operation=read,device=sda requests=10i,errors=0i,
- *     bytes=40960i,min_ms=0.1,avg_ms=0.2,p50_ms=...,max_ms=0.4[,resp_min_ms=...] 1700000000000000000
+ *     bytes=40960i,in_flight=0i,oldest_in_flight_ms=0,skipped=0i,min_ms=0.1,avg_ms=0.2,
+ *     p50_ms=...,max_ms=0.4[,resp_min_ms=...] 1700000000000000000
  * Escaping follows the line protocol reference: measurement commas and
  * spaces, tag key/value commas, equals signs and spaces, string field double
  * quotes and backslashes. The protocol cannot carry a newline in a tag, nor a
@@ -29,13 +30,18 @@ struct influx_point {
 	uint64_t requests;      /* every request of the period: valid, warmup, failed... */
 	uint64_t errors;
 	uint64_t bytes;
+	unsigned in_flight;     /* requests in flight at the end of the period */
+	double oldest_ms;       /* how long the oldest of them has been in flight, ms (0: none) */
+	uint64_t skipped;       /* schedule slots missed in the period */
 	const struct stats *valid; /* latencies of the period's valid requests */
 	const struct stats *response; /* their response times and skipped slots', or NULL */
 	uint64_t time;          /* CLOCK_REALTIME ns at the end of the period */
 };
 
 /*
- * Append one line (with its newline). Latency fields (min_ms avg_ms p50_ms
+ * Append one line (with its newline): requests, errors, bytes, in_flight,
+ * oldest_in_flight_ms and skipped always (a hung target's line says so).
+ * Latency fields (min_ms avg_ms p50_ms
  * p90_ms p99_ms p999_ms max_ms) are left out when the period had no valid
  * request; with response times the same seven with a resp_ prefix follow
  * (resp_min_ms ... resp_max_ms), left out when they are empty. Returns sb->error.

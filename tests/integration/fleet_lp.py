@@ -5,7 +5,8 @@ Usage: fleet_lp.py FILE TARGET [MIN_LINES]
 Parses every line per the line protocol reference (measurement, escaped tags, typed
 fields, integer ns timestamp), then checks what ioprobe promises: measurement
 "ioprobe", tags target (== TARGET once unescaped) and operation, integer
-requests/errors/bytes, float *_ms latencies in order, increasing timestamps near now.
+requests/errors/bytes/in_flight/skipped, float oldest_in_flight_ms (> 0 exactly when
+something is in flight), float *_ms latencies in order, increasing timestamps near now.
 Prints "ok - ..."/"FAIL - ..." lines; exits 1 on any failure.
 """
 import re
@@ -131,8 +132,10 @@ def main():
             assert meas == "ioprobe", "measurement %r" % meas
             assert tags.get("target") == target, "target %r" % tags.get("target")
             assert tags.get("operation") in ("read", "write"), "operation"
-            for k in ("requests", "errors", "bytes"):
+            for k in ("requests", "errors", "bytes", "in_flight", "skipped"):
                 assert isinstance(f.get(k), int), k
+            assert isinstance(f.get("oldest_in_flight_ms"), float), "oldest_in_flight_ms"
+            assert (f["in_flight"] > 0) == (f["oldest_in_flight_ms"] > 0), "in flight and its age"
             lat = ["min_ms", "avg_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms"]
             if f["requests"] > f["errors"] and f["bytes"]:
                 assert all(isinstance(f.get(k), float) for k in lat), "latency fields"

@@ -152,6 +152,32 @@ influx_case() {
 attempts 2 influx_case
 hang_release "$FILE" "--influx"
 
+# --influx while the disk hangs (issue 26): the hung target still gets a line every period,
+# nothing counted, with the request in flight and its growing age; Telegraf sees the hang
+# while it lasts, not only after it
+influx_hang() {
+	fault_ctl "$M" "hang 0"
+	"$IOPROBE" --influx -P 0.2 -i 0.05 "$FILE" >"$OUT" 2>"$ERR" <&7 &
+	local pid=$!
+	FLEET_BG+=("$pid")
+	sleep 0.8
+	fault_ctl "$M" "hang 1"
+	wait_fault "$M" hung_now 1 5
+	sleep 1.5
+	kill -TERM "$pid"
+	wait_exit "$pid" 5 || kill -KILL "$pid"
+	wait "$pid"
+	RC=$?
+	check "--influx hang: lines with the request in flight while it hangs (several periods)" \
+		test "$(grep -c ' requests=0i,errors=0i,bytes=0i,in_flight=1i,' "$OUT")" -ge 4
+	check "--influx hang: the oldest in flight grows from line to line, past 1 s" \
+		eval 'grep -o "oldest_in_flight_ms=[0-9.]*" "$OUT" | cut -d= -f2 |
+		      awk "\$1 > 0 { if (\$1 < last) bad = 1; last = \$1 } END { exit bad || last < 1000 }"'
+	tap python3 "$SRCDIR/tests/integration/fleet_lp.py" "$OUT" "$FILE" 4
+}
+attempts 2 influx_hang
+hang_release "$FILE" "--influx -P 0.2 -i 0.05"
+
 listen_case() {
 	PORT=$(free_port)
 	hang_case "$FILE" -- --listen "127.0.0.1:$PORT" -i 0.05
