@@ -24,7 +24,7 @@ __ioprobe_opts=(
 	'fio-job - window' 'sweep - rates'
 	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
-	'check - check' 'check-iops - checkiops'
+	'check - check' 'check-iops - checkiops' 'check-timeout - time'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 
@@ -117,6 +117,7 @@ __ioprobe_values() {
 	listen) echo "9101 127.0.0.1:9101 :9101" ;;
 	check) echo "10ms,50ms 20ms,100ms" ;;
 	check-iops) echo "100,50 1k,500" ;;
+	check-timeout) echo "5s 8s 25s" ;;
 	count) echo "1 10 100 1k" ;;
 	warmup) echo "0 1 10" ;;
 	burst) echo "0 10 100" ;;

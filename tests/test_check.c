@@ -132,8 +132,8 @@ Test(check, several_targets_worst_first_perfdata_per_target)
 {
 	uint64_t fast[] = { 1 * MS, 1 * MS }, slow[] = { 20 * MS, 20 * MS };
 	struct tally a = tally_of(fast, 2, 0), b = tally_of(slow, 2, 0), c = tally_of(fast, 2, 0);
-	struct check_target t[] = { { "/dev/a", &a, NULL }, { "/dev/b", &b, NULL },
-				    { "/x'y=z", &c, NULL } };
+	struct check_target t[] = { { "/dev/a", &a, NULL, false }, { "/dev/b", &b, NULL, false },
+				    { "/x'y=z", &c, NULL, false } };
 	char out[4096];
 
 	cr_assert_eq(run_multi(t, 3, out, sizeof(out)), CHECK_WARNING);
@@ -150,8 +150,8 @@ Test(check, several_targets_critical_beats_unknown_beats_ok)
 {
 	uint64_t fast[] = { 1 * MS }, awful[] = { 80 * MS };
 	struct tally a = tally_of(fast, 1, 0), b = tally_of(awful, 1, 0);
-	struct check_target t[] = { { "/a", &a, NULL }, { "/gone", NULL, "cannot open" },
-				    { "/b", &b, NULL } };
+	struct check_target t[] = { { "/a", &a, NULL, false },
+				    { "/gone", NULL, "cannot open", false }, { "/b", &b, NULL, false } };
 	char out[4096];
 
 	cr_assert_eq(run_multi(t, 2, out, sizeof(out)), CHECK_UNKNOWN);
@@ -159,4 +159,31 @@ Test(check, several_targets_critical_beats_unknown_beats_ok)
 	cr_assert_null(strstr(out, "/gone p99"));
 	cr_assert_eq(run_multi(t, 3, out, sizeof(out)), CHECK_CRITICAL);
 	cr_assert(!strncmp(out, "IOPROBE CRITICAL - /b CRITICAL p99 80.000 ms", 44), "%s", out);
+}
+
+/* --check-timeout with a request still in flight: CRITICAL, the problem first, then the figures
+ * and perfdata of what did complete; beside a healthy target, the worst state wins. */
+Test(check, hung_at_the_timeout_is_critical)
+{
+	uint64_t fast[] = { 1 * MS, 1 * MS };
+	struct tally a = tally_of(fast, 2, 0), h = tally_of(fast, 2, 0);
+	struct check_target t[] = { { "/a", &a, NULL, false },
+				    { "/hung", &h, "1 request in flight (hung 8.5 s)", true } };
+	struct sbuf sb = SBUF_INIT;
+	char out[4096];
+
+	cr_assert_eq(check_report_as(&sb, &cfg, &h, "1 request in flight (hung 8.5 s)", true),
+		     CHECK_CRITICAL);
+	cr_assert(!strncmp(sbuf_str(&sb), "IOPROBE CRITICAL - 1 request in flight (hung 8.5 s); "
+			   "p99 1.000 ms", 65), "%s", sbuf_str(&sb));
+	cr_assert(strstr(sbuf_str(&sb), " | 'p99'=1.000000ms;10.000000;50.000000;0 "), "%s",
+		  sbuf_str(&sb));
+	sbuf_reset(&sb);
+	cr_assert_eq(check_report_as(&sb, &cfg, &h, "gone", false), CHECK_UNKNOWN,
+		     "not critical: UNKNOWN as before");
+	sbuf_free(&sb);
+	cr_assert_eq(run_multi(t, 2, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(!strncmp(out, "IOPROBE CRITICAL - /hung CRITICAL 1 request in flight", 53), "%s",
+		  out);
+	cr_assert(strstr(out, "'/hung p99'="), "the hung target's perfdata: %s", out);
 }

@@ -71,6 +71,12 @@ int cli_fleet_setup(struct opts *o)
 		cli_msg("--check-iops needs --check");
 		return CLI_EXIT_USAGE;
 	}
+	if (o->check_timeout && !o->check) {
+		cli_msg("--check-timeout needs --check");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->check && !o->check_timeout)
+		o->check_timeout = OPTS_CHECK_TIMEOUT;
 	if ((o->listen || o->prometheus || o->influx || o->check) && (o->sweep || o->fio_job)) {
 		cli_msg("--listen, --prometheus, --influx and --check do not combine with --sweep "
 			"or --fio-job");
@@ -164,11 +170,18 @@ static int cli_check_say(struct sbuf *sb, enum check_state st)
 	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
 }
 
-int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg)
+int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg,
+		       bool timed_out)
 {
 	struct check_cfg cfg = cli_check_cfg(o);
 	struct sbuf sb = SBUF_INIT;
+	char text[MSG_MAX + 64];
 
+	if (timed_out && ret == -ETIMEDOUT) { /* the disk did not answer within the timeout */
+		snprintf(text, sizeof(text), "%s (--check-timeout %.1f s)", msg,
+			 (double)o->check_timeout / 1e9);
+		return cli_check_say(&sb, check_report_as(&sb, &cfg, t, text, true));
+	}
 	return cli_check_say(&sb, check_report(&sb, &cfg, t, ret ? msg : NULL));
 }
 

@@ -151,6 +151,8 @@ struct cli_run {
 	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct cli_target *tg;
 	struct exporters *x;     /* --listen, --prometheus, --influx (one series set per target) */
+	struct ticker check_timer; /* --check: stops the run at --check-timeout */
+	volatile sig_atomic_t timed_out; /* ... and it did */
 };
 
 /* The last message said on stderr (--check repeats it in its UNKNOWN line). */
@@ -223,7 +225,8 @@ int cli_fleet_setup(struct opts *o);
 
 /* --check, one target: the plugin line on stdout for its tally t (or its failure msg when
  * ret); the exit code is its state. */
-int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg);
+int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg,
+		       bool timed_out);
 
 /* --check: a run that ended before its verdict is UNKNOWN, with the last message. */
 int cli_check_unknown(int code);

@@ -449,6 +449,17 @@ static int run_conclude(struct cli_run *r, int code)
 	return r->out.err ? cli_out_error(r->out.err) : code;
 }
 
+/* --check-timeout: stop the run as a stop signal would, and say why at the end. */
+static void run_check_timeout(void *arg)
+{
+	struct cli_run *r = arg;
+
+	if (!cli_stop) {
+		r->timed_out = 1;
+		cli_stop = 1;
+	}
+}
+
 /* --check: one plugin line (over every target; one that could not run is UNKNOWN); its state. */
 static int run_check(struct cli_run *r)
 {
@@ -459,7 +470,7 @@ static int run_check(struct cli_run *r)
 		return cli_out_error(r->out.err);
 	if (r->n == 1)
 		return cli_check_conclude(r->o, &r->tg[0].p->acct.total, r->tg[0].ret,
-					  r->tg[0].msg);
+					  r->tg[0].msg, r->timed_out);
 	ct = calloc(r->n, sizeof(*ct));
 	if (!ct) {
 		cli_msg("out of memory");
@@ -473,8 +484,10 @@ static int run_check(struct cli_run *r)
 			ct[i].problem = tg->msg[0] ? tg->msg : "could not be prepared";
 		else if (tg->ret)
 			ct[i].problem = tg->msg[0] ? tg->msg : "the run failed";
-		else
+		if (tg->state == CLI_TARGET_RUNNING)
 			ct[i].tally = &tg->p->acct.total;
+		/* still in flight at --check-timeout: the disk did not answer in time */
+		ct[i].critical = r->timed_out && tg->ret == -ETIMEDOUT;
 	}
 	code = cli_check_multi(r->o, ct, r->n);
 	free(ct);
@@ -536,7 +549,10 @@ static int run_plain(struct cli_run *r, int code)
 		pthread_mutex_unlock(&r->out.lock);
 		sbuf_free(&open);
 	}
+	if (r->o->check && ticker_start(&r->check_timer, r->o->check_timeout, run_check_timeout, r))
+		cli_msg("--check-timeout: cannot start its thread; the run has no timeout");
 	c = run_probes(r);
+	ticker_stop(&r->check_timer);
 	code = c > code ? c : code;
 	ticker_stop(&r->iostat);
 	cli_fleet_end(&r->x); /* the probes have stopped: the textfile's last version */

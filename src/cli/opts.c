@@ -21,7 +21,7 @@ enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
-	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS,
+	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
 };
 
 struct opt_def {
@@ -87,6 +87,7 @@ static const struct opt_def opt_table[] = {
 	{ "influx", 0, ARG_NONE, false, OPT_INFLUX },
 	{ "check", 0, ARG_REQUIRED, false, OPT_CHECK },
 	{ "check-iops", 0, ARG_REQUIRED, false, OPT_CHECK_IOPS },
+	{ "check-timeout", 0, ARG_REQUIRED, false, OPT_CHECK_TIMEOUT },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -285,6 +286,14 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 			return -EINVAL;
 		o->check_iops = true;
 		break;
+	case OPT_CHECK_TIMEOUT:
+		if (parse_time(arg, &o->check_timeout, msg, msglen))
+			return -EINVAL;
+		if (!o->check_timeout) {
+			err_set(msg, msglen, 0, "--check-timeout must be above 0: \"%s\"", arg);
+			return -EINVAL;
+		}
+		break;
 	}
 	return 0;
 }
@@ -391,6 +400,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case OPT_INFLUX:
 	case OPT_CHECK:
 	case OPT_CHECK_IOPS:
+	case OPT_CHECK_TIMEOUT:
 		ret = opt_apply_fleet(o, d->long_id, arg, msg, msglen);
 		break;
 	default:

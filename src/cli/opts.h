@@ -103,7 +103,11 @@ struct opts {
 	bool check_iops;           /* --check-iops WARN,CRIT given */
 	double check_iops_warn;    /* iops below this is WARNING */
 	double check_iops_crit;    /* iops below this is CRITICAL */
+	uint64_t check_timeout;    /* --check-timeout, ns: the run ends by then (0: the default) */
 };
+
+/* --check's default timeout: below the 10 s most plugin runners (NRPE, Icinga) allow. */
+#define OPTS_CHECK_TIMEOUT 8000000000ull
 
 /* --sweep's default step length (-w sets it). */
 #define OPTS_SWEEP_STEP 5000000000ull

@@ -92,6 +92,8 @@
 	"          -check <warn,crit>     monitoring plugin: p99 above warn/crit is WARNING/\n" \
 	"                                 CRITICAL, failed requests CRITICAL; exit 0-3\n" \
 	"          -check-iops <warn,crit> also WARNING/CRITICAL when iops is below\n" \
+	"          -check-timeout <time>  -check answers within this (8s): a request in\n" \
+	"                                 flight then is CRITICAL\n" \
 	"\n" \
 	"      -h, -help                  display this message and exit\n" \
 	"      -v, -version               display version and exit\n" \

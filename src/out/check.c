@@ -24,14 +24,16 @@ static double check_iops(const struct stats *v)
 	return v->sum ? (double)v->count * 1e9 / (double)v->sum : 0.0;
 }
 
-/* The state of one run (problem: UNKNOWN). */
+/* The state of one run (problem: UNKNOWN, or CRITICAL when critical). */
 static enum check_state check_judge(const struct check_cfg *cfg, const struct tally *t,
-				    const char *problem)
+				    const char *problem, bool critical)
 {
 	const struct stats *v;
 	double iops;
 
-	if (problem || !t)
+	if (problem)
+		return critical ? CHECK_CRITICAL : CHECK_UNKNOWN;
+	if (!t)
 		return CHECK_UNKNOWN;
 	v = &t->valid;
 	iops = check_iops(v);
@@ -94,15 +96,25 @@ static void check_perfdata(struct sbuf *sb, const struct check_cfg *cfg, const s
 enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
 			      const char *problem)
 {
-	enum check_state st = check_judge(cfg, t, problem);
+	return check_report_as(sb, cfg, t, problem, false);
+}
 
-	if (st == CHECK_UNKNOWN) {
-		sbuf_puts(sb, "IOPROBE UNKNOWN - ");
+enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
+				 const struct tally *t, const char *problem, bool critical)
+{
+	enum check_state st = check_judge(cfg, t, problem, critical);
+
+	if (st == CHECK_UNKNOWN || (problem && !t)) {
+		sbuf_printf(sb, "IOPROBE %s - ", check_state_name(st));
 		check_text(sb, problem ? problem : "no valid request completed");
 		sbuf_putc(sb, '\n');
-		return CHECK_UNKNOWN;
+		return st;
 	}
 	sbuf_printf(sb, "IOPROBE %s - ", check_state_name(st));
+	if (problem) {
+		check_text(sb, problem);
+		sbuf_puts(sb, "; ");
+	}
 	check_figures(sb, t);
 	sbuf_puts(sb, " | ");
 	check_perfdata(sb, cfg, t, "");
@@ -125,14 +137,15 @@ enum check_state check_report_multi(struct sbuf *sb, const struct check_cfg *cfg
 	bool first = true, perf = false;
 
 	for (size_t i = 0; i < n; i++) {
-		enum check_state st = check_judge(cfg, t[i].tally, t[i].problem);
+		enum check_state st = check_judge(cfg, t[i].tally, t[i].problem, t[i].critical);
 
 		worst = check_rank(st) > check_rank(worst) ? st : worst;
 	}
 	sbuf_printf(sb, "IOPROBE %s - ", check_state_name(worst));
 	for (int r = 3; r >= 0; r--) { /* worst first, in the order given within a state */
 		for (size_t i = 0; i < n; i++) {
-			enum check_state st = check_judge(cfg, t[i].tally, t[i].problem);
+			enum check_state st = check_judge(cfg, t[i].tally, t[i].problem,
+							  t[i].critical);
 
 			if (check_rank(st) != r)
 				continue;
@@ -149,7 +162,7 @@ enum check_state check_report_multi(struct sbuf *sb, const struct check_cfg *cfg
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (t[i].problem)
+		if (t[i].problem && !(t[i].critical && t[i].tally))
 			continue;
 		sbuf_puts(sb, perf ? " " : " | ");
 		perf = true;

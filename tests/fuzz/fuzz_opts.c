@@ -93,6 +93,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--prometheus-period must be at least ",
 		"--check takes WARN,CRIT: ",
 		"--check-iops takes WARN,CRIT: ",
+		"--check-timeout must be above 0: ",
 		NULL,
 	};
 	const char *const *p;

@@ -64,6 +64,10 @@ check "--check on a missing target: one UNKNOWN line" out_has '^IOPROBE UNKNOWN 
 check "--check on a missing target: the message on stderr too" err_prefixed
 probe --check-iops 10,5 -c 1 "$D"
 check "--check-iops alone: usage error" rc_is 1
+probe --check-timeout 5 -c 1 "$D"
+check "--check-timeout alone: usage error" eval 'rc_is 1 && err_has "^ioprobe: --check-timeout needs --check$"'
+probe --check 1s,2s --check-timeout 0 -c 1 "$D"
+check "--check-timeout 0: refused" eval 'rc_is 3 && err_has "--check-timeout must be above 0"'
 probe --check 1s,2s -C -c 3 -i 10ms "$D"
 check "--check OK on a fast target: exit 0" rc_is 0
 check "--check OK: the plugin line" \

@@ -132,6 +132,30 @@ check_case() {
 attempts 2 check_case
 hang_release "$FILE" "--check"
 
+# --check-timeout (issue 26): on a disk that hangs, --check answers by itself within its
+# timeout, CRITICAL with the hung request and what did complete, with no signal from outside
+check_timeout_case() {
+	local pid t0
+	fault_ctl "$M" "hang 0"
+	t0=$(now_ms)
+	"$IOPROBE" --check 1s,2s --check-timeout 1.5 -c 1000 -i 0.01 "$FILE" >"$OUT" 2>"$ERR" <&7 &
+	pid=$!
+	FLEET_BG+=("$pid")
+	sleep 0.4
+	fault_ctl "$M" "hang 1"
+	wait_exit "$pid" 6 || kill -KILL "$pid"
+	DT=$(($(now_ms) - t0))
+	wait "$pid"
+	RC=$?
+	check "--check-timeout 1.5: answers by itself within 1.5 + 1 s (${DT} ms)" \
+		test "$DT" -le 2500
+	check "--check-timeout: CRITICAL (exit 2)" rc_is 2
+	check "--check-timeout: one plugin line with the hung request, the figures and perfdata" \
+		eval 'out_lines 1 && out_has "^IOPROBE CRITICAL - 1 request in flight \\(hung [0-9.]+ s\\) at the stop: it did not complete \\(--check-timeout 1\\.5 s\\); p99 [0-9.]+ ms, .* requests, 0 failed \\| .p99.="'
+}
+attempts 2 check_timeout_case
+hang_release "$FILE" "--check-timeout 1.5 -c 1000 -i 0.01"
+
 prom_case() {
 	rm -f "$T_TMP/q.prom"
 	hang_case "$FILE" -- --prometheus "$T_TMP/q.prom" --prometheus-period 0.1 -i 0.05
