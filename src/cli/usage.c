@@ -81,7 +81,8 @@
 	"\n" \
 	" fleet outputs:\n" \
 	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics) on\n" \
-	"                                 addr (127.0.0.1) port\n" \
+	"                                 addr (127.0.0.1) port; systemd: the socket a\n" \
+	"                                 .socket unit passed\n" \
 	"          -prometheus <file.prom> write the metrics for node_exporter's textfile\n" \
 	"                                 collector every -prometheus-period and at exit\n" \
 	"          -prometheus-period <time> between textfile writes (10s)\n" \

@@ -36,6 +36,44 @@ static const char httpd_landing[] =
 	"<h1>ioprobe</h1>\n<p>Disk latency probe. Metrics: <a href=\"/metrics\">/metrics</a> "
 	"(Prometheus text 0.0.4, or OpenMetrics 1.0 when asked for).</p>\n</body></html>\n";
 
+/*
+ * --listen systemd: the listening socket systemd passed (socket activation: LISTEN_PID is
+ * this process, LISTEN_FDS >= 1, the first at fd 3; the protocol of sd_listen_fds(3), no
+ * library needed). The variables are removed so that nothing started later takes them.
+ */
+static int httpd_inherit(struct httpd *h, char *msg, size_t msglen)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	int accepting = 0, type = 0, flags;
+	socklen_t len = sizeof(int);
+
+	if (!pid || !fds || strtol(pid, NULL, 10) != (long)getpid() || strtol(fds, NULL, 10) < 1) {
+		snprintf(msg, msglen, "--listen systemd: no socket was passed (LISTEN_PID, "
+			 "LISTEN_FDS): start it from a .socket unit");
+		return -EBADF;
+	}
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	if (getsockopt(HTTPD_LISTEN_FD, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &len) ||
+	    (len = sizeof(int), getsockopt(HTTPD_LISTEN_FD, SOL_SOCKET, SO_TYPE, &type, &len)) ||
+	    !accepting || type != SOCK_STREAM) {
+		snprintf(msg, msglen, "--listen systemd: descriptor %d is not a listening stream "
+			 "socket (ListenStream= in the .socket unit)", HTTPD_LISTEN_FD);
+		return -ENOTSOCK;
+	}
+	flags = fcntl(HTTPD_LISTEN_FD, F_GETFL);
+	if (flags < 0 || fcntl(HTTPD_LISTEN_FD, F_SETFL, flags | O_NONBLOCK) ||
+	    fcntl(HTTPD_LISTEN_FD, F_SETFD, FD_CLOEXEC)) {
+		int err = -errno;
+
+		snprintf(msg, msglen, "--listen systemd: %s", strerror(-err));
+		return err;
+	}
+	h->fd = HTTPD_LISTEN_FD;
+	return 0;
+}
+
 int httpd_listen(struct httpd *h, const char *spec, char *msg, size_t msglen)
 {
 	struct addrinfo hints = { 0 }, *ai = NULL;
@@ -45,6 +83,8 @@ int httpd_listen(struct httpd *h, const char *spec, char *msg, size_t msglen)
 
 	h->fd = -1;
 	h->wake[0] = h->wake[1] = -1;
+	if (!strcmp(spec, "systemd"))
+		return httpd_inherit(h, msg, msglen);
 	if (http_parse_listen(spec, host, sizeof(host), &p)) {
 		snprintf(msg, msglen, "--listen: \"%s\" is not [ADDR:]PORT (PORT 1-65535)", spec);
 		return -EINVAL;

@@ -45,10 +45,14 @@ struct httpd {
 	_Atomic uint64_t dropped;     /* connections closed on a timeout or to make room */
 };
 
+/* The first descriptor systemd passes to a socket-activated service (SD_LISTEN_FDS_START). */
+#define HTTPD_LISTEN_FD 3
+
 /*
  * Bind and listen on spec ("[ADDR:]PORT", see http_parse_listen) now, so a
- * busy port is a preparation error. Returns 0 or -errno with msg filled
- * (no "ioprobe: " prefix).
+ * busy port is a preparation error; spec "systemd" takes the listening socket
+ * a .socket unit passed instead (LISTEN_PID/LISTEN_FDS, descriptor 3).
+ * Returns 0 or -errno with msg filled (no "ioprobe: " prefix).
  */
 int httpd_listen(struct httpd *h, const char *spec, char *msg, size_t msglen);
 
