@@ -26,6 +26,12 @@ Test(influx, escaping)
 	cr_assert_str_eq(esc("say \"hi\" \\o/", INFLUX_FIELD_STRING), "\"say \\\"hi\\\" \\\\o/\"");
 	cr_assert_str_eq(esc("a\"b", INFLUX_TAG), "a\"b");
 	cr_assert_str_eq(esc("a\\b", INFLUX_TAG), "a\\b");
+	/* a backslash before a special character or a backslash is doubled: "a\\ b" would
+	 * read as an escaped backslash and the end of the tag set */
+	cr_assert_str_eq(esc("dir/a\\ b", INFLUX_TAG), "dir/a\\\\\\ b");
+	cr_assert_str_eq(esc("a\\,b\\=c", INFLUX_TAG), "a\\\\\\,b\\\\\\=c");
+	cr_assert_str_eq(esc("a\\\\b", INFLUX_TAG), "a\\\\\\b", "two become three: \\\\ then \\b");
+	cr_assert_str_eq(esc("m\\ x", INFLUX_MEASUREMENT), "m\\\\\\ x");
 	/* no newline in a tag, no trailing backslash, no broken UTF-8 */
 	cr_assert_str_eq(esc("a\nb", INFLUX_TAG), "a\xef\xbf\xbd" "b");
 	cr_assert_str_eq(esc("a\\", INFLUX_TAG), "a\xef\xbf\xbd");

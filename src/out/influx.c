@@ -52,7 +52,12 @@ void influx_escape(struct sbuf *sb, const char *s, enum influx_part part)
 			i++;
 			continue;
 		}
-		if (n == 1 && influx_special(s[i], part))
+		/* a backslash before a special character or another backslash is doubled: two
+		 * contiguous backslashes read as one, so "a\\ b" is not taken for an escaped
+		 * backslash and the end of the tag set; elsewhere a backslash is literal */
+		if (n == 1 && (influx_special(s[i], part) ||
+			       (!str && s[i] == '\\' && i + 1 < len &&
+				(s[i + 1] == '\\' || influx_special(s[i + 1], part)))))
 			sbuf_putc(sb, '\\');
 		sbuf_append(sb, s + i, n);
 		i += n;

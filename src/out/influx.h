@@ -6,7 +6,9 @@
  *     p50_ms=...,max_ms=0.4[,resp_min_ms=...] 1700000000000000000
  * Escaping follows the line protocol reference: measurement commas and
  * spaces, tag key/value commas, equals signs and spaces, string field double
- * quotes and backslashes. The protocol cannot carry a newline in a tag, nor a
+ * quotes and backslashes; in a measurement or tag a backslash before one of
+ * those or before another backslash is doubled (two contiguous backslashes
+ * read as one), elsewhere it is literal. The protocol cannot carry a newline in a tag, nor a
  * tag ending in a backslash: such bytes (and bytes that are not UTF-8) become
  * U+FFFD; an empty tag is left out. Pure: no I/O.
  */

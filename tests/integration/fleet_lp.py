@@ -47,6 +47,24 @@ def split_unescaped(s, sep, escapable):
     return parts
 
 
+def split_escaped(s, sep):
+    """Split s at unescaped sep, keeping every escape as it is (unescaped once, later)."""
+    parts, cur, i = [], "", 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s):
+            cur += s[i:i + 2]
+            i += 2
+            continue
+        if s[i] == sep:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += s[i]
+        i += 1
+    parts.append(cur)
+    return parts
+
+
 def split_sections(line):
     """measurement+tags, fields, timestamp: split at unescaped spaces (fields may hold
     quoted strings)."""
@@ -80,16 +98,16 @@ def parse(line):
     if len(secs) != 3:
         raise ValueError("want 3 sections, got %d" % len(secs))
     head, fields, ts = secs
-    mt = split_unescaped(head, ",", ", =")
-    meas, tags = mt[0], {}
+    mt = split_escaped(head, ",")
+    meas, tags = split_unescaped(mt[0], "\0", ", \\")[0], {}
     if not meas:
         raise ValueError("empty measurement")
     for t in mt[1:]:
         m = re.match(r"^((?:\\.|[^=\\])+)=(.+)$", t)
         if not m:
             raise ValueError("bad tag %r" % t)
-        key = split_unescaped(m.group(1), "\0", ", =")[0]
-        val = split_unescaped(m.group(2), "\0", ", =")[0]
+        key = split_unescaped(m.group(1), "\0", ", =\\")[0]
+        val = split_unescaped(m.group(2), "\0", ", =\\")[0]
         if not val:
             raise ValueError("empty tag value")
         if key in tags:

@@ -54,6 +54,15 @@ check "--influx -G: read and write lines" [ "$(grep -c 'operation=read' "$OUT")"
 	[ "$(grep -c 'operation=write' "$OUT")" -ge 3 ]
 tap python3 "$LP" "$OUT" "$F" 6
 
+# ---- a target with a backslash before a space, a comma and an equals sign: each line
+# still reads back to the path under the line protocol's rules (two backslashes read as one)
+BS=$T_TMP/'a\ b\,c\=d'
+mkdir -p "$BS"
+timeout -k 5 30 "$IOPROBE" --influx -P 250ms -i 20ms -w 0.8 "$BS" >"$OUT" 2>"$ERR" < <(sleep 10)
+RC=$?
+check "--influx on a path with backslashes: exit 0" rc_is 0
+tap python3 "$LP" "$OUT" "$BS" 2
+
 # ---- --check on /tmp-like storage: usage and UNKNOWN ----
 probe --check 10ms "$D"
 check "--check without CRIT: exit 3 (UNKNOWN)" rc_is 3
