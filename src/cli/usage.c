@@ -87,7 +87,7 @@
 	"                                 collector every -prometheus-period and at exit\n" \
 	"          -prometheus-period <time> between textfile writes (10s)\n" \
 	"          -influx                InfluxDB line protocol on stdout every -P period\n" \
-	"                                 (10s) for Telegraf; ends at stdin's EOF\n" \
+	"                                 (10s) for Telegraf; ends at the EOF of a stdin pipe\n" \
 	"                                 (-listen, -prometheus, -influx count failed\n" \
 	"                                 requests as -E does: a failing disk must show)\n" \
 	"          -check <warn,crit>     monitoring plugin: p99 above warn/crit is WARNING/\n" \

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -201,8 +202,20 @@ static int exporters_start_prom(struct exporters *x, char *msg, size_t msglen)
 }
 
 /*
- * --influx: Telegraf's execd closes our stdin to stop us. Wait for EOF (or a
- * hang-up) and stop the probe as SIGTERM would, so the run ends with exit 0.
+ * --influx: Telegraf's execd closes our stdin (a pipe) to stop us. Only a pipe or a socket
+ * says so: at /dev/null (cron, a plain unit), a file or a terminal, EOF is no signal and the
+ * run ends by its count, its deadline or a signal.
+ */
+static bool exporters_stdin_stops(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+/*
+ * --influx with stdin a pipe or socket: wait for EOF (or a hang-up) and stop the probe as
+ * SIGTERM would, so the run ends with exit 0 (3 when requests failed, as with -E).
  */
 static void *exporters_stdin_main(void *arg)
 {
@@ -284,8 +297,10 @@ int exporters_start(struct exporters *x, char *msg, size_t msglen)
 		err = exporters_start_prom(x, msg, msglen);
 	if (!err && x->cfg.influx) {
 		x->probe_thread = pthread_self();
-		err = -pthread_create(&x->stdin_thread, NULL, exporters_stdin_main, x);
-		x->stdin_running = !err;
+		if (exporters_stdin_stops()) {
+			err = -pthread_create(&x->stdin_thread, NULL, exporters_stdin_main, x);
+			x->stdin_running = !err;
+		}
 		for (size_t i = 0; !err && i < x->n; i++)
 			atomic_store(&x->tgt[i].last_line, clock_now());
 		if (!err)

@@ -54,6 +54,12 @@ check "--influx -G: read and write lines" [ "$(grep -c 'operation=read' "$OUT")"
 	[ "$(grep -c 'operation=write' "$OUT")" -ge 3 ]
 tap python3 "$LP" "$OUT" "$F" 6
 
+# ---- stdin at /dev/null (cron, a plain unit) is no stop signal: the run goes on to its count
+probe --influx -c 30 -i 10ms -P 100ms "$D" </dev/null
+check "--influx with stdin at /dev/null: runs to its count, exit 0" rc_is 0
+check "--influx with stdin at /dev/null: its lines (not an empty run)" \
+	test "$(grep -c '^ioprobe,' "$OUT")" -ge 2
+
 # ---- a target with a backslash before a space, a comma and an equals sign: each line
 # still reads back to the path under the line protocol's rules (two backslashes read as one)
 BS=$T_TMP/'a\ b\,c\=d'
