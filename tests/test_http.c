@@ -52,6 +52,19 @@ Test(http, negotiation_and_query)
 	cr_assert(r.openmetrics);
 	cr_assert_eq(parse("GET /metrics HTTP/1.1\r\nAccept: text/plain\r\n\r\n", &r), HTTP_DONE);
 	cr_assert_not(r.openmetrics);
+	/* q=0 is "not acceptable"; the higher q wins; Prometheus 2.42's own header */
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;q=0,text/plain\r\n"
+	      "\r\n", &r);
+	cr_assert_not(r.openmetrics, "q=0");
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text; q=0.2, "
+	      "text/plain;q=0.9\r\n\r\n", &r);
+	cr_assert_not(r.openmetrics, "text/plain preferred");
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;version=1.0.0,"
+	      "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,"
+	      "*/*;q=0.1\r\n\r\n", &r);
+	cr_assert(r.openmetrics, "Prometheus's Accept");
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-textx, */*\r\n\r\n", &r);
+	cr_assert_not(r.openmetrics, "not the same type");
 }
 
 Test(http, routes_and_methods)

@@ -1331,3 +1331,37 @@ Test(opts, number_after_option_marked)
 	cr_assert_eq(PARSE(&o, msg, "3"), OPTS_OK, "%s", msg);
 	cr_assert_null(o.path_after_option[0]);
 }
+
+/* --check thresholds (issue 26): a unit, WARN not above CRIT, no empty half; --check-iops
+ * WARN not below CRIT (iops alerts below them); --check-timeout above 0. */
+Test(opts_ioprobe, check_thresholds_refused_when_ambiguous)
+{
+	static const struct { const char *arg, *opt, *msg; } bad[] = {
+		{ "--check", "10,50", "--check takes times with a unit (10ms,50ms): \"10\"" },
+		{ "--check", "10ms,50", "--check takes times with a unit (10ms,50ms): \"50\"" },
+		{ "--check", "50ms,10ms", "--check: WARN above CRIT: \"50ms,10ms\"" },
+		{ "--check", "10ms,", "--check takes WARN,CRIT: \"10ms,\"" },
+		{ "--check", ",10ms", "--check takes WARN,CRIT: \",10ms\"" },
+		{ "--check-iops", "1,1G",
+		  "--check-iops: WARN below CRIT (iops alerts below them): \"1,1G\"" },
+		{ "--check-timeout", "0", "--check-timeout must be above 0: \"0\"" },
+	};
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *w[] = { "ioprobe", "--check", "1ms,2ms", bad[i].arg, bad[i].opt, "/tmp",
+				    NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_ERR, "%s %s", bad[i].arg, bad[i].opt);
+		cr_assert_str_eq(msg, bad[i].msg);
+	}
+	{
+		const char *w[] = { "ioprobe", "--check", "10ms,10ms", "--check-iops", "500,100",
+				    "--check-timeout", "5s", "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_eq(o.check_warn, 10000000ull);
+		cr_assert_eq(o.check_timeout, 5000000000ull);
+	}
+}

@@ -2,6 +2,7 @@
 
 #include "opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -236,7 +237,7 @@ static int split_pair(const char *opt, const char *arg, char *first, size_t len,
 {
 	const char *comma = strchr(arg, ',');
 
-	if (!comma || (size_t)(comma - arg) >= len) {
+	if (!comma || comma == arg || !comma[1] || (size_t)(comma - arg) >= len) {
 		err_set(msg, msglen, 0, "%s takes WARN,CRIT: \"%s\"", opt, arg);
 		return -EINVAL;
 	}
@@ -244,6 +245,21 @@ static int split_pair(const char *opt, const char *arg, char *first, size_t len,
 	first[comma - arg] = '\0';
 	*second = comma + 1;
 	return 0;
+}
+
+/*
+ * A --check threshold: a time with its unit ("10ms"; a bare number would be seconds, which
+ * a latency threshold almost never means). Returns 0 or -EINVAL with msg filled.
+ */
+static int parse_check_time(const char *arg, uint64_t *out, char *msg, size_t msglen)
+{
+	size_t n = strlen(arg);
+
+	if (n && isdigit((unsigned char)arg[n - 1])) {
+		err_set(msg, msglen, 0, "--check takes times with a unit (10ms,50ms): \"%s\"", arg);
+		return -EINVAL;
+	}
+	return parse_time(arg, out, msg, msglen);
 }
 
 /* The fleet options (--listen, --prometheus, --influx, --check...). Returns 0 or non-zero. */
@@ -273,9 +289,13 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 		break;
 	case OPT_CHECK:
 		if (split_pair("--check", arg, first, sizeof(first), &second, msg, msglen) ||
-		    parse_time(first, &o->check_warn, msg, msglen) ||
-		    parse_time(second, &o->check_crit, msg, msglen))
+		    parse_check_time(first, &o->check_warn, msg, msglen) ||
+		    parse_check_time(second, &o->check_crit, msg, msglen))
 			return -EINVAL;
+		if (o->check_warn > o->check_crit) {
+			err_set(msg, msglen, 0, "--check: WARN above CRIT: \"%s\"", arg);
+			return -EINVAL;
+		}
 		o->check = true;
 		o->quiet = true;
 		break;
@@ -284,6 +304,11 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 		    suffix_parse_rate(first, LIMIT_RATE, &o->check_iops_warn, msg, msglen) ||
 		    suffix_parse_rate(second, LIMIT_RATE, &o->check_iops_crit, msg, msglen))
 			return -EINVAL;
+		if (o->check_iops_warn < o->check_iops_crit) { /* iops alerts below its thresholds */
+			err_set(msg, msglen, 0, "--check-iops: WARN below CRIT (iops alerts below "
+				"them): \"%s\"", arg);
+			return -EINVAL;
+		}
 		o->check_iops = true;
 		break;
 	case OPT_CHECK_TIMEOUT:

@@ -2,6 +2,7 @@
 
 #include "http.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,58 @@ static bool http_has(const char *value, size_t len, const char *word)
 	return false;
 }
 
+/* The q of one media range (its ";q=" parameter, 1 when absent; 0 for a bad value). */
+static double http_q(const char *p, const char *end)
+{
+	while ((p = memchr(p, ';', (size_t)(end - p))) != NULL) {
+		p++;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (end - p >= 2 && (*p == 'q' || *p == 'Q') && p[1] == '=') {
+			char num[16];
+			size_t n = 0;
+
+			for (p += 2; p < end && n + 1 < sizeof(num) && (isdigit((unsigned char)*p) ||
+								  *p == '.'); p++)
+				num[n++] = *p;
+			num[n] = '\0';
+			return n ? strtod(num, NULL) : 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Accept: OpenMetrics when a range names application/openmetrics-text with a q above 0 and
+ * at least the q of text/plain, "text/" with a wildcard or the all-wildcard range (RFC 9110
+ * content negotiation between the two formats this endpoint has; q=0: not acceptable).
+ */
+static bool http_wants_openmetrics(const char *v, size_t len)
+{
+	const char *p = v, *end = v + len;
+	double om = -1, text = -1;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p)), *stop = comma ? comma : end;
+		const char *t = p, *te;
+		double q;
+
+		while (t < stop && (*t == ' ' || *t == '\t'))
+			t++;
+		for (te = t; te < stop && *te != ';' && *te != ' ' && *te != '\t'; te++)
+			;
+		q = http_q(te, stop);
+		if ((size_t)(te - t) == 28 && !strncasecmp(t, "application/openmetrics-text", 28))
+			om = q > om ? q : om;
+		else if (((size_t)(te - t) == 10 && !strncasecmp(t, "text/plain", 10)) ||
+			 ((size_t)(te - t) == 6 && !strncasecmp(t, "text/*", 6)) ||
+			 ((size_t)(te - t) == 3 && !strncmp(t, "*/*", 3)))
+			text = q > text ? q : text;
+		p = comma ? comma + 1 : end;
+	}
+	return om > 0 && om >= text;
+}
+
 /* One "Name: value" header line; returns 0 or 400. */
 static int http_header(const char *line, size_t len, struct http_req *req)
 {
@@ -114,7 +167,7 @@ static int http_header(const char *line, size_t len, struct http_req *req)
 		if ((unsigned char)line[i] < ' ' && line[i] != '\t')
 			return 400;
 	if (n == 6 && !strncasecmp(line, "Accept", 6))
-		req->openmetrics |= http_has(line + v, len - v, "application/openmetrics-text");
+		req->openmetrics |= http_wants_openmetrics(line + v, len - v);
 	else if (n == 10 && !strncasecmp(line, "Connection", 10) && http_has(line + v, len - v, "close"))
 		req->keep_alive = false;
 	else if (n == 10 && !strncasecmp(line, "Connection", 10) &&

@@ -94,6 +94,9 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--check takes WARN,CRIT: ",
 		"--check-iops takes WARN,CRIT: ",
 		"--check-timeout must be above 0: ",
+		"--check takes times with a unit (10ms,50ms): ",
+		"--check: WARN above CRIT: ",
+		"--check-iops: WARN below CRIT (iops alerts below them): ",
 		NULL,
 	};
 	const char *const *p;

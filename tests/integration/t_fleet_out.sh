@@ -79,6 +79,11 @@ check "--check on a missing target: one UNKNOWN line" out_has '^IOPROBE UNKNOWN 
 check "--check on a missing target: the message on stderr too" err_prefixed
 probe --check-iops 10,5 -c 1 "$D"
 check "--check-iops alone: usage error" rc_is 1
+probe --check 10,50 -c 1 "$D"
+check "--check 10,50 (no unit): UNKNOWN, says a unit is needed" \
+	eval 'rc_is 3 && out_has "^IOPROBE UNKNOWN - --check takes times with a unit"'
+probe --check 50ms,10ms -c 1 "$D"
+check "--check WARN above CRIT: UNKNOWN" eval 'rc_is 3 && out_has "WARN above CRIT"'
 probe --check-timeout 5 -c 1 "$D"
 check "--check-timeout alone: usage error" eval 'rc_is 1 && err_has "^ioprobe: --check-timeout needs --check$"'
 probe --check 1s,2s --check-timeout 0 -c 1 "$D"
