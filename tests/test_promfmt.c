@@ -124,7 +124,7 @@ Test(promfmt, text_counters_and_gauges)
 	has(t, "# TYPE ioprobe_probe_info gauge");
 	has(t, "ioprobe_probe_info{" T1 ",device=\"sda1\",disk=\"sda\",fstype=\"ext4\",engine=\"sync\",mode=\"read\"} 1");
 	has(t, "# TYPE ioprobe_build_info gauge");
-	has(t, "ioprobe_build_info{target=\"/dev/nvme0n1\",version=\"1.2.3\"} 1");
+	has(t, "ioprobe_build_info{version=\"1.2.3\"} 1");
 	lacks(t, "# UNIT");
 	lacks(t, "# EOF");
 	lacks(t, "_created");
@@ -195,8 +195,8 @@ Test(promfmt, every_series_of_each_target_carries_its_label)
 	unsigned with1 = 0, with2 = 0;
 
 	for (char *line = t; *line; line = strchr(line, '\n') + 1) {
-		if (line[0] == '#')
-			continue;
+		if (line[0] == '#' || !strncmp(line, "ioprobe_build_info{", 19))
+			continue; /* the build is the process's: one series, no target */
 		cr_assert(strstr(line, "{target=\""), "no target label first: %.80s", line);
 		with1 += !strncmp(strchr(line, '{'), "{" T1, strlen(T1) + 1);
 		with2 += !strncmp(strchr(line, '{'), "{target=\"/dev/nvme0n1\"", 22);
@@ -219,7 +219,7 @@ Test(promfmt, openmetrics_metadata_and_eof)
 	has(t, "# TYPE ioprobe_skipped_slots counter");
 	has(t, "# TYPE ioprobe_probe info");
 	has(t, "# TYPE ioprobe_build info");
-	has(t, "ioprobe_build_info{target=\"/dev/nvme0n1\",version=\"1.2.3\"} 1");
+	has(t, "ioprobe_build_info{version=\"1.2.3\"} 1");
 	has(t, "ioprobe_request_duration_seconds_bucket{" T1 ",operation=\"read\",le=\"1.0\"} 4");
 	cr_assert(len > 6 && !strcmp(t + len - 6, "# EOF\n"), "ends in # EOF");
 	cr_assert_eq(strstr(t, "# EOF"), t + len - 6, "one # EOF");
@@ -268,4 +268,14 @@ Test(promfmt, content_types)
 	cr_assert_str_eq(promfmt_content_type(PROMFMT_TEXT), "text/plain; version=0.0.4; charset=utf-8");
 	cr_assert_str_eq(promfmt_content_type(PROMFMT_OPENMETRICS),
 			 "application/openmetrics-text; version=1.0.0; charset=utf-8");
+}
+
+/* One build_info for the process, not one per target (issue 26). */
+Test(promfmt, one_build_info)
+{
+	char *t = render(PROMFMT_TEXT);
+	const char *p = strstr(t, "\nioprobe_build_info{");
+
+	cr_assert_not_null(p);
+	cr_assert_null(strstr(p + 1, "\nioprobe_build_info{"), "a second build_info series");
 }

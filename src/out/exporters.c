@@ -26,7 +26,8 @@ bool exporters_wanted(const struct exporters_cfg *cfg)
 	return cfg->listen || cfg->prom_file || cfg->influx;
 }
 
-/* device = the top of the stack under the target, disk = its first whole disk. */
+/* device = the top of the stack under the target, disk = its first whole disk (the top
+ * itself when nothing below is one and it is no partition). */
 static void exporters_devices(struct exporters_tgt *g, const char *path)
 {
 	struct devstack *ds = calloc(1, sizeof(*ds));
@@ -47,6 +48,10 @@ static void exporters_devices(struct exporters_tgt *g, const char *path)
 				break;
 			}
 		}
+		/* no disk below (a loop device over tmpfs, an md or dm device on its own): the top
+		 * is the whole device node_disk_* reports, unless it is a partition */
+		if (!g->disk[0] && ds->dev[0].kind != DEVSTACK_PARTITION)
+			snprintf(g->disk, sizeof(g->disk), "%s", ds->dev[0].name);
 	}
 	free(mountinfo);
 	free(ds);

@@ -327,12 +327,12 @@ static void write_info(struct sbuf *sb, const struct metrics_snap *snap, size_t 
 		label(sb, "mode", in->mode);
 		sbuf_puts(sb, "} 1\n");
 	}
+	/* one series: the version is the process's, not a target's */
 	fam_head(sb, &fam_build_info, fmt);
-	for (size_t i = 0; i < n; i++) {
-		series_open(sb, fam_build_info.name, "_info", &snap[i]);
-		label(sb, "version", version);
-		sbuf_puts(sb, "} 1\n");
-	}
+	sbuf_printf(sb, "%s_info{version=\"", fam_build_info.name);
+	promfmt_label_value(sb, version ? version : "");
+	sbuf_puts(sb, "\"} 1\n");
+	(void)n;
 }
 
 int promfmt_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n, const char *version,

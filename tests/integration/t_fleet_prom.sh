@@ -49,9 +49,11 @@ for fam in ioprobe_request_duration_seconds_bucket ioprobe_request_errors_total 
 	ioprobe_request_bytes_total ioprobe_requests_in_flight ioprobe_skipped_slots_total \
 	ioprobe_last_completion_timestamp_seconds ioprobe_oldest_in_flight_seconds \
 	ioprobe_interval_seconds ioprobe_request_size_bytes ioprobe_start_time_seconds \
-	ioprobe_probe_info ioprobe_build_info; do
+	ioprobe_probe_info; do
 	check "node_exporter shows $fam" grep -q "^$fam{.*target=\"$T_TMP/data\"" "$NE"
 done
+check "node_exporter shows one ioprobe_build_info (the process's, no target)" \
+	test "$(grep -c '^ioprobe_build_info{version="' "$NE")" = 1
 check "node_exporter keeps our HELP" grep -qx '# HELP ioprobe_request_errors_total Failed probe requests by errno name.' "$NE"
 check "node_exporter: ioprobe_request_errors_total is a counter" \
 	grep -qx '# TYPE ioprobe_request_errors_total counter' "$NE"
@@ -86,6 +88,9 @@ FLEET_BG+=("$PID")
 wait_http "http://127.0.0.1:$PORT/metrics"
 scrape_both "$PORT"
 check "promtool check metrics: /metrics text 0.0.4 clean" promtool check metrics <"$T_TMP/text.out"
+check "probe_info: a whole loop device with no disk below is its own disk (the node_disk_* key)" \
+	grep -q "^ioprobe_probe_info{target=\"$DEV\",device=\"${DEV#/dev/}\",disk=\"${DEV#/dev/}\"," \
+	"$T_TMP/text.out"
 check "OpenMetrics: strict parser accepts /metrics (12 families)" /usr/bin/python3 -c '
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
