@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "msg.h"
+#include "opener.h"
 #include "opts.h"
 #include "view.h"
 
@@ -30,7 +31,7 @@ int cli_target_open(const struct opts *o, struct target *t, const struct target_
 	int ret;
 
 	cli_target_cfg(o, &tc);
-	ret = target_open(t, &tc, &cli_stop, pg, msg, sizeof(msg));
+	ret = opener_open(t, &tc, &cli_stop, pg, msg, sizeof(msg));
 	if (!ret)
 		return 0;
 	cli_msg("%s", msg);

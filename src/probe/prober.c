@@ -12,12 +12,11 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "clock.h"
 #include "engine.h"
 #include "msg.h"
@@ -180,47 +179,6 @@ static void prober_on_kick(int sig)
 	(void)sig; /* only interrupts a sleep; the stop flag says why */
 }
 
-/* The child's signals: the caller decides when to stop; SIGUSR1 ends a sleep. */
-static void prober_child_signals(pid_t parent)
-{
-	struct sigaction sa;
-	sigset_t none;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
-	sa.sa_handler = prober_on_kick; /* no SA_RESTART */
-	sigaction(SIGUSR1, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent) /* the parent died before the line above */
-		_exit(0);
-}
-
-/* Close every descriptor but keep[0..n-1] (sorted, >= 0); stdio becomes /dev/null. */
-static void prober_child_fds(const int *keep, size_t n)
-{
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	unsigned first = 3;
-
-	for (int fd = 0; fd < 3 && null >= 0; fd++)
-		if (null != fd)
-			dup2(null, fd); /* dup2 clears O_CLOEXEC on the copy */
-	for (size_t i = 0; i <= n; i++) {
-		unsigned last = i < n ? (unsigned)keep[i] : ~0u;
-
-		if (i < n && (unsigned)keep[i] < first)
-			continue;
-		if (last > first)
-			syscall(SYS_close_range, first, last - 1, 0);
-		first = last + 1;
-	}
-}
-
 static void sort2(int *a)
 {
 	if (a[0] > a[1]) {
@@ -245,9 +203,10 @@ static _Noreturn void prober_child(struct prober_shm *m, pid_t parent,
 	int keep[2] = { p->engine->params.fd, m->wake_fd };
 	int ret;
 
-	prober_child_signals(parent);
+	if (child_signals(parent, prober_on_kick, SIGKILL))
+		_exit(0);
 	sort2(keep);
-	prober_child_fds(keep, 2);
+	child_fds(keep, 2);
 	ret = engine_start(&own, p->engine->ops, &p->engine->params);
 	if (ret) {
 		m->result = err_set(m->msg, sizeof(m->msg), ret,

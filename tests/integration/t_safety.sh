@@ -296,8 +296,9 @@ if [ -e /dev/loop-control ]; then
 	  done
 	  ulimit -n 4; exec "$IOPROBE" --iostat -c 2 -i 0.1 "$IL" ) >"$OUT" 2>"$ERR"
 	RC=$?
+	# the preparation's child needs a socket pair: the first descriptors to run out
 	check "ulimit -n 4 with --iostat: exit 2 with a clear message" \
-		eval 'rc_is 2 && err_has "^ioprobe: --iostat: cannot read /proc/diskstats: Too many open files$"'
+		eval 'rc_is 2 && err_has "^ioprobe: cannot prepare $IL: socketpair: Too many open files$"'
 fi
 F=$T_TMP/f2m
 head -c 2097152 /dev/zero >"$F"

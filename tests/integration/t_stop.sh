@@ -253,6 +253,52 @@ multi_case() {
 attempts 2 multi_case
 hang_release "$DEV" "two targets"
 
+## 3b. a stop while the target is prepared on a disk that hangs (issue 22): ext4 on a loop
+## device over the FUSE disk; the working set's fsync hangs. The preparation runs in a child
+## process: SIGTERM ends ioprobe within 1 s with its message, and once the disk answers again
+## the child removes its temp file and ends.
+if command -v mkfs.ext4 >/dev/null 2>&1; then
+	M3=$T_TMP/prep
+	DEV3=$(make_fault_disk "$M3" 64M) || { fail "mount faultdisk 3"; finish; }
+	FS=$T_TMP/prepfs
+	mkdir -p "$FS"
+	if mkfs.ext4 -q -F "$DEV3" >/dev/null 2>&1 && mount "$DEV3" "$FS"; then
+		register_mount "$FS"
+		prep_hang() {
+			local pid t0
+			fault_ctl "$M3" "hang 1"
+			"$IOPROBE" -S 16m -c 3 -i 0.05 "$FS" >"$OUT" 2>"$ERR" &
+			pid=$!
+			FLEET_BG+=("$pid")
+			wait_fault "$M3" hung_now 1 10
+			sleep 0.3
+			t0=$(now_ms)
+			kill -TERM "$pid"
+			wait_exit "$pid" 5 || kill -KILL "$pid"
+			DT=$(($(now_ms) - t0))
+			wait "$pid"
+			RC=$?
+			check "stop while preparing on a hung disk: ends within 1 s (${DT} ms)" \
+				test "$DT" -le 1000
+			check "stop while preparing on a hung disk: exit 2, says the preparation was given up" \
+				eval 'rc_is 2 && err_has "^ioprobe: preparing $FS: a request did not complete within 0\\.5 s of the stop \\(the disk hangs\\); given up$"'
+			check "stop while preparing on a hung disk: nothing on stdout" out_empty
+			fault_ctl "$M3" "hang 0"
+			local tries=500
+			while [ -n "$(ls -A "$FS" | grep -v lost+found)" ] && [ "$tries" -gt 0 ]; do
+				sleep 0.01
+				tries=$((tries - 1))
+			done
+			check "once the disk answers, the preparation's child removes its temp file" \
+				test -z "$(ls -A "$FS" | grep -v lost+found)"
+			hang_release "-S 16m -c 3 -i 0.05 $FS" "prep"
+		}
+		attempts 2 prep_hang
+	else
+		fail "mkfs.ext4 and mount on the FUSE-backed loop device"
+	fi
+fi
+
 ## 4. the FUSE server killed while requests hang
 M2=$T_TMP/dead
 DEV2=$(make_fault_disk "$M2" 32M) || { fail "mount faultdisk 2"; finish; }
