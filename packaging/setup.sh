@@ -22,7 +22,7 @@ DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev lib
 	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
 	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
 	fakeroot bash-completion fio prometheus prometheus-node-exporter python3-prometheus-client
-	curl systemd strace"
+	curl systemd strace python3-yaml"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
 	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
 	glibc-locale-source strace"
