@@ -5,6 +5,7 @@
  * any failed request CRITICAL, nothing measured or a broken run UNKNOWN.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +27,10 @@ static struct tally tally_of(const uint64_t *ns, size_t n, uint64_t failed)
 	return t;
 }
 
-static const struct check_cfg cfg = { 10 * MS, 50 * MS, false, 0, 0 };
+#define ABOVE(x) { 0, (double)(x), false }
+#define BELOW(x) { (double)(x), INFINITY, false }
+
+static const struct check_cfg cfg = { ABOVE(10 * MS), ABOVE(50 * MS), false, BELOW(0), BELOW(0) };
 
 static enum check_state run(const struct check_cfg *c, const struct tally *t, const char *problem,
 			    char *out, size_t len)
@@ -90,7 +94,7 @@ Test(check, all_failed_is_critical_not_unknown)
 
 Test(check, iops_thresholds_alert_below)
 {
-	struct check_cfg c = { 1000 * MS, 2000 * MS, true, 200, 100 };
+	struct check_cfg c = { ABOVE(1000 * MS), ABOVE(2000 * MS), true, BELOW(200), BELOW(100) };
 	uint64_t fast[] = { 1 * MS }, mid[] = { 6 * MS }, slow[] = { 20 * MS };
 	struct tally t;
 	char out[512];
@@ -186,4 +190,40 @@ Test(check, hung_at_the_timeout_is_critical)
 	cr_assert(!strncmp(out, "IOPROBE CRITICAL - /hung CRITICAL 1 request in flight", 53), "%s",
 		  out);
 	cr_assert(strstr(out, "'/hung p99'="), "the hung target's perfdata: %s", out);
+}
+
+/* The monitoring-plugins guidelines' ranges: outside lo:hi alerts, inside with @; perfdata
+ * writes them back as given. */
+Test(check, guideline_ranges)
+{
+	static const struct { struct check_range r; double v; bool alert; const char *text; } c[] = {
+		{ { 0, 10, false }, 11, true, "10.000" },
+		{ { 0, 10, false }, 10, false, "10.000" },
+		{ { 10, INFINITY, false }, 9, true, "10.000:" },
+		{ { -INFINITY, 10, false }, -5, false, "~:10.000" },
+		{ { 10, 20, false }, 25, true, "10.000:20.000" },
+		{ { 10, 20, true }, 15, true, "@10.000:20.000" },
+		{ { 10, 20, true }, 25, false, "@10.000:20.000" },
+	};
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cr_assert_eq(check_range_alert(&c[i].r, c[i].v), c[i].alert, "case %zu", i);
+		sbuf_reset(&sb);
+		check_range_put(&sb, &c[i].r, 1, 3);
+		cr_assert_str_eq(sbuf_str(&sb), c[i].text);
+	}
+	sbuf_free(&sb);
+}
+
+/* A p99 inside "@1ms:5ms" is WARNING: a latency band the operator flags. */
+Test(check, p99_inside_a_band)
+{
+	uint64_t lat[] = { 3 * MS, 3 * MS };
+	struct tally t = tally_of(lat, 2, 0);
+	struct check_cfg c = { { 1e6, 5e6, true }, ABOVE(50 * MS), false, BELOW(0), BELOW(0) };
+	char out[1024];
+
+	cr_assert_eq(run(&c, &t, NULL, out, sizeof(out)), CHECK_WARNING, "%s", out);
+	cr_assert(strstr(out, "'p99'=3.000000ms;@1.000000:5.000000;50.000000;0"), "%s", out);
 }

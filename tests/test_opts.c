@@ -9,6 +9,7 @@
  * ioping 1.3 lacks (-E, -U, --engine) follow opts.h.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <criterion/parameterized.h>
 
 #include <inttypes.h>
@@ -1361,7 +1362,30 @@ Test(opts_ioprobe, check_thresholds_refused_when_ambiguous)
 				    "--check-timeout", "5s", "/tmp", NULL };
 
 		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
-		cr_assert_eq(o.check_warn, 10000000ull);
+		cr_assert_float_eq(o.check_warn.hi, 1e7, 1e-6);
 		cr_assert_eq(o.check_timeout, 5000000000ull);
 	}
+}
+
+/* --check and --check-iops take the guidelines' ranges too. */
+Test(opts_ioprobe, check_ranges)
+{
+	const char *w[] = { "ioprobe", "--check", "@1ms:5ms,~:50ms", "--check-iops", "500,100:",
+			    "/tmp", NULL };
+	const char *bad[] = { "ioprobe", "--check", "5ms:1ms,10ms", "/tmp", NULL };
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+	cr_assert(o.check_warn.inside);
+	cr_assert_float_eq(o.check_warn.lo, 1e6, 1e-6);
+	cr_assert_float_eq(o.check_warn.hi, 5e6, 1e-6);
+	cr_assert(isinf(o.check_crit.lo) && o.check_crit.lo < 0);
+	cr_assert_float_eq(o.check_crit.hi, 5e7, 1e-6);
+	cr_assert_float_eq(o.check_iops_warn.lo, 500, 1e-9, "a plain iops value: below it");
+	cr_assert(isinf(o.check_iops_warn.hi));
+	cr_assert_float_eq(o.check_iops_crit.lo, 100, 1e-9);
+	cr_assert_eq(run_parse(&o, msg, bad), OPTS_ERR);
+	cr_assert_str_eq(msg, "--check: \"5ms:1ms\" is not a threshold or range ([@]lo:hi, lo:, "
+			      "~:hi)");
 }

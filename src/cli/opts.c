@@ -247,19 +247,66 @@ static int split_pair(const char *opt, const char *arg, char *first, size_t len,
 	return 0;
 }
 
-/*
- * A --check threshold: a time with its unit ("10ms"; a bare number would be seconds, which
- * a latency threshold almost never means). Returns 0 or -EINVAL with msg filled.
- */
-static int parse_check_time(const char *arg, uint64_t *out, char *msg, size_t msglen)
+/* One end of a --check range: a time with its unit ("10ms": a bare number would be seconds,
+ * which a latency threshold almost never means) in ns, or a rate. 0 or -EINVAL. */
+static int parse_check_value(const char *opt, const char *s, bool time, double *v, char *msg,
+			     size_t msglen)
 {
-	size_t n = strlen(arg);
+	size_t n = strlen(s);
+	uint64_t ns;
 
-	if (n && isdigit((unsigned char)arg[n - 1])) {
-		err_set(msg, msglen, 0, "--check takes times with a unit (10ms,50ms): \"%s\"", arg);
+	if (!time)
+		return suffix_parse_rate(s, LIMIT_RATE, v, msg, msglen);
+	if (n && isdigit((unsigned char)s[n - 1])) {
+		err_set(msg, msglen, 0, "%s takes times with a unit (10ms,50ms): \"%s\"", opt, s);
 		return -EINVAL;
 	}
-	return parse_time(arg, out, msg, msglen);
+	if (parse_time(s, &ns, msg, msglen))
+		return -EINVAL;
+	*v = (double)ns;
+	return 0;
+}
+
+/*
+ * A threshold in the monitoring-plugins guidelines' range syntax: "[@]lo:hi", "lo:", "~:hi"
+ * or a plain value — above it for a time (0:value), below it for a rate (value:, what
+ * --check-iops always meant). 0 or -EINVAL with msg filled.
+ */
+static int parse_check_range(const char *opt, const char *s, bool time, struct check_range *r,
+			     char *msg, size_t msglen)
+{
+	char lo[64];
+	const char *colon;
+
+	r->inside = *s == '@';
+	s += r->inside;
+	colon = strchr(s, ':');
+	r->lo = 0;
+	r->hi = INFINITY;
+	if (!colon) {
+		if (!*s)
+			goto bad;
+		return parse_check_value(opt, s, time, time ? &r->hi : &r->lo, msg, msglen);
+	}
+	if ((size_t)(colon - s) >= sizeof(lo))
+		goto bad;
+	memcpy(lo, s, (size_t)(colon - s));
+	lo[colon - s] = '\0';
+	if (!*lo)
+		goto bad;
+	if (!strcmp(lo, "~"))
+		r->lo = -INFINITY;
+	else if (parse_check_value(opt, lo, time, &r->lo, msg, msglen))
+		return -EINVAL;
+	if (colon[1] && parse_check_value(opt, colon + 1, time, &r->hi, msg, msglen))
+		return -EINVAL;
+	if (r->lo > r->hi)
+		goto bad;
+	return 0;
+bad:
+	err_set(msg, msglen, 0, "%s: \"%s\" is not a threshold or range ([@]lo:hi, lo:, ~:hi)",
+		opt, s - r->inside);
+	return -EINVAL;
 }
 
 /* The fleet options (--listen, --prometheus, --influx, --check...). Returns 0 or non-zero. */
@@ -289,10 +336,10 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 		break;
 	case OPT_CHECK:
 		if (split_pair("--check", arg, first, sizeof(first), &second, msg, msglen) ||
-		    parse_check_time(first, &o->check_warn, msg, msglen) ||
-		    parse_check_time(second, &o->check_crit, msg, msglen))
+		    parse_check_range("--check", first, true, &o->check_warn, msg, msglen) ||
+		    parse_check_range("--check", second, true, &o->check_crit, msg, msglen))
 			return -EINVAL;
-		if (o->check_warn > o->check_crit) {
+		if (!strpbrk(arg, ":@") && o->check_warn.hi > o->check_crit.hi) { /* plain ones */
 			err_set(msg, msglen, 0, "--check: WARN above CRIT: \"%s\"", arg);
 			return -EINVAL;
 		}
@@ -301,10 +348,13 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 		break;
 	case OPT_CHECK_IOPS:
 		if (split_pair("--check-iops", arg, first, sizeof(first), &second, msg, msglen) ||
-		    suffix_parse_rate(first, LIMIT_RATE, &o->check_iops_warn, msg, msglen) ||
-		    suffix_parse_rate(second, LIMIT_RATE, &o->check_iops_crit, msg, msglen))
+		    parse_check_range("--check-iops", first, false, &o->check_iops_warn, msg,
+				      msglen) ||
+		    parse_check_range("--check-iops", second, false, &o->check_iops_crit, msg,
+				      msglen))
 			return -EINVAL;
-		if (o->check_iops_warn < o->check_iops_crit) { /* iops alerts below its thresholds */
+		/* plain ones alert below them: WARN must not be below CRIT */
+		if (!strpbrk(arg, ":@") && o->check_iops_warn.lo < o->check_iops_crit.lo) {
 			err_set(msg, msglen, 0, "--check-iops: WARN below CRIT (iops alerts below "
 				"them): \"%s\"", arg);
 			return -EINVAL;

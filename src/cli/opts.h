@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
+
 /* Most destinations one run takes (each costs a thread, an engine and fixed memory). */
 #define OPTS_MAX_TARGETS 256
 
@@ -98,11 +100,11 @@ struct opts {
 	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */
 	bool influx;               /* --influx: line protocol on stdout every period */
 	bool check;                /* --check WARN,CRIT: a monitoring-plugin run */
-	uint64_t check_warn;       /* p99 above this (ns) is WARNING */
-	uint64_t check_crit;       /* p99 above this (ns) is CRITICAL */
+	struct check_range check_warn; /* p99 (ns) raising WARNING ("10ms": above 10 ms) */
+	struct check_range check_crit; /* ... CRITICAL */
 	bool check_iops;           /* --check-iops WARN,CRIT given */
-	double check_iops_warn;    /* iops below this is WARNING */
-	double check_iops_crit;    /* iops below this is CRITICAL */
+	struct check_range check_iops_warn; /* iops raising WARNING ("500": below 500/s) */
+	struct check_range check_iops_crit; /* ... CRITICAL */
 	uint64_t check_timeout;    /* --check-timeout, ns: the run ends by then (0: the default) */
 };
 

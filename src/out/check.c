@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 const char *check_state_name(enum check_state st)
@@ -19,6 +20,25 @@ static void check_text(struct sbuf *sb, const char *s)
 		sbuf_putc(sb, (unsigned char)*s < ' ' || *s == '|' ? ' ' : *s);
 }
 
+bool check_range_alert(const struct check_range *r, double v)
+{
+	bool in = v >= r->lo && v <= r->hi;
+
+	return r->inside ? in : !in;
+}
+
+void check_range_put(struct sbuf *sb, const struct check_range *r, double scale, int decimals)
+{
+	if (r->inside)
+		sbuf_putc(sb, '@');
+	if (isinf(r->lo) && r->lo < 0)
+		sbuf_puts(sb, "~:");
+	else if (r->lo != 0 || r->inside || isinf(r->hi))
+		sbuf_printf(sb, "%.*f:", decimals, r->lo * scale);
+	if (!isinf(r->hi))
+		sbuf_printf(sb, "%.*f", decimals, r->hi * scale);
+}
+
 static double check_iops(const struct stats *v)
 {
 	return v->sum ? (double)v->count * 1e9 / (double)v->sum : 0.0;
@@ -29,7 +49,7 @@ static enum check_state check_judge(const struct check_cfg *cfg, const struct ta
 				    const char *problem, bool critical)
 {
 	const struct stats *v;
-	double iops;
+	double iops, p99;
 
 	if (problem)
 		return critical ? CHECK_CRITICAL : CHECK_UNKNOWN;
@@ -39,10 +59,12 @@ static enum check_state check_judge(const struct check_cfg *cfg, const struct ta
 	iops = check_iops(v);
 	if (!v->count && !t->failed)
 		return CHECK_UNKNOWN;
-	if (t->failed || stats_percentile(v, 99) > cfg->crit ||
-	    (cfg->iops && iops < cfg->iops_crit))
+	p99 = (double)stats_percentile(v, 99);
+	if (t->failed || check_range_alert(&cfg->crit, p99) ||
+	    (cfg->iops && check_range_alert(&cfg->iops_crit, iops)))
 		return CHECK_CRITICAL;
-	if (stats_percentile(v, 99) > cfg->warn || (cfg->iops && iops < cfg->iops_warn))
+	if (check_range_alert(&cfg->warn, p99) ||
+	    (cfg->iops && check_range_alert(&cfg->iops_warn, iops)))
 		return CHECK_WARNING;
 	return CHECK_OK;
 }
@@ -78,14 +100,21 @@ static void check_perfdata(struct sbuf *sb, const struct check_cfg *cfg, const s
 	double p99 = (double)stats_percentile(v, 99) / 1e6, iops = check_iops(v);
 
 	check_label(sb, prefix, *prefix ? " p99" : "p99");
-	sbuf_printf(sb, "=%.6fms;%.6f;%.6f;0 ", p99, (double)cfg->warn / 1e6,
-		    (double)cfg->crit / 1e6);
+	sbuf_printf(sb, "=%.6fms;", p99);
+	check_range_put(sb, &cfg->warn, 1e-6, 6);
+	sbuf_putc(sb, ';');
+	check_range_put(sb, &cfg->crit, 1e-6, 6);
+	sbuf_puts(sb, ";0 ");
 	check_label(sb, prefix, *prefix ? " avg" : "avg");
 	sbuf_printf(sb, "=%.6fms;;;0 ", stats_mean(v) / 1e6);
 	check_label(sb, prefix, *prefix ? " iops" : "iops");
-	if (cfg->iops)
-		sbuf_printf(sb, "=%.3f;%.3f:;%.3f:;0 ", iops, cfg->iops_warn, cfg->iops_crit);
-	else
+	if (cfg->iops) {
+		sbuf_printf(sb, "=%.3f;", iops);
+		check_range_put(sb, &cfg->iops_warn, 1, 3);
+		sbuf_putc(sb, ';');
+		check_range_put(sb, &cfg->iops_crit, 1, 3);
+		sbuf_puts(sb, ";0 ");
+	} else
 		sbuf_printf(sb, "=%.3f;;;0 ", iops);
 	check_label(sb, prefix, *prefix ? " requests" : "requests");
 	sbuf_printf(sb, "=%" PRIu64 ";;;0 ", t->requests);

@@ -4,8 +4,9 @@
  * monitoring-plugins development guidelines: one line
  *   IOPROBE OK - p99 3.2 ms, avg 2.1 ms, 10 requests, 0 failed | 'p99'=3.2ms;10;50;0 ...
  * and the state as exit code (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).
- * Latency thresholds alert above them, iops thresholds below them (written
- * "W:" in the perfdata ranges); any failed request is CRITICAL; a run without
+ * Thresholds are the guidelines' ranges: a plain latency threshold alerts
+ * above it, a plain iops threshold below it (written "W:" in the perfdata);
+ * "[@]lo:hi" as the guidelines define; any failed request is CRITICAL; a run without
  * a single request, or one that could not run, is UNKNOWN. Pure: no I/O.
  */
 #ifndef IOPROBE_CHECK_H
@@ -20,10 +21,27 @@
 
 enum check_state { CHECK_OK, CHECK_WARNING, CHECK_CRITICAL, CHECK_UNKNOWN };
 
+/*
+ * A threshold range of the monitoring-plugins guidelines, [@]lo:hi: the value raises the
+ * alert outside [lo, hi], or inside it with @. "10" is 0:10 (above 10), "10:" is 10:inf
+ * (below 10), "~:10" is -inf:10.
+ */
+struct check_range {
+	double lo, hi;
+	bool inside;
+};
+
+/* Does v raise r's alert? */
+bool check_range_alert(const struct check_range *r, double v);
+
+/* Append r as the guidelines write it ("10", "10:", "~:10", "@10:20"), values times scale
+ * with decimals digits after the point. */
+void check_range_put(struct sbuf *sb, const struct check_range *r, double scale, int decimals);
+
 struct check_cfg {
-	uint64_t warn, crit;          /* p99 thresholds, ns */
-	bool iops;                    /* iops thresholds given */
-	double iops_warn, iops_crit;  /* requests per second */
+	struct check_range warn, crit;           /* p99 ranges, ns */
+	bool iops;                               /* iops thresholds given */
+	struct check_range iops_warn, iops_crit; /* requests per second */
 };
 
 /*

@@ -95,6 +95,8 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--check-iops takes WARN,CRIT: ",
 		"--check-timeout must be above 0: ",
 		"--check takes times with a unit (10ms,50ms): ",
+		"--check: \"",                            /* a range that is none */
+		"--check-iops: \"",
 		"--check: WARN above CRIT: ",
 		"--check-iops: WARN below CRIT (iops alerts below them): ",
 		NULL,
