@@ -84,7 +84,7 @@ check "--check 10,50 (no unit): UNKNOWN, says a unit is needed" \
 	eval 'rc_is 3 && out_has "^IOPROBE UNKNOWN - --check takes times with a unit"'
 probe --check @0ms:1h,~:2h -C -c 3 -i 10ms "$D"
 check "--check @0ms:1h,~:2h (a range, alert inside): WARNING, the range in the perfdata" \
-	eval 'rc_is 1 && out_has "\x27p99\x27=[0-9.]+ms;@0\\.000000:3600000\\.000000;~:7200000\\.000000;0"'
+	eval 'rc_is 1 && out_has ".p99.=[0-9.]+ms;@0\\.000000:3600000\\.000000;~:7200000\\.000000;0"'
 probe --check 50ms,10ms -c 1 "$D"
 check "--check WARN above CRIT: UNKNOWN" eval 'rc_is 3 && out_has "WARN above CRIT"'
 probe --check-timeout 5 -c 1 "$D"
