@@ -13,7 +13,7 @@
 
 static struct tui_layout lay(int cols, int rows, int iostat_want)
 {
-	struct tui_layout_req req = { cols, rows, iostat_want };
+	struct tui_layout_req req = { cols, rows, iostat_want, 0 };
 	struct tui_layout l;
 
 	tui_layout_compute(&req, &l);
@@ -225,4 +225,23 @@ Test(tui_layout, center)
 	cr_assert_eq(r.y, 0);
 	cr_assert_eq(r.w, 40);
 	cr_assert_eq(r.h, 12);
+}
+
+/* A verdict of four rows at 80x24 (issue 24): the iostat panel gets the rows it needs (title,
+ * the selected device's two lines, rates, four verdict rows) and the other panels give way;
+ * a need beyond what the minimums leave gets what there is, never nothing. */
+Test(tui_layout, iostat_need_is_kept)
+{
+	struct tui_layout_req req = { 80, 24, 10, 8 };
+	struct tui_layout l;
+
+	tui_layout_compute(&req, &l);
+	cr_assert_geq(l.r[TUI_IOSTAT].h, 8, "got %d", l.r[TUI_IOSTAT].h);
+	cr_assert(shown(&l, TUI_GRAPH) && shown(&l, TUI_STATS));
+	req.iostat_need = 0;
+	tui_layout_compute(&req, &l);
+	cr_assert_eq(l.r[TUI_IOSTAT].h, TUI_IOSTAT_MIN, "the minimum without a need");
+	req.iostat_need = 30;
+	tui_layout_compute(&req, &l);
+	cr_assert_geq(l.r[TUI_IOSTAT].h, TUI_IOSTAT_MIN, "too big a need: still shown");
 }

@@ -11,7 +11,8 @@ static const enum tui_panel tui_stack[] = { TUI_GRAPH, TUI_STATS, TUI_RECENT, TU
 
 void tui_layout_compute(const struct tui_layout_req *req, struct tui_layout *out)
 {
-	int min[TUI_STACK] = { TUI_GRAPH_MIN, TUI_STATS_MIN, TUI_RECENT_MIN, TUI_IOSTAT_MIN };
+	int min[TUI_STACK] = { TUI_GRAPH_MIN, TUI_STATS_MIN, TUI_RECENT_MIN,
+			       req->iostat_need > TUI_IOSTAT_MIN ? req->iostat_need : TUI_IOSTAT_MIN };
 	int comfort[TUI_STACK] = { TUI_GRAPH_COMFORT, TUI_STATS_COMFORT, TUI_RECENT_COMFORT,
 				   req->iostat_want };
 	int h[TUI_STACK] = { 0 };
@@ -45,6 +46,8 @@ void tui_layout_compute(const struct tui_layout_req *req, struct tui_layout *out
 	for (size_t i = 0; i < TUI_STACK; i++) {
 		if (tui_stack[i] == TUI_IOSTAT && (out->side || req->iostat_want <= 0))
 			break;
+		if (tui_stack[i] == TUI_IOSTAT && left < min[i] && left >= TUI_IOSTAT_MIN)
+			min[i] = left; /* what a whole verdict needs does not fit: what there is */
 		if (left < min[i]) {
 			if (i == 0) { /* the graph always shows, squeezed */
 				h[0] = left;

@@ -43,6 +43,8 @@ struct tui_rect {
 struct tui_layout_req {
 	int cols, rows;
 	int iostat_want; /* rows a bottom iostat panel would like (title included); 0 = none */
+	int iostat_need; /* rows it must have when shown (a whole verdict), at least
+			  * TUI_IOSTAT_MIN; 0 = TUI_IOSTAT_MIN */
 };
 
 struct tui_layout {

@@ -183,13 +183,16 @@ static int tui_verdict_rows(const struct tui *t)
 
 void tui_relayout(struct tui *t)
 {
-	struct tui_layout_req req = { COLS, LINES, 0 };
+	struct tui_layout_req req = { COLS, LINES, 0, 0 };
 	size_t need;
 
 	/* title, the devices, the selected one's second line, rates, then the whole verdict:
 	 * at least 3 rows (a simple one at 80 columns), more for a compound one */
 	t->verdict_rows = tui_verdict_rows(t);
 	req.iostat_want = t->io.no_blockdev ? 2 : 3 + (int)t->io.ndev + t->verdict_rows;
+	/* the title, the selected device's two lines, rates and the whole verdict: the other
+	 * devices' rows and the other panels' comfort give way first */
+	req.iostat_need = t->io.no_blockdev ? 0 : 4 + t->verdict_rows;
 	tui_layout_compute(&req, &t->lay);
 	need = tui_draw_graph_cells(&t->lay);
 	if (need > t->ncells) {

@@ -103,10 +103,15 @@ check "200/s: q quits with 0" quit_ok
 # ---- background writers on the same device: other I/O
 view 70
 wait_for "keeps up" 10
-start_writers "$L" 8 240
+start_writers "$L" 20 4000
 check "writers 160x45: other I/O" shows "other I/O: dev [0-9]+/s" 6
 small
 check "writers 80x24: other I/O" shows "^ other I/O: dev [0-9]+/s, the probe's own" 5
+# issue 24: the compound verdict (other I/O; queue building; falls short: ...) stays whole at
+# 80x24 — its last clause ends right above the footer (the view leaves out what its rates line
+# says, and the panel keeps the rows the verdict needs)
+check "writers 80x24: the compound verdict whole, to its last clause" \
+	shows_joined " other I/O: dev [0-9]+/s, the probe's own [0-9.]+/s(; queue building: [^;]*)?; falls short: [a-z ]+: [^;│]*(at this depth|held it\)|or network) *q quit" 10
 check "writers 80x24: queue building" shows_joined "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)" 6
 check "writers 80x24: nothing wider than the screen" fits80
 kill "${WRITERS[@]}" 2>/dev/null
