@@ -38,6 +38,9 @@ fits80() {
 	[ "$max" -le 80 ]
 }
 quit_ok() { TM send-keys -t t q; wait_for "^EXIT=0" 10; }
+# keep_pane NAME: the screen as it is now, kept for the contradiction check at the end.
+keep_pane() { cap; cp "$PANE" "$T_TMP/pane-$1.txt"; }
+
 # shows REGEX [SECONDS]: wait_for, and the pane on stdout when it never shows (check prints it).
 shows() { wait_for "$1" "${2:-5}" || { cat "$PANE"; false; }; }
 SKIPMARK='^       │ *s+ *(│|$)'
@@ -76,6 +79,7 @@ check "70/s 80x24: busy, w/s, f/s and aqu-sz" shows "busy [0-9.]+%  r/s 0\.00  w
 check "70/s 80x24: awaits, wareq-sz and probe p50" shows "w_await [0-9.]+  f_await [0-9.]+  wareq-sz 128\.00  probe p50 [0-9.]+"
 check "70/s 80x24: percentiles, failed and skipped" shows "^ service p50 [0-9.]+ ms .*p99 [0-9.]+ ms.*failed 0  skipped 0"
 check "70/s 80x24: nothing wider than the screen" fits80
+keep_pane 70-80x24
 TM send-keys -t t t
 check "t at 80x24: the response percentiles" shows "^ response p50 [0-9.]+ ms"
 check "70/s: q quits with 0" quit_ok
@@ -98,6 +102,7 @@ check "200/s 80x24: skipped in the total row" shows "^ +total .* [1-9][0-9]*$"
 check "200/s 80x24: the graph mark" shows "$SKIPMARK"
 check "200/s 80x24: skipped on the percentile line" shows "failed 0  skipped [1-9][0-9]*"
 check "200/s 80x24: nothing wider than the screen" fits80
+keep_pane 200-80x24
 check "200/s: q quits with 0" quit_ok
 
 # ---- background writers on the same device: other I/O
@@ -113,6 +118,7 @@ check "writers 80x24: other I/O" shows "^ other I/O: dev [0-9]+/s, the probe's o
 check "writers 80x24: the compound verdict whole, to its last clause" \
 	shows_joined " other I/O: dev [0-9]+/s, the probe's own [0-9.]+/s(; queue building: [^;]*)?; falls short: [a-z ]+: [^;│]*(at this depth|held it\)|or network) *q quit" 10
 check "writers 80x24: queue building" shows_joined "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)" 6
+keep_pane writers-80x24
 check "writers 80x24: nothing wider than the screen" fits80
 kill "${WRITERS[@]}" 2>/dev/null
 wait "${WRITERS[@]}" 2>/dev/null
@@ -172,6 +178,7 @@ if [ -n "$CG" ]; then
 		shows "^ falls short: wait above the device: probe mean [0-9.]+ ms against" 5
 	check "throttle 80x24: the probe's p50 far above the device's await" \
 		shows "probe p50 [0-9]{2,}\.[0-9]+"
+	keep_pane throttle-80x24
 	check "throttle: q quits with 0" quit_ok
 	stop_server
 	rmdir "$CG" 2>/dev/null
@@ -208,4 +215,8 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 else
 	skip "needs mkfs.ext4"
 fi
+# every pane kept above: no verdict contradicts the numbers of the rates line above it
+check "the view: no verdict contradicts the rates beside it (every kept pane)" \
+	python3 "$SRCDIR/tests/integration/verdict_check.py" "$T_TMP"/pane-*.txt
+
 finish

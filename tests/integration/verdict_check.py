@@ -4,7 +4,9 @@
     verdict_check.py FILE...
 
 Each FILE is ioprobe --iostat output: text (a "probe: ..." line, then the verdict line, each
-after "PATH: " with several targets) or -J / --json-lines (objects with an "iostat" key). Fails
+after "PATH: " with several targets) or -J / --json-lines (objects with an "iostat" key), or a
+capture of the view (tmux capture-pane: the iostat panel's "asked ... got ..." line, then the
+verdict wrapped over the rows below it, up to the footer). Fails
 (exit 1, one line per contradiction) when a verdict
   - says "keeps up" while the probe got less than 99 % of what it asked, beyond the one request
     the window allows (text: the window is not printed, so at least one second is assumed;
@@ -59,6 +61,26 @@ def text_pairs(lines):
         yield asked, float(m.group(3)), lines[i + 1][len(prefix):], None
 
 
+VIEW = re.compile(r"^[ │|]*asked (-|" + NUM + r"/s)  got " + NUM + r"/s")
+
+
+def view_pairs(lines):
+    """The view's rates line and the verdict wrapped below it (rows joined with a space)."""
+    for i, line in enumerate(lines):
+        m = VIEW.match(line)
+        if not m:
+            continue
+        rows = []
+        for row in lines[i + 1:]:
+            row = row.strip(" │|")
+            if not row or row.startswith("q quit") or "──" in row or row.startswith("─"):
+                break
+            rows.append(row)
+        if rows:
+            asked = None if m.group(1) == "-" else float(m.group(2))
+            yield asked, float(m.group(3)), " ".join(rows), None
+
+
 def json_pairs(text):
     text = text.strip()
     objs = json.loads(text) if text.startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
@@ -76,7 +98,12 @@ def main(files):
     for f in files:
         text = open(f, errors="replace").read()
         s = text.lstrip()
-        pairs = json_pairs(text) if s[:1] in "[{" else text_pairs(text.splitlines())
+        if s[:1] in "[{":
+            pairs = json_pairs(text)
+        elif "probe: asked" in text:
+            pairs = text_pairs(text.splitlines())
+        else:
+            pairs = view_pairs(text.splitlines())
         for asked, got, verdict, window in pairs:
             seen += 1
             for p in problems(asked, got, verdict, window):
