@@ -76,7 +76,7 @@ attempts 3 below
 # -C: no fdatasync, so w/s = asked
 cached() {
 	run -C -s 256k -r 70
-	check "-C 70/s: keeps up" all_verdicts "keeps up: dev [67][0-9]/s \(expected 70: 1 piece per request\)"
+	check "-C 70/s: keeps up" all_verdicts "keeps up: dev [67][0-9](\.[0-9])?/s \(expected 70: 1 piece per request\)"
 	check "-C 70/s: w/s 70" near "$(med 8)" 70
 	check "-C 70/s: no flushes" near "$(med 20)" 0
 	cp "$OUT" "$T_TMP/cached.txt"
@@ -106,7 +106,7 @@ attempts 3 json_run
 # ---- above capacity: 200/s asked of a disk that does about 130 (the machine's load moves it)
 # got_short: the probe line got less than 170/s of the 200 asked, and skipped slots.
 got_short() {
-	grep -E '^probe: asked 200/s  got [0-9]+/s \(-[0-9]+ %\)  skipped [1-9]' "$OUT" |
+	grep -E '^probe: asked 200/s  got [0-9.]+/s \(-[0-9]+ %\)  skipped [1-9]' "$OUT" |
 		awk '{ sub("/s", "", $5); if ($5 + 0 >= 170) bad = 1; n++ } END { exit !(n && !bad) }'
 }
 above() {
@@ -115,7 +115,7 @@ above() {
 	# every block falls short; the device is the reason (an interval where a busy CPU held
 	# the probe back is rightly "probe limited": the device was idle part of it)
 	check "200/s: falls short in every block" all_verdicts "falls short: "
-	check "200/s: device saturated" some_verdict "^falls short: device saturated: got [0-9]+/s of 200 "
+	check "200/s: device saturated" some_verdict "^falls short: device saturated: got [0-9.]+/s of 200 "
 	check "200/s: expected 400 (1 piece + 1 flush)" some_verdict "dev [0-9]+/s \(expected 400: 1 piece \+ 1 flush per request\)"
 	check "200/s: says the most this depth can do" some_verdict "at most [0-9]+/s at this depth"
 	check "200/s: no queue building from the probe alone" out_lacks "queue building"
@@ -128,7 +128,7 @@ through() {
 	echo "write through" >"$Q/write_cache"
 	run -s 256k -r 70
 	echo "write back" >"$Q/write_cache"
-	check "write through: keeps up, expected 70" all_verdicts "keeps up: dev [67][0-9]/s \(expected 70: 1 piece per request\)"
+	check "write through: keeps up, expected 70" all_verdicts "keeps up: dev [67][0-9](\.[0-9])?/s \(expected 70: 1 piece per request\)"
 	check "write through: w/s 70" near "$(med 8)" 70
 	check "write through: f/s 0" near "$(med 20)" 0
 	cp "$OUT" "$T_TMP/through.txt"
@@ -152,7 +152,7 @@ split128() {
 	run -s 512k -r 20
 	echo 1280 >"$Q/max_sectors_kb"
 	check "max 128, 512k at 20/s: keeps up, expected 100 = 20 x (4 + 1)" \
-		all_verdicts "keeps up: dev (9[5-9]|10[0-4])/s \(expected 100: 4 pieces \+ 1 flush per request\)"
+		all_verdicts "keeps up: dev (9[5-9](\.[0-9])?|10[0-4])/s \(expected 100: 4 pieces \+ 1 flush per request\)"
 	check "max 128: aqu-sz above 1 from the pieces, yet no queue building" \
 		python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 1.0)" "$(med 22)"
 	check "max 128: no queue building" out_lacks "queue building"
@@ -212,7 +212,7 @@ FN=$(basename "$FAST")
 # unpaced (-i 0): nothing asked, nothing to judge
 probe --iostat -q -D -i 0 -w 2.5 "$FAST"
 check "unpaced: no verdict in every block" all_verdicts "no verdict: unpaced \(nothing asked to compare with\)$"
-check "unpaced: the probe line says nothing was asked" out_has "^probe: asked -  got [0-9]+/s  skipped 0  p50 "
+check "unpaced: the probe line says nothing was asked" out_has "^probe: asked -  got [0-9.]+/s  skipped 0  p50 "
 cp "$OUT" "$T_TMP/unpaced.txt"
 
 # ---- depth 1 asked far more than one request at a time can do, on a fast device: the probe
