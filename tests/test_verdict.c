@@ -468,6 +468,22 @@ Test(verdict, bursty_throttle_is_wait_above_the_device)
 	cr_assert_eq(v.reason, VERDICT_WAIT_ABOVE, "%s", line(&v, buf, sizeof(buf)));
 }
 
+/* The same throttle while other work slowed the disk under the loop device (measured, a
+ * busy CI run): the device's time per request rose to 4 ms, the probe's mean 10.2 ms — still
+ * mostly above the device: wait above, not "probe limited". */
+Test(verdict, bursty_throttle_on_a_slowed_disk)
+{
+	static const struct rec r = { 55, 13, 1.66, 71.4, 110, 55, 1.76, 0.91, 0.91, 0.20, 11.6,
+				      10.2 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(70, 4096, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_WAIT_ABOVE, "%s", line(&v, buf, sizeof(buf)));
+}
+
 /*
  * Issue 24 case 4: 35/s of 512 KiB at the disk's capacity gets 33-34 of 35 each second. One
  * request of slack per 1 s interval (3 % at 35/s) read "keeps up"; over the window it is

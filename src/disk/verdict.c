@@ -70,7 +70,7 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 	/* it waited throughout, the device had room: the depth is the limit when the device's
 	 * time is a fair part of each request; else the time went to the probe's own side (a
 	 * CPU quota shows as requests that take 20 x the device's: the probe was descheduled) */
-	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms)
+	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
 		return VERDICT_DEPTH_LIMITED;
 	return VERDICT_PROBE_LIMITED;
 }
