@@ -44,7 +44,7 @@ Test(tui_keys, footer_and_help_come_from_the_table)
 	}
 	cr_assert_eq(footer, 10, "q space p +/- r l w t d ?");
 	cr_assert_eq(help, 12, "the footer's keys, Ctrl-L and Esc");
-	cr_assert_eq(ov_help, 9, "q p +/- r Ctrl-L Enter k j a");
+	cr_assert_eq(ov_help, 12, "q p +/- r Ctrl-L k/j Enter s / w a ?");
 	cr_assert_str_eq(k[0].footer, "q");
 }
 
@@ -72,12 +72,67 @@ Test(tui_keys, overview_footer_comes_from_the_table)
 
 	tui_keys_overview_footer(&c, false, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "q quit  p pause  +/- interval  r reset -> the selected target  "
-			      "↑↓ select  Enter/1-3 open  a all/one");
+			      "↑↓ select  Enter/1-3 open  s sort  / filter  w window  a all/one  "
+			      "? help");
 	tui_keys_overview_footer(&c, true, buf, sizeof(buf));
-	cr_assert_str_eq(buf, "q quit  p +/- r reset -> selected  ↑↓ Enter/1-3 open  a all/one");
+	cr_assert_str_eq(buf, "q quit  p +/- r reset -> selected  ↑↓ Enter/1-3 open  s sort  "
+			      "/ filter  w window  a all/one  ? help");
 	c = (struct tui_keys_ctx){ "up/down", 12, true };
 	tui_keys_overview_footer(&c, true, buf, sizeof(buf));
-	cr_assert_str_eq(buf, "q quit  p +/- r reset -> ALL  up/down Enter/1-12 open  a all/one");
+	cr_assert_str_eq(buf, "q quit  p +/- r reset -> ALL  up/down Enter/1-12 open  s sort  "
+			      "/ filter  w window  a all/one  ? help");
 	tui_keys_overview_footer(&c, false, buf, 12);
 	cr_assert_str_eq(buf, "q quit  p p", "cut, NUL-terminated");
+}
+
+/* The new overview keys (issue 25): the window, sort, filter and help. */
+Test(tui_keys, overview_window_sort_filter_help)
+{
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'w'), TUI_ACT_WINDOW);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 's'), TUI_ACT_SORT);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, '/'), TUI_ACT_FILTER);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, '?'), TUI_ACT_HELP);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_OVERVIEW, 'h'), TUI_ACT_HELP);
+	cr_assert_eq(tui_key_action('w'), TUI_ACT_WINDOW, "the screen's own window key");
+	cr_assert_eq(tui_key_action('s'), TUI_ACT_NONE, "sort is the overview's");
+	cr_assert_eq(tui_key_action('/'), TUI_ACT_NONE);
+}
+
+static int cells(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += (*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Fitted to the width: wide, terse, then whole entries left out from the end, help kept. */
+Test(tui_keys, overview_footer_fits_the_width)
+{
+	struct tui_keys_ctx c = { "↑↓", 3, false };
+	char buf[256];
+	int n;
+
+	n = tui_keys_overview_footer_fit(&c, 200, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  p pause  +/- interval  r reset -> the selected target  "
+			      "↑↓ select  Enter/1-3 open  s sort  / filter  w window  a all/one  "
+			      "? help");
+	cr_assert_eq(n, cells(buf));
+	tui_keys_overview_footer_fit(&c, 80, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  p +/- r reset -> selected  ↑↓ Enter/1-3 open  s sort  "
+			      "/ filter  ? help");
+	c = (struct tui_keys_ctx){ "up/down", 24, false };
+	n = tui_keys_overview_footer_fit(&c, 40, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  p pause -> selected  ? help", "two-digit targets");
+	cr_assert_leq(n, 40);
+	for (int w = 16; w <= 200; w++) {
+		c = (struct tui_keys_ctx){ "↑↓", 256, w % 2 };
+		n = tui_keys_overview_footer_fit(&c, w, buf, sizeof(buf));
+		cr_assert_eq(n, cells(buf));
+		cr_assert_leq(n, w, "width %d: %s", w, buf);
+		cr_assert(strstr(buf, "? help"), "width %d: the help key stays", w);
+		cr_assert(strncmp(buf, "q quit", 6) == 0);
+		cr_assert(n < 2 || buf[strlen(buf) - 1] != ' ', "no trailing separator");
+	}
 }

@@ -413,20 +413,20 @@ static void tui_draw_recent(const struct tui_frame *f, const struct tui_rect *r)
 
 /* ---- overlays --------------------------------------------------------------------------- */
 
-static void tui_draw_box(const struct tui_frame *f, const struct tui_rect *r)
+static void tui_draw_box(bool ascii, const struct tui_rect *r)
 {
 	for (int y = r->y; y < r->y + r->h; y++)
 		tui_text_fill(y, r->x, r->w, TA_NORMAL, " ");
-	tui_text_fill(r->y, r->x, r->w, TA_BOLD, tui_text_hline(f->ascii));
-	tui_text_fill(r->y + r->h - 1, r->x, r->w, TA_BOLD, tui_text_hline(f->ascii));
+	tui_text_fill(r->y, r->x, r->w, TA_BOLD, tui_text_hline(ascii));
+	tui_text_fill(r->y + r->h - 1, r->x, r->w, TA_BOLD, tui_text_hline(ascii));
 	for (int y = r->y; y < r->y + r->h; y++) {
-		tui_text_put(y, r->x, 1, TA_BOLD, tui_text_vline(f->ascii));
-		tui_text_put(y, r->x + r->w - 1, 1, TA_BOLD, tui_text_vline(f->ascii));
+		tui_text_put(y, r->x, 1, TA_BOLD, tui_text_vline(ascii));
+		tui_text_put(y, r->x + r->w - 1, 1, TA_BOLD, tui_text_vline(ascii));
 	}
-	tui_text_put(r->y, r->x, 1, TA_BOLD, f->ascii ? "+" : "┌");
-	tui_text_put(r->y, r->x + r->w - 1, 1, TA_BOLD, f->ascii ? "+" : "┐");
-	tui_text_put(r->y + r->h - 1, r->x, 1, TA_BOLD, f->ascii ? "+" : "└");
-	tui_text_put(r->y + r->h - 1, r->x + r->w - 1, 1, TA_BOLD, f->ascii ? "+" : "┘");
+	tui_text_put(r->y, r->x, 1, TA_BOLD, ascii ? "+" : "┌");
+	tui_text_put(r->y, r->x + r->w - 1, 1, TA_BOLD, ascii ? "+" : "┐");
+	tui_text_put(r->y + r->h - 1, r->x, 1, TA_BOLD, ascii ? "+" : "└");
+	tui_text_put(r->y + r->h - 1, r->x + r->w - 1, 1, TA_BOLD, ascii ? "+" : "┘");
 }
 
 static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *lay)
@@ -450,7 +450,7 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 	n = (int)(shown + 1 + ARRAY_SIZE(legend));
 	r = tui_layout_center(lay->cols, lay->rows, 58, n + 4);
 	y = r.y + 1;
-	tui_draw_box(f, &r);
+	tui_draw_box(f->ascii, &r);
 	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe keys ");
 	for (size_t i = 0; i < nkeys && y < r.y + r.h - 2; i++) {
 		if (!keys[i].help || !(keys[i].scope & TUI_KEYS_SCREEN))
@@ -465,6 +465,45 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, legend[i][1]);
 	}
 	tui_text_put(r.y + r.h - 2, r.x + 2, r.w - 4, TA_DIM, "any key closes this help");
+}
+
+#define TUI_OV_HELP_KEY_W 12 /* "k j Up Down" */
+
+void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, const char *window)
+{
+	size_t nkeys, shown = 0;
+	const struct tui_keydef *keys = tui_keys(&nkeys);
+	int w = cols - 4 < 76 ? cols - 4 : 76, tw, h, y, end, gap = 1;
+	struct tui_rect r;
+
+	if (w < 20)
+		w = cols;
+	tw = w - 4;
+	for (size_t i = 0; i < nkeys; i++)
+		shown += keys[i].help && (keys[i].scope & TUI_KEYS_OVERVIEW);
+	h = (int)shown + tui_fmt_wrap_rows(rule, tw) + tui_fmt_wrap_rows(window, tw) + 3;
+	if (h + 2 <= rows) /* a blank row before the rule and the windows when they fit */
+		h += 2;
+	else
+		gap = 0;
+	r = tui_layout_center(cols, rows, w, h);
+	if (r.h < 3)
+		return;
+	end = r.y + r.h - 2; /* the closing hint's row */
+	tui_draw_box(ascii, &r);
+	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe overview keys ");
+	y = r.y + 1;
+	for (size_t i = 0; i < nkeys && y < end; i++) {
+		if (!keys[i].help || !(keys[i].scope & TUI_KEYS_OVERVIEW))
+			continue;
+		tui_text_put(y, r.x + 2, TUI_OV_HELP_KEY_W, TA_KEY, keys[i].help_key);
+		tui_text_put(y, r.x + 3 + TUI_OV_HELP_KEY_W, r.w - 5 - TUI_OV_HELP_KEY_W, TA_NORMAL,
+			     keys[i].help);
+		y++;
+	}
+	y = tui_text_wrapped(y + gap, r.x + 2, tw, end, TA_NORMAL, rule);
+	tui_text_wrapped(y + gap, r.x + 2, tw, end, TA_NORMAL, window);
+	tui_text_put(end, r.x + 2, r.w - 4, TA_DIM, "any key closes this help");
 }
 
 static void tui_draw_too_small(const struct tui_layout *lay)

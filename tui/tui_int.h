@@ -17,6 +17,7 @@
 #include "tui_iostat.h"
 #include "tui_model.h"
 #include "tui_term.h"
+#include "tui_verdict.h"
 #include "view.h"
 
 struct tui;
@@ -36,6 +37,7 @@ struct tui;
 struct tui_peek {
 	const struct tui_model *m;    /* the live model */
 	const struct tui_iostat *io;
+	const struct tui_verdict *verdict; /* its iostat panel's verdict; NULL: no block device */
 	uint64_t now;                 /* run ns at the monotonic time given */
 	int state;                    /* SESSION_* */
 	bool paused, dirty, busy;

@@ -27,17 +27,22 @@ static const struct tui_keydef keydefs[] = {
 	  TUI_KEYS_SCREEN, TUI_KG_NONE },
 	{ "d", TUI_ACT_DEVICE, "d", "device", "d", "next device in the iostat panel",
 	  TUI_KEYS_SCREEN, TUI_KG_NONE },
-	{ "?h", TUI_ACT_HELP, "?", "help", "?  h  F1", "this help", TUI_KEYS_SCREEN, TUI_KG_NONE },
 	{ "\014", TUI_ACT_REDRAW, NULL, NULL, "Ctrl-L", "redraw the screen", TUI_KEYS_BOTH,
 	  TUI_KG_NONE },
-	{ "k", TUI_ACT_UP, "@", "select", "k  Up", "select the target above", TUI_KEYS_OVERVIEW,
-	  TUI_KG_NAV },
-	{ "j", TUI_ACT_DOWN, NULL, NULL, "j  Down", "select the target below", TUI_KEYS_OVERVIEW,
-	  TUI_KG_NAV },
+	{ "k", TUI_ACT_UP, "@", "select", "k j Up Down", "select a row (also PgUp, PgDn, Home, "
+	  "End)", TUI_KEYS_OVERVIEW, TUI_KG_NAV },
+	{ "j", TUI_ACT_DOWN, NULL, NULL, NULL, NULL, TUI_KEYS_OVERVIEW, TUI_KG_NAV },
 	{ "\n\r", TUI_ACT_OPEN, "Enter/1-#", "open", "Enter  1-9", "open the target's screen",
 	  TUI_KEYS_OVERVIEW, TUI_KG_NAV },
+	{ "s", TUI_ACT_SORT, "s", "sort", "s", "sort: given, p99, verdict, busy, await, rate",
+	  TUI_KEYS_OVERVIEW, TUI_KG_NONE },
+	{ "/", TUI_ACT_FILTER, "/", "filter", "/",
+	  "filter rows by path (Enter applies, Esc clears)", TUI_KEYS_OVERVIEW, TUI_KG_NONE },
+	{ "w", TUI_ACT_WINDOW, "w", "window", "w", "p50/p99/max over the last 60 s, all, 10 s",
+	  TUI_KEYS_OVERVIEW, TUI_KG_NONE },
 	{ "a", TUI_ACT_ALL, "a", "all/one", "a", "p, +/-, r act on all targets / the selected one",
 	  TUI_KEYS_OVERVIEW, TUI_KG_NONE },
+	{ "?h", TUI_ACT_HELP, "?", "help", "?  h  F1", "this help", TUI_KEYS_BOTH, TUI_KG_NONE },
 	{ "\033", TUI_ACT_BACK, NULL, NULL, "Esc", "back to the overview (several targets)",
 	  TUI_KEYS_SCREEN, TUI_KG_NONE },
 };
@@ -82,24 +87,41 @@ static void keys_put_words(const struct tui_keys_ctx *c, const char *fmt, char *
 	}
 }
 
-/* The index of the next overview footer entry after i (n if none). */
-static size_t keys_next_ov(size_t i, size_t n)
+/* Entry i is in the overview's footer; with keep below the table's length, only the first
+ * keep such entries and the help key are. */
+static bool keys_in_ov_footer(size_t i, size_t keep)
 {
-	while (++i < n && !(keydefs[i].footer && (keydefs[i].scope & TUI_KEYS_OVERVIEW)))
+	size_t k = 0;
+
+	if (!keydefs[i].footer || !(keydefs[i].scope & TUI_KEYS_OVERVIEW))
+		return false;
+	if (keydefs[i].action == TUI_ACT_HELP || keep >= ARRAY_SIZE(keydefs))
+		return true;
+	for (size_t j = 0; j < i; j++)
+		k += keydefs[j].footer && (keydefs[j].scope & TUI_KEYS_OVERVIEW) &&
+		     keydefs[j].action != TUI_ACT_HELP;
+	return k < keep;
+}
+
+/* The index of the next overview footer entry after i (n if none). */
+static size_t keys_next_ov(size_t i, size_t n, size_t keep)
+{
+	while (++i < n && !keys_in_ov_footer(i, keep))
 		;
 	return i;
 }
 
-void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *buf, size_t len)
+static void keys_footer(const struct tui_keys_ctx *c, bool terse, size_t keep, char *buf,
+			size_t len)
 {
-	size_t n = ARRAY_SIZE(keydefs), at = 0, i = keys_next_ov((size_t)-1, n);
+	size_t n = ARRAY_SIZE(keydefs), at = 0, i = keys_next_ov((size_t)-1, n, keep);
 
 	if (!len)
 		return;
 	buf[0] = '\0';
-	for (; i < n; i = keys_next_ov(i, n)) {
+	for (; i < n; i = keys_next_ov(i, n, keep)) {
 		const struct tui_keydef *k = &keydefs[i];
-		size_t next = keys_next_ov(i, n);
+		size_t next = keys_next_ov(i, n, keep);
 		bool last = next >= n || keydefs[next].group != k->group || k->group == TUI_KG_NONE;
 
 		keys_put_words(c, k->footer, buf, len, &at);
@@ -113,5 +135,44 @@ void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *bu
 				       buf, len, &at);
 		if (next < n)
 			keys_put_words(c, terse && !last ? " " : "  ", buf, len, &at);
+	}
+}
+
+void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *buf, size_t len)
+{
+	keys_footer(c, terse, ARRAY_SIZE(keydefs), buf, len);
+}
+
+/* Display cells of UTF-8 text whose characters are one cell each (the arrows). */
+static int keys_cells(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += (*s & 0xc0) != 0x80;
+	return n;
+}
+
+int tui_keys_overview_footer_fit(const struct tui_keys_ctx *c, int width, char *buf, size_t len)
+{
+	size_t keep = ARRAY_SIZE(keydefs);
+
+	if (!len)
+		return 0;
+	keys_footer(c, false, keep, buf, len);
+	if (keys_cells(buf) <= width)
+		return keys_cells(buf);
+	for (;;) {
+		keys_footer(c, true, keep, buf, len);
+		if (keys_cells(buf) <= width || keep <= 1)
+			return keys_cells(buf);
+		if (keep >= ARRAY_SIZE(keydefs)) { /* from all of them, one less each time */
+			keep = 0;
+			for (size_t i = 0; i < ARRAY_SIZE(keydefs); i++)
+				keep += keydefs[i].footer &&
+					(keydefs[i].scope & TUI_KEYS_OVERVIEW) &&
+					keydefs[i].action != TUI_ACT_HELP;
+		}
+		keep--;
 	}
 }

@@ -30,6 +30,8 @@ enum tui_action {
 	TUI_ACT_DOWN,
 	TUI_ACT_ALL,          /* p, +/-, r act on all targets / on the selected one */
 	TUI_ACT_BACK,         /* a target's screen: back to the overview */
+	TUI_ACT_SORT,         /* the overview's next sort order */
+	TUI_ACT_FILTER,       /* the overview's path filter: edit it on the status line */
 };
 
 /* Where a binding holds: the target's screen, the overview, or both. */
@@ -77,5 +79,11 @@ enum tui_action tui_key_action_in(enum tui_key_scope scope, int ch);
  * apart, the targeted group followed by "-> the selected target" or "-> ALL targets". terse:
  * each group's keys joined by one space with only its last label, and shorter target words. */
 void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *buf, size_t len);
+
+/* The overview's footer in at most width cells (a UTF-8 character is one cell): the wide
+ * form, else the terse one, else the terse one with whole entries left out from the end —
+ * the help key stays, its overlay lists them all — so no key or word is ever cut. Returns
+ * the cells the footer takes (it may exceed width only when "q quit" and the help key do). */
+int tui_keys_overview_footer_fit(const struct tui_keys_ctx *c, int width, char *buf, size_t len);
 
 #endif

@@ -5,7 +5,10 @@
  * keyboard, drains every ring and shows either the overview (one row per
  * target, tui_overview.c) or one target's usual screen (Enter / its
  * number; Esc returns). The overview's rows are rebuilt once a second and
- * on keys; nothing is painted when nothing changed.
+ * on keys; nothing is painted when nothing changed. A row's verdict is the
+ * one its own screen's iostat panel judged (the same intervals, the same
+ * words); the slowest, the columns, the sort, the filter, the windows and
+ * the sparkline's shared scale are tui_overview.c's pure rules.
  */
 #include "config.h"
 
@@ -23,6 +26,7 @@
 #include "esc.h"
 #include "msg.h"
 #include "session.h"
+#include "tui_draw.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
 #include "tui_keys.h"
@@ -32,13 +36,9 @@
 
 struct ov_target {
 	struct tui *t;
-	struct tui_ov_win win;
-	struct verdict_hist vh;
-	bool bad;                /* the last verdict was falls short / queue building */
-	char words[48];          /* its first words ("falls short: device saturated"), "" */
-	uint64_t io_last;        /* the iostat sample it was judged on */
+	struct tui_ov_win win;   /* the latencies of the three windows */
+	uint64_t startup;        /* run ns before which nothing counts: the first full interval */
 	uint64_t last;           /* the last request's latency */
-	struct tui_ov_row row;
 	char sticky[80];
 };
 
@@ -46,16 +46,22 @@ struct ov {
 	const struct view_params *vp;
 	size_t n;
 	struct ov_target *tg;
+	struct tui_ov_row *rows;  /* one per target, in the order given */
+	size_t *order;            /* the rows shown (the filter's), in the sort's order */
+	size_t nshow;
 	struct pollfd *pfd;
-	struct stats win;        /* scratch: one target's window */
-	struct tui_col cols[TUI_OV_SPARK];
-	size_t sel, top, slowest;
-	size_t started;          /* probe threads started */
-	int cur;                 /* the target shown, -1: the overview */
-	bool all, quit, dirty, ascii, busy;
-	unsigned acc;            /* number keys typed so far */
+	struct tui_ov_hist hist;  /* scratch: one target's window */
+	struct tui_col cols[TUI_OV_SPARK_MAX];
+	size_t sel, top, slowest; /* sel: a target (an index into rows) */
+	size_t started;           /* probe threads started */
+	int cur;                  /* the target shown, -1: the overview */
+	bool all, quit, dirty, ascii, busy, help, editing;
+	enum tui_ov_window window;
+	enum tui_ov_sort sort;
+	unsigned acc;             /* number keys typed so far */
 	uint64_t last_draw, next_tick, note_until;
 	char note[200];
+	char filter[64], edit[64]; /* the filter applied, and the one being typed after / */
 };
 
 static void ov_note(struct ov *o, const char *text)
@@ -65,7 +71,7 @@ static void ov_note(struct ov *o, const char *text)
 	o->dirty = true;
 }
 
-/* Every drained sample: the last latency and the window of valid ones. */
+/* Every drained sample: the last latency and the windows of valid ones. */
 static void ov_on_sample(void *ctx, const struct sample *s, enum notice n, uint64_t now)
 {
 	struct ov_target *tg = ctx;
@@ -87,46 +93,29 @@ static const struct tui_iodev *ov_top_dev(const struct tui_iostat *io)
 	return NULL;
 }
 
-/* A new iostat interval: judge it against the last closed period (as --iostat does). */
-static void ov_judge(struct ov *o, struct ov_target *tg, const struct tui_peek *p,
-		     const struct tui_iodev *d, double asked)
+/* The row's sparkline: each of the last TUI_OV_SPARK_MAX seconds' highest latency. */
+static void ov_spark(struct ov *o, const struct ov_target *tg, const struct tui_peek *p,
+		     struct tui_ov_row *row)
 {
-	const struct view_cfg *c = o->vp[tg - o->tg].cfg;
-	const struct tui_row *r = tui_model_row(p->m, 0);
-	struct verdict_dev dev = { d->name, d->state == TUI_IO_OK ? &d->row : NULL, 0, -1, 0 };
-	struct verdict_probe vp;
-	struct verdict v;
+	uint64_t sec = p->now / TUI_OV_SEC_NS;
 
-	tg->io_last = p->io->last;
-	if (!r || !asked || p->paused) {
-		tg->bad = false;
-		tg->words[0] = '\0';
-		return;
+	tui_model_columns(p->m, TUI_WIN_1MIN, p->now, o->cols, TUI_OV_SPARK_MAX);
+	for (int j = 0; j < TUI_OV_SPARK_MAX; j++) {
+		uint64_t back = (uint64_t)(TUI_OV_SPARK_MAX - 1 - j);
+
+		if (back > sec || (sec - back) * TUI_OV_SEC_NS < tg->startup)
+			continue; /* before the run, or its start-up */
+		if (o->cols[j].n)
+			row->spark[j] = o->cols[j].max;
+		if (o->cols[j].err)
+			row->spark_fail |= 1ull << j;
 	}
-	if (d->watch >= 0) {
-		dev.max_sectors_kb = p->io->watch.dev[d->watch].max_sectors_kb;
-		dev.write_cache = p->io->watch.dev[d->watch].write_cache;
-		dev.max_segments = p->io->watch.dev[d->watch].max_segments;
-	}
-	verdict_probe_settings(&vp, asked, p->m->cfg.size, c->write, c->read_write, c->cached,
-			       c->depth);
-	vp.period_ns = r->wall;
-	vp.done = r->requests;
-	vp.skipped = r->skipped;
-	vp.p50_ns = r->pct[0];
-	vp.p99_ns = r->pct[2];
-	vp.sum_ns = r->sum;
-	verdict_judge(&tg->vh, &vp, &dev, 1, &v);
-	tg->bad = v.state == VERDICT_FALLS_SHORT || v.state == VERDICT_QUEUE_BUILDING;
-	if (tg->bad)
-		verdict_words(&v, tg->words, sizeof(tg->words));
-	else
-		tg->words[0] = '\0';
 }
 
-static void ov_row(struct ov *o, struct ov_target *tg, uint64_t mono)
+static void ov_row(struct ov *o, size_t i, uint64_t mono)
 {
-	struct tui_ov_row *row = &tg->row;
+	struct ov_target *tg = &o->tg[i];
+	struct tui_ov_row *row = &o->rows[i];
 	struct sbuf sb = SBUF_INIT;
 	const struct tui_iodev *d;
 	const struct tui_row *last;
@@ -142,26 +131,26 @@ static void ov_row(struct ov *o, struct ov_target *tg, uint64_t mono)
 	if (last && last->wall)
 		row->achieved = (double)last->requests * 1e9 / (double)last->wall;
 	row->last = tg->last;
-	tui_ov_win_get(&tg->win, p.now, &o->win);
-	row->count = o->win.count;
-	row->p50 = stats_percentile(&o->win, 50);
-	row->p99 = stats_percentile(&o->win, 99);
-	row->max = o->win.count ? o->win.max : 0;
+	tui_ov_win_get(&tg->win, o->window, p.now, &o->hist);
+	row->count = o->hist.count;
+	row->p50 = tui_ov_hist_pct(&o->hist, 50);
+	row->p99 = tui_ov_hist_pct(&o->hist, 99);
+	row->max = o->hist.count ? o->hist.max : 0;
 	row->failed = p.m->total.failed;
 	row->skipped = p.m->total.skipped;
-	tui_model_columns(p.m, TUI_WIN_1MIN, p.now, o->cols, TUI_OV_SPARK);
-	tui_ov_spark(o->cols, TUI_OV_SPARK, o->ascii, row->spark, sizeof(row->spark));
+	ov_spark(o, tg, &p, row);
 	d = ov_top_dev(p.io);
 	if (d) {
 		snprintf(row->dev, sizeof(row->dev), "%s", d->name);
 		row->have_io = d->state == TUI_IO_OK;
 		row->busy = d->row.util;
 		row->await = d->row.await;
-		if (p.io->last != tg->io_last)
-			ov_judge(o, tg, &p, d, row->asked);
 	}
-	row->bad_verdict = tg->bad;
-	snprintf(row->verdict, sizeof(row->verdict), "%s", tg->words);
+	/* the verdict of its own screen's iostat panel, judged on the same intervals */
+	if (p.verdict && p.verdict->have) {
+		row->have_verdict = true;
+		row->v = p.verdict->v;
+	}
 	if (p.state == SESSION_FAILED)
 		row->state = "failed";
 	else if (p.state == SESSION_DONE)
@@ -170,24 +159,58 @@ static void ov_row(struct ov *o, struct ov_target *tg, uint64_t mono)
 		row->state = "paused";
 }
 
-static void ov_rows(struct ov *o, uint64_t mono)
+/* Where target i is in the rows shown, or TUI_OV_NONE. */
+static size_t ov_pos(const struct ov *o, size_t i)
 {
-	struct tui_ov_row *rows = NULL;
+	for (size_t k = 0; k < o->nshow; k++)
+		if (o->order[k] == i)
+			return k;
+	return TUI_OV_NONE;
+}
 
-	for (size_t i = 0; i < o->n; i++)
-		ov_row(o, &o->tg[i], mono);
-	/* the rows are not contiguous: pick the slowest on a copy of the keys */
-	rows = calloc(o->n, sizeof(*rows));
-	if (!rows)
-		return;
-	for (size_t i = 0; i < o->n; i++)
-		rows[i] = o->tg[i].row;
-	o->slowest = o->n > 1 ? tui_ov_slowest(rows, o->n) : TUI_OV_NONE;
-	free(rows);
+/* The rows shown, in the sort's order; the selection stays on its target while shown. */
+static void ov_reorder(struct ov *o)
+{
+	o->nshow = tui_ov_order(o->rows, o->n, o->sort, o->filter, o->order);
+	if (o->nshow && ov_pos(o, o->sel) == TUI_OV_NONE)
+		o->sel = o->order[0];
 	o->dirty = true;
 }
 
+static void ov_rows(struct ov *o, uint64_t mono)
+{
+	for (size_t i = 0; i < o->n; i++)
+		ov_row(o, i, mono);
+	o->slowest = o->n > 1 ? tui_ov_slowest(o->rows, o->n) : TUI_OV_NONE;
+	ov_reorder(o);
+}
+
 /* ---- painting --------------------------------------------------------------------------- */
+
+/* The status lines below the rows: the selected row's verdict from 12 rows up, the slowest. */
+static int ov_status_rows(void)
+{
+	return LINES >= 12 ? 2 : 1;
+}
+
+/* The rows of targets that fit (title, headings, status lines and footer take the rest). */
+static size_t ov_fit_rows(void)
+{
+	int rows = LINES - 3 - ov_status_rows();
+
+	return rows > 0 ? (size_t)rows : 0;
+}
+
+static enum tui_attr ov_verdict_attr(const struct tui_ov_row *r)
+{
+	switch (tui_ov_vclass(r)) {
+	case TUI_OV_VC_DEVICE: return TA_ERROR;
+	case TUI_OV_VC_PROBE: return TA_WARN;
+	case TUI_OV_VC_OK: return TA_OK;
+	case TUI_OV_VC_NONE: break;
+	}
+	return TA_DIM;
+}
 
 static void ov_cell_time(int y, const struct tui_ov_cols *c, enum tui_ov_col col,
 			 enum tui_attr a, uint64_t ns, bool ascii)
@@ -225,12 +248,13 @@ static void ov_target_cell(int y, const struct tui_ov_cols *c, enum tui_attr a, 
 	tui_text_put(y, c->x[TUI_OV_TARGET] + 1, w - 1, a, s);
 }
 
-static void ov_paint_row(struct ov *o, int y, size_t i, const struct tui_ov_cols *c)
+static void ov_paint_row(struct ov *o, int y, size_t i, const struct tui_ov_cols *c,
+			 uint64_t lo, uint64_t hi)
 {
-	const struct tui_ov_row *r = &o->tg[i].row;
+	const struct tui_ov_row *r = &o->rows[i];
 	bool sel = i == o->sel, slow = i == o->slowest;
 	enum tui_attr a = sel ? TA_SEL : slow ? TA_BAD : TA_DATA;
-	char buf[64], x[TUI_FMT_LEN], z[TUI_FMT_LEN];
+	char buf[64], x[TUI_FMT_LEN], z[TUI_FMT_LEN], spark[3 * TUI_OV_SPARK_MAX + 1];
 
 	if (sel || slow)
 		tui_text_fill(y, 0, COLS, a, " ");
@@ -238,7 +262,8 @@ static void ov_paint_row(struct ov *o, int y, size_t i, const struct tui_ov_cols
 	tui_text_put(y, c->x[TUI_OV_NUM], c->w[TUI_OV_NUM], a, buf);
 	ov_target_cell(y, c, a, r->target);
 	if (c->w[TUI_OV_DEV])
-		tui_text_put(y, c->x[TUI_OV_DEV], c->w[TUI_OV_DEV] - 1, a, r->dev[0] ? r->dev : "-");
+		tui_text_put(y, c->x[TUI_OV_DEV], c->w[TUI_OV_DEV] - 1, a,
+			     r->dev[0] ? r->dev : "-");
 	if (r->state)
 		snprintf(buf, sizeof(buf), "%s", r->state);
 	else
@@ -252,51 +277,172 @@ static void ov_paint_row(struct ov *o, int y, size_t i, const struct tui_ov_cols
 	ov_cell(y, c, TUI_OV_FAIL, r->failed && !sel && !slow ? TA_ERROR : a,
 		tui_fmt_count(buf, sizeof(buf), r->failed));
 	ov_cell(y, c, TUI_OV_SKIP, a, tui_fmt_count(buf, sizeof(buf), r->skipped));
-	if (c->w[TUI_OV_SPARKC])
-		tui_text_put(y, c->x[TUI_OV_SPARKC] + 1, TUI_OV_SPARK, a, r->spark);
+	if (c->w[TUI_OV_VERDICT])
+		tui_text_put(y, c->x[TUI_OV_VERDICT], c->w[TUI_OV_VERDICT] - 1,
+			     sel || slow ? a : ov_verdict_attr(r), tui_ov_vshort(r));
 	snprintf(buf, sizeof(buf), "%.0f%%", r->busy);
 	ov_cell(y, c, TUI_OV_BUSY, a, r->have_io ? buf : "-");
 	ov_cell_time(y, c, TUI_OV_AWAIT, a, r->have_io ? (uint64_t)(r->await * 1e6) : 0,
 		     o->ascii);
+	if (c->w[TUI_OV_SPARKC]) {
+		tui_ov_spark(r, c->w[TUI_OV_SPARKC] - 1, lo, hi, o->ascii, spark, sizeof(spark));
+		tui_text_put(y, c->x[TUI_OV_SPARKC] + 1, c->w[TUI_OV_SPARKC] - 1, a, spark);
+	}
 }
 
-/* The line above the footer: the note, else the slowest target and where the keys act. */
+/*
+ * The title row: the targets, what the latency columns cover, the filter,
+ * the rows shown, the sort and the sparkline's scale, the least needed left
+ * out when the width is short.
+ */
+static void ov_paint_title(struct ov *o, const struct tui_ov_cols *c, size_t rows,
+			   uint64_t lo, uint64_t hi)
+{
+	char t[6][160], cols[16] = "", a[TUI_FMT_LEN], b[TUI_FMT_LEN], line[1024];
+	struct tui_fit_item it[6];
+	int n = 0;
+
+	snprintf(t[n], sizeof(t[n]), COLS >= 60 ? "ioprobe: %zu targets" : "%zu targets", o->n);
+	it[n] = (struct tui_fit_item){ t[n], 0 };
+	n++;
+	snprintf(cols, sizeof(cols), "%s%s%s%s", c->w[TUI_OV_P50] ? "p50/" : "", "p99",
+		 c->w[TUI_OV_MAX] ? "/max" : "", o->window == TUI_OV_WALL ? ":" : "");
+	snprintf(t[n], sizeof(t[n]), "%s %s", cols, tui_ov_window_label(o->window));
+	it[n] = (struct tui_fit_item){ t[n], 0 };
+	n++;
+	if (o->filter[0]) {
+		snprintf(t[n], sizeof(t[n]), "filter \"%s\": %zu of %zu", o->filter, o->nshow,
+			 o->n);
+		it[n] = (struct tui_fit_item){ t[n], 0 };
+		n++;
+	}
+	if (o->nshow > rows) {
+		snprintf(t[n], sizeof(t[n]), "rows %zu-%zu of %zu", o->top + 1, o->top + rows,
+			 o->nshow);
+		it[n] = (struct tui_fit_item){ t[n], 1 };
+		n++;
+	}
+	if (o->sort != TUI_OV_SORT_GIVEN) {
+		snprintf(t[n], sizeof(t[n]), "sort: %s", tui_ov_sort_name(o->sort));
+		it[n] = (struct tui_fit_item){ t[n], 1 };
+		n++;
+	}
+	if (c->w[TUI_OV_SPARKC] && hi) {
+		tui_fmt_time(a, sizeof(a), lo, o->ascii);
+		tui_fmt_time(b, sizeof(b), hi, o->ascii);
+		snprintf(t[n], sizeof(t[n]), o->ascii ? "latency .%s..@%s log, 1 s/cell" :
+			 "latency ▁%s..█%s log, 1 s/cell", a, b);
+		it[n] = (struct tui_fit_item){ t[n], 2 };
+		n++;
+	}
+	tui_fmt_fit(line, sizeof(line), it, n, COLS);
+	tui_text_put(0, 0, COLS, TA_TITLE, line);
+}
+
+static void ov_paint_heads(const struct tui_ov_cols *c)
+{
+	for (int k = 0; k < TUI_OV_NCOLS; k++) {
+		if (!c->w[k])
+			continue;
+		if (k == TUI_OV_TARGET || k == TUI_OV_DEV || k == TUI_OV_VERDICT)
+			tui_text_put(1, c->x[k], c->w[k] - 1, TA_HEAD, tui_ov_col_name(k));
+		else if (k == TUI_OV_SPARKC)
+			tui_text_put(1, c->x[k] + 1, c->w[k] - 1, TA_HEAD, tui_ov_col_name(k));
+		else
+			tui_text_put_right(1, c->x[k], c->w[k] - 1, TA_HEAD, tui_ov_col_name(k));
+	}
+}
+
+/* The selected row's whole verdict, as its screen's iostat panel says it (clauses left out
+ * from the end when it does not fit). */
+static void ov_paint_selected(struct ov *o, int y)
+{
+	const struct tui_ov_row *r = &o->rows[o->sel];
+	struct sbuf sb = SBUF_INIT;
+	char line[1024];
+
+	if (!o->nshow)
+		return;
+	if (r->have_verdict)
+		verdict_format_brief(&sb, &r->v);
+	snprintf(line, sizeof(line), "> #%zu %s: %s", o->sel + 1, r->target,
+		 r->have_verdict ? sbuf_str(&sb) : r->dev[0] ? "no verdict yet" :
+		 "no verdict (no block device)");
+	sbuf_free(&sb);
+	tui_ov_fit_clauses(line, COLS);
+	tui_text_put(y, 0, COLS, TA_NORMAL, line);
+}
+
+/* The line above the footer: the filter being typed, a note, else the slowest and why. */
 static void ov_paint_status(struct ov *o, int y, uint64_t mono)
 {
-	char buf[256], t[TUI_FMT_LEN];
+	char buf[512], why[256];
 	const struct tui_ov_row *r;
 
+	if (o->editing) {
+		snprintf(buf, sizeof(buf), "filter: %s_", o->edit);
+		tui_text_put(y, 0, COLS, TA_KEY, buf);
+		snprintf(buf, sizeof(buf), "  Enter applies, Esc clears");
+		if (tui_text_width(o->edit) + 10 + tui_text_width(buf) <= COLS)
+			tui_text_put(y, tui_text_width(o->edit) + 9, COLS, TA_DIM, buf);
+		return;
+	}
 	if (mono < o->note_until) {
 		tui_text_put(y, 0, COLS, TA_WARN, o->note);
 		return;
 	}
 	if (o->slowest == TUI_OV_NONE) {
 		tui_text_put(y, 0, COLS, TA_LABEL, "slowest: not known yet");
-	} else {
-		r = &o->tg[o->slowest].row;
-		snprintf(buf, sizeof(buf), "! slowest: #%zu %s  p99 %s%s%s%s", o->slowest + 1,
-			 r->target, tui_fmt_time(t, sizeof(t), r->p99, o->ascii),
-			 r->verdict[0] ? "  (" : "", r->verdict, r->verdict[0] ? ")" : "");
-		tui_text_put(y, 0, COLS, TA_BAD, buf);
+		return;
 	}
+	r = &o->rows[o->slowest];
+	snprintf(buf, sizeof(buf), "! slowest: #%zu %s %s %s", o->slowest + 1, r->target,
+		 o->ascii ? "-" : "—", tui_ov_reason(r, o->ascii, why, sizeof(why)));
+	tui_ov_fit_clauses(buf, COLS);
+	if (tui_text_width(buf) > COLS) { /* narrow: the verdict column's words, or the p99 */
+		const char *path = r->target;
+		char t[TUI_FMT_LEN];
+		int room;
+
+		if (tui_ov_vclass(r) == TUI_OV_VC_DEVICE)
+			snprintf(why, sizeof(why), ": %s", tui_ov_vshort(r));
+		else
+			snprintf(why, sizeof(why), ": p99 %s",
+				 tui_fmt_time(t, sizeof(t), r->p99, o->ascii));
+		snprintf(buf, sizeof(buf), "! slowest: #%zu ", o->slowest + 1);
+		room = COLS - tui_text_width(buf) - tui_text_width(why);
+		while (tui_text_width(r->target) > room && *path && tui_text_width(path) > room - 1) {
+			path++; /* its end tells targets apart */
+			while ((*path & 0xc0) == 0x80)
+				path++;
+		}
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s%s",
+			 path == r->target ? "" : "<", path, why);
+	}
+	tui_text_put(y, 0, COLS, TA_BAD, buf);
 }
 
 static void ov_paint_footer(struct ov *o, int y)
 {
 	struct tui_keys_ctx k = { o->ascii ? "up/down" : "↑↓", o->n, o->all };
-	char buf[256];
+	char buf[512];
 
-	tui_keys_overview_footer(&k, false, buf, sizeof(buf));
-	if (tui_text_width(buf) > COLS)
-		tui_keys_overview_footer(&k, true, buf, sizeof(buf));
+	tui_keys_overview_footer_fit(&k, COLS, buf, sizeof(buf));
 	tui_text_put(y, 0, COLS, TA_KEY, buf);
 }
+
+/* What the help says of the windows. */
+static const char ov_window_help[] =
+	"p50/p99/max: the last 10 s, the last 60 s (60-64 s: 5 s steps) or all (w), after the "
+	"first full interval or the last r; last: the latest request. Sparkline: a cell a "
+	"second (its highest latency) on one log scale for all rows.";
 
 static void ov_paint(struct ov *o, uint64_t mono)
 {
 	struct tui_ov_cols c;
-	size_t rows = LINES > 4 ? (size_t)LINES - 4 : 0;
-	char buf[128];
+	size_t rows = ov_fit_rows();
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int need = 0;
 
 	erase();
 	if (LINES < 6 || COLS < 40) {
@@ -306,34 +452,60 @@ static void ov_paint(struct ov *o, uint64_t mono)
 		o->dirty = false;
 		return;
 	}
-	tui_ov_columns(COLS, &c);
-	o->top = tui_ov_scroll(o->top, o->sel, o->n, rows);
-	snprintf(buf, sizeof(buf), "ioprobe: %zu targets", o->n);
-	tui_text_put(0, 0, COLS, TA_TITLE, buf);
-	if (o->n > rows) {
-		snprintf(buf, sizeof(buf), "rows %zu-%zu of %zu", o->top + 1,
-			 o->top + rows, o->n);
-		tui_text_put_right(0, 0, COLS, TA_LABEL, buf);
+	for (size_t k = 0; k < o->nshow; k++) {
+		int w = tui_text_width(o->rows[o->order[k]].target);
+
+		need = w > need ? w : need;
 	}
-	for (int k = 0; k < TUI_OV_NCOLS; k++) {
-		if (!c.w[k])
-			continue;
-		if (k == TUI_OV_TARGET || k == TUI_OV_DEV || k == TUI_OV_SPARKC)
-			tui_text_put(1, c.x[k] + (k == TUI_OV_SPARKC), c.w[k] - 1, TA_HEAD,
-				     tui_ov_col_name(k));
-		else
-			tui_text_put_right(1, c.x[k], c.w[k] - 1, TA_HEAD, tui_ov_col_name(k));
+	tui_ov_columns(COLS, need, &c);
+	for (size_t k = 0; c.w[TUI_OV_SPARKC] && k < o->nshow; k++)
+		tui_ov_spark_range(&o->rows[o->order[k]], c.w[TUI_OV_SPARKC] - 1, &lo, &hi);
+	if (o->nshow) {
+		size_t pos = ov_pos(o, o->sel);
+
+		o->top = tui_ov_scroll(o->top, pos == TUI_OV_NONE ? 0 : pos, o->nshow, rows);
 	}
-	for (size_t i = o->top; i < o->n && i < o->top + rows; i++)
-		ov_paint_row(o, 2 + (int)(i - o->top), i, &c);
+	ov_paint_title(o, &c, rows, lo, hi);
+	ov_paint_heads(&c);
+	for (size_t k = o->top; k < o->nshow && k < o->top + rows; k++)
+		ov_paint_row(o, 2 + (int)(k - o->top), o->order[k], &c, lo, hi);
+	if (!o->nshow && rows) {
+		char buf[160];
+
+		snprintf(buf, sizeof(buf), "no target's path contains \"%s\" (/ then Esc clears)",
+			 o->filter);
+		tui_text_put(2, 0, COLS, TA_WARN, buf);
+	}
+	if (ov_status_rows() > 1)
+		ov_paint_selected(o, LINES - 3);
 	ov_paint_status(o, LINES - 2, mono);
 	ov_paint_footer(o, LINES - 1);
+	if (o->help)
+		tui_draw_overview_help(COLS, LINES, o->ascii, tui_ov_rule_text(), ov_window_help);
 	refresh();
 	o->last_draw = mono;
 	o->dirty = false;
 }
 
 /* ---- keys ------------------------------------------------------------------------------- */
+
+/* The footer's note on target i's screen: how to get back, as long as half the width allows. */
+static void ov_sticky(struct ov *o, size_t i)
+{
+	struct ov_target *tg = &o->tg[i];
+	int half = COLS / 2;
+
+	snprintf(tg->sticky, sizeof(tg->sticky), "target %zu of %zu: Esc back to the overview",
+		 i + 1, o->n);
+	if ((int)strlen(tg->sticky) > half)
+		snprintf(tg->sticky, sizeof(tg->sticky), "target %zu of %zu: Esc overview", i + 1,
+			 o->n);
+	if ((int)strlen(tg->sticky) > half)
+		snprintf(tg->sticky, sizeof(tg->sticky), "%zu/%zu: Esc overview", i + 1, o->n);
+	if ((int)strlen(tg->sticky) > half)
+		snprintf(tg->sticky, sizeof(tg->sticky), "Esc: overview");
+	tui_set_sticky(tg->t, tg->sticky);
+}
 
 static void ov_open(struct ov *o, int i)
 {
@@ -342,7 +514,7 @@ static void ov_open(struct ov *o, int i)
 	o->sel = (size_t)i;
 	o->cur = i;
 	tui_relayout(o->tg[i].t);
-	tui_set_sticky(o->tg[i].t, o->tg[i].sticky);
+	ov_sticky(o, (size_t)i);
 	clearok(curscr, TRUE);
 }
 
@@ -351,23 +523,37 @@ static void ov_probe_key(struct ov *o, int ch)
 {
 	char buf[200];
 
-	for (size_t i = 0; i < o->n; i++)
-		if (o->all || i == o->sel)
-			tui_key(o->tg[i].t, ch);
+	for (size_t i = 0; i < o->n; i++) {
+		if (!o->all && i != o->sel)
+			continue;
+		tui_key(o->tg[i].t, ch);
+		if (tui_key_action_in(TUI_KEYS_OVERVIEW, ch) == TUI_ACT_RESET) {
+			struct tui_peek p;
+
+			tui_peek(o->tg[i].t, clock_now(), &p);
+			tui_ov_win_init(&o->tg[i].win, p.now); /* the windows restart too */
+		}
+	}
 	if (o->all)
 		snprintf(buf, sizeof(buf), "'%c' on all %zu targets", ch, o->n);
 	else
 		snprintf(buf, sizeof(buf), "'%c' on #%zu %s only", ch, o->sel + 1,
-			 o->tg[o->sel].row.target);
+			 o->rows[o->sel].target);
 	ov_note(o, buf);
 	ov_rows(o, clock_now());
 }
 
+/* Move the selection d rows in the order shown. */
 static void ov_move(struct ov *o, long d)
 {
-	long s = (long)o->sel + d;
+	size_t pos = ov_pos(o, o->sel);
+	long s;
 
-	o->sel = s < 0 ? 0 : (size_t)s >= o->n ? o->n - 1 : (size_t)s;
+	if (!o->nshow)
+		return;
+	s = (pos == TUI_OV_NONE ? 0 : (long)pos) + d;
+	s = s < 0 ? 0 : (size_t)s >= o->nshow ? (long)o->nshow - 1 : s;
+	o->sel = o->order[s];
 	o->dirty = true;
 }
 
@@ -378,13 +564,55 @@ static int ov_plain_key(int ch)
 	case KEY_UP: return 'k';
 	case KEY_DOWN: return 'j';
 	case KEY_ENTER: return '\n';
-	default: return ch;
+	default: return ch == KEY_F(1) ? '?' : ch;
+	}
+}
+
+/* A key while the filter is typed on the status line. */
+static void ov_edit_key(struct ov *o, int ch)
+{
+	size_t len = strlen(o->edit);
+
+	o->dirty = true;
+	switch (ch) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		snprintf(o->filter, sizeof(o->filter), "%s", o->edit);
+		o->editing = false;
+		ov_reorder(o);
+		return;
+	case TUI_KEY_ESC:
+		o->filter[0] = o->edit[0] = '\0';
+		o->editing = false;
+		ov_reorder(o);
+		return;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		while (len > 0 && (o->edit[len - 1] & 0xc0) == 0x80) /* a whole UTF-8 character */
+			len--;
+		if (len > 0)
+			len--;
+		o->edit[len] = '\0';
+		return;
+	case TUI_KEY_CTRL_C:
+		o->quit = true;
+		return;
+	default:
+		if (ch >= ' ' && ch < 256 && ch != 127 && len + 1 < sizeof(o->edit)) {
+			o->edit[len] = (char)ch;
+			o->edit[len + 1] = '\0';
+		}
+		return;
 	}
 }
 
 static void ov_key(struct ov *o, int ch)
 {
-	long page = LINES > 5 ? LINES - 4 : 1;
+	long page = (long)ov_fit_rows() > 0 ? (long)ov_fit_rows() : 1;
+	enum tui_action act;
+	char buf[160];
 
 	if (o->cur >= 0) {
 		struct tui_peek p;
@@ -397,6 +625,7 @@ static void ov_key(struct ov *o, int ch)
 		} else if (ch == KEY_RESIZE) {
 			for (size_t i = 0; i < o->n; i++)
 				tui_relayout(o->tg[i].t);
+			ov_sticky(o, (size_t)o->cur);
 		} else if (tui_key_action(ch) == TUI_ACT_QUIT) {
 			o->quit = true;
 		} else {
@@ -405,6 +634,20 @@ static void ov_key(struct ov *o, int ch)
 		return;
 	}
 	o->dirty = true;
+	if (ch == KEY_RESIZE) {
+		for (size_t i = 0; i < o->n; i++)
+			tui_relayout(o->tg[i].t);
+		return;
+	}
+	if (o->editing) {
+		ov_edit_key(o, ch);
+		return;
+	}
+	act = tui_key_action_in(TUI_KEYS_OVERVIEW, ov_plain_key(ch));
+	if (o->help && act != TUI_ACT_QUIT && act != TUI_ACT_REDRAW) {
+		o->help = false; /* any key closes the help */
+		return;
+	}
 	if (ch >= '0' && ch <= '9') {
 		int i = tui_ov_digit(&o->acc, ch - '0', o->n);
 
@@ -425,12 +668,8 @@ static void ov_key(struct ov *o, int ch)
 	case KEY_END:
 		ov_move(o, (long)o->n);
 		return;
-	case KEY_RESIZE:
-		for (size_t i = 0; i < o->n; i++)
-			tui_relayout(o->tg[i].t);
-		return;
 	}
-	switch (tui_key_action_in(TUI_KEYS_OVERVIEW, ov_plain_key(ch))) {
+	switch (act) {
 	case TUI_ACT_QUIT:
 		o->quit = true;
 		break;
@@ -443,7 +682,8 @@ static void ov_key(struct ov *o, int ch)
 	case TUI_ACT_OPEN: {
 		int i = tui_ov_digits_target(&o->acc, o->n);
 
-		ov_open(o, i >= 0 ? i : (int)o->sel);
+		if (i >= 0 || o->nshow)
+			ov_open(o, i >= 0 ? i : (int)o->sel);
 		break;
 	}
 	case TUI_ACT_ALL:
@@ -456,6 +696,25 @@ static void ov_key(struct ov *o, int ch)
 	case TUI_ACT_SLOWER:
 	case TUI_ACT_RESET:
 		ov_probe_key(o, ch);
+		break;
+	case TUI_ACT_WINDOW:
+		o->window = (enum tui_ov_window)((o->window + 1) % TUI_OV_NWINDOWS);
+		snprintf(buf, sizeof(buf), "p50, p99, max: %s", tui_ov_window_label(o->window));
+		ov_note(o, buf);
+		ov_rows(o, clock_now());
+		break;
+	case TUI_ACT_SORT:
+		o->sort = (enum tui_ov_sort)((o->sort + 1) % TUI_OV_NSORTS);
+		snprintf(buf, sizeof(buf), "sorted by %s", tui_ov_sort_name(o->sort));
+		ov_note(o, buf);
+		ov_reorder(o);
+		break;
+	case TUI_ACT_FILTER:
+		o->editing = true;
+		snprintf(o->edit, sizeof(o->edit), "%s", o->filter);
+		break;
+	case TUI_ACT_HELP:
+		o->help = true;
 		break;
 	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -572,6 +831,8 @@ static void ov_free(struct ov *o)
 		if (o->tg[i].t)
 			tui_free(o->tg[i].t);
 	free(o->tg);
+	free(o->rows);
+	free(o->order);
 	free(o->pfd);
 	free(o);
 }
@@ -586,10 +847,13 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 	o->n = n;
 	o->cur = -1;
 	o->slowest = TUI_OV_NONE;
+	o->window = TUI_OV_W60;
 	o->ascii = tui_term_want_ascii(to);
 	o->tg = calloc(n, sizeof(*o->tg));
+	o->rows = calloc(n, sizeof(*o->rows));
+	o->order = calloc(n, sizeof(*o->order));
 	o->pfd = calloc(n + 1, sizeof(*o->pfd));
-	if (!o->tg || !o->pfd) {
+	if (!o->tg || !o->rows || !o->order || !o->pfd) {
 		ov_free(o);
 		return NULL;
 	}
@@ -601,8 +865,11 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 			ov_free(o);
 			return NULL;
 		}
-		tui_ov_win_init(&tg->win);
-		verdict_hist_init(&tg->vh);
+		/* the windows and the sparkline start after the first full interval (and at
+		 * least a second): no start-up in them */
+		tg->startup = vp[i].probe->cfg.interval > TUI_OV_SEC_NS ?
+				      vp[i].probe->cfg.interval : TUI_OV_SEC_NS;
+		tui_ov_win_init(&tg->win, tg->startup);
 		tui_set_hook(tg->t, ov_on_sample, tg);
 		snprintf(tg->sticky, sizeof(tg->sticky), "target %zu of %zu: Esc back to the overview",
 			 i + 1, n);

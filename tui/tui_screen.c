@@ -356,6 +356,8 @@ void tui_key(struct tui *t, int ch)
 	case TUI_ACT_DOWN:
 	case TUI_ACT_ALL:
 	case TUI_ACT_BACK:
+	case TUI_ACT_SORT:
+	case TUI_ACT_FILTER:
 		break;
 	}
 }
@@ -740,6 +742,7 @@ void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
 {
 	p->m = &t->live;
 	p->io = &t->io;
+	p->verdict = t->io.no_blockdev ? NULL : &t->verdict;
 	p->now = tui_run_ns(t, mono);
 	p->state = session_state(&t->s);
 	p->paused = t->paused;

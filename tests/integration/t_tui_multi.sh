@@ -6,6 +6,11 @@
 # after a, on all; q prints a summary per target. 24 file targets at 80x24 scroll, and
 # resizes keep the overview. A sweep in the view draws achieved against asked per step and
 # the knee; q and SIGINT mid-sweep restore the terminal and print the table so far.
+# Issue 25: the verdict column (160x45, 80x24), the slowest by the rule with its reason on
+# the status line (the 7 ms disk over fast loop devices, also after + raised a fast one's
+# rate; a fast device loaded by dd writers ranks first while they write), the selected row's
+# verdict, the window named and cycled (w), whole columns at 40x10, the sparkline wider at
+# 200x50 on one scale, sort (s) and filter (/), ? help, the footer fitted at 40 columns.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd tmux
@@ -13,18 +18,48 @@ require_fuse
 require_loop
 "$IOPROBE" -h 2>/dev/null | grep -q -- '-tui' || skip "built without the full-screen view"
 . "$(dirname "$0")/tui_lib.sh"
+OUT=$PANE # a failed check shows the last pane captured
 
 L1=$(make_loop 16M) || skip "cannot create a loop device"
 L2=$(make_loop 16M) || skip "cannot create a loop device"
 L3=$(make_fault_disk "$T_TMP/fd" 16M --latency 7ms -s) || skip "cannot mount the fault disk"
+L4=$(make_loop 512M) || skip "cannot create a loop device"
 
 # row N: the overview line of target N ("> 2 /dev/loop5 ...", marks in the first two cells).
 row() { cap; grep -E "^[ >][ !] +$1 [/<]" "$PANE"; }
 row_has() { local tries=250; while [ $tries -gt 0 ]; do row "$1" | grep -Eq -- "$2" && return 0; tries=$((tries - 1)); sleep 0.02; done; return 1; }
 row_lacks() { local tries=250; while [ $tries -gt 0 ]; do row "$1" | grep -Eq -- "$2" || return 0; tries=$((tries - 1)); sleep 0.02; done; return 1; }
+# re PATH: PATH as an ERE (the slashes of /dev/... escaped)
+re() { printf '%s' "${1//\//\\/}"; }
+# data_rows: the target rows of the pane, in the order shown
+data_rows() { cap; grep -E "^[ >][ !] +[0-9]+ [/<]" "$PANE"; }
+# first_row N: the first row shown is target N
+first_row() { local tries=250; while [ $tries -gt 0 ]; do data_rows | head -1 | grep -Eq "^[ >][ !] +$1 " && return 0; tries=$((tries - 1)); sleep 0.02; done; return 1; }
+# spark_cells N: the sparkline's block characters in target N's row
+spark_cells() { row "$1" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
+# load DEV SECONDS: four dd writers rewriting 60 MiB each of DEV (from 64 MiB on) over and
+# over for SECONDS: other I/O on DEV; their pids in WRITERS.
+load() {
+	local i
+	WRITERS=()
+	for i in 0 1 2 3; do
+		timeout "$2" bash -c 'while dd if=/dev/zero of="$1" bs=256k oflag=direct seek="$2" \
+			count=240 status=none; do :; done' _ "$1" $((256 + i * 240)) 2>/dev/null &
+		WRITERS+=($!)
+	done
+}
+stop_load() { kill "${WRITERS[@]}" 2>/dev/null; wait "${WRITERS[@]}" 2>/dev/null; WRITERS=(); }
+WRITERS=()
+at_exit stop_load
+# whole_columns: the headings end with p99 (the layout of a narrow terminal, polled for up to
+# 5 s after a resize) and then every target row ends with a whole time (or "-")
+whole_columns() {
+	wait_for "^ +# target .*p99$" 5 &&
+		! grep -E "^[ >][ !] +[0-9]+ [/<]" "$PANE" | grep -Evq "( [0-9.]+ (ns|µs|ms|s)| -)$"
+}
 
 ## three loop devices, the third slow (200/s asked: it falls short)
-start 120 40 -- --tui -D -i 5ms "$L1" "$L2" "$L3"
+start 160 45 -- --tui -D -i 5ms "$L1" "$L2" "$L3"
 check "overview: title and column heads" eval 'has "^ioprobe: 3 targets" && in_pane "target .*got/asked .*p50 .*p99"'
 check "overview: one row per target, in the order given" \
 	eval 'row_has 1 "$L1" && row_has 2 "$L2" && row_has 3 "$L3"'
@@ -32,13 +67,101 @@ check "overview: rates, latencies and the device's busy shown" \
 	eval 'row_has 1 "[0-9.]+/200 .* (µs|ms) .*%" && row_has 3 "/200 .*ms"'
 check "overview: the slow target is marked (!) and named" \
 	eval 'wait_for "^ ! +3 ${L3//\//\\/}" 15 && has "^! slowest: #3 ${L3//\//\\/}"'
-check "overview: its verdict's words follow (falls short, the reason)" \
-	has "slowest: #3 .*  \\(falls short: (device saturated|probe limited)\\)$"
+check "overview: the status line says why by the rule (device saturated, or the p99)" \
+	has "^! slowest: #3 $(re "$L3") — (device saturated: got [0-9.]+/200, busy [0-9]+ %, aqu-sz [0-9.]+, p99 [0-9.]+ ms|highest p99 [0-9.]+ ms \\([a-z :]+\\))$"
+check "160x45: the verdict column" \
+	eval 'in_pane "^ +# target .* verdict +busy +await +latency$" && row_has 3 " (saturated|probe lim|depth lim|wait above) +[0-9]+%" &&
+	      row_has 2 " (keeps up|probe lim|no verdict) +[0-9]+%"'
+check "160x45: the slow disk's verdict: device saturated" wait_for "^ ! +3 .* saturated +[0-9]+%" 10
+check "160x45: the selected row's whole verdict above the status line" \
+	has "^> #1 $(re "$L1"): (keeps up: dev [0-9]+/s \\(expected|falls short: |no verdict)"
+check "160x45: the window named: p50/p99/max over the last 60 s" has "^ioprobe: 3 targets  p50/p99/max last 60 s  "
+check "160x45: the sparkline's scale in the title" has "  latency ▁[0-9.]+ (ns|µs|ms)\\.\\.█[0-9.]+ ms log, 1 s/cell$"
+cap_e
+check "160x45: the verdict coloured by state (keeps up green)" \
+	eval 'grep -E " 2 $(re "$L2")" "$PANE" | grep -Eq $'"'"'\x1b\\[1m\x1b\\[3(2mkeeps up|3mprobe lim)|\x1b\\[2mno verdict'"'"''
 cap_e
 check "overview: the slow row is drawn highlighted (reverse)" \
 	eval 'grep -E " 3 ${L3//\//\\/}" "$PANE" | grep -Eq $'"'"'\x1b\\[[0-9;]*7[;m]'"'"''
 check "overview: the other rows are not marked" eval 'row_lacks 2 "^ !" && row_lacks 1 "^.!"'
 check "overview: the footer says where probe keys act" has "r reset -> the selected target"
+check "160x45: the whole footer: sort, filter, window, help" \
+	has "Enter/1-3 open  s sort  / filter  w window  a all/one  \\? help$"
+
+## 80x24: the verdict column, the instant column, the short reason
+TM resize-window -t t -x 80 -y 24
+check "80x24: the verdict and last (instant) columns stay" \
+	eval 'has "^ +# target +got/asked +last +p50 +p99 +fail +verdict +latency$" && row_has 3 " (saturated|probe lim|depth lim|wait above) +[▁▂▃▄▅▆▇█ ]+$"'
+check "80x24: the window named" has "^ioprobe: 3 targets  p50/p99 last 60 s"
+check "80x24: the slowest and its reason, clauses left out whole" \
+	has "^! slowest: #3 $(re "$L3") — (device saturated: got [0-9.]+/200(, busy [0-9]+ %)?(, aqu-sz [0-9.]+)?|highest p99 [0-9.]+ ms( \\([a-z :]+\\))?)$"
+
+## the window key: 60 s -> all -> 10 s -> 60 s
+TM send-keys -t t w
+check "w: p50/p99 over all" eval 'has "^ioprobe: 3 targets  p50/p99: all" && has "p50, p99, max: all"'
+TM send-keys -t t w
+check "w: p50/p99 over the last 10 s" has "^ioprobe: 3 targets  p50/p99 last 10 s"
+TM send-keys -t t w
+check "w: back to the last 60 s" has "^ioprobe: 3 targets  p50/p99 last 60 s"
+
+## ? help in the overview: the keys from the table, the rule, the window
+TM send-keys -t t '?'
+check "?: the overview's help with its keys" \
+	eval 'has "ioprobe overview keys" && in_pane "│ s +sort: given, p99, verdict, busy, await, rate" && in_pane "│ / +filter rows by path" && in_pane "│ w +p50/p99/max over the last 60 s, all, 10 s"'
+check "?: the help states the rule" in_pane "│ slowest \\(!\\): a target whose device is the limit"
+check "?: the help says what the windows cover" in_pane "│ p50/p99/max: the last 10 s, the last 60 s"
+TM send-keys -t t x
+check "any key closes the help" eval 'lacks "ioprobe overview keys" && has "^ioprobe: 3 targets"'
+
+## sort: p99 first, then the verdict order; back to the order given
+TM send-keys -t t s
+check "s: sorted by p99, the slow disk first" eval 'has "sort: p99" && first_row 3'
+TM send-keys -t t s
+check "s: sorted by verdict, the device side first" eval 'has "sort: verdict" && first_row 3'
+TM send-keys -t t s s s s
+check "s: busy, await, rate, then the order given again" eval 'lacks "sort: " && first_row 1'
+
+## filter: / PATH Enter shows only the rows whose path holds it; / Esc clears
+n2=0; for l in "$L1" "$L2" "$L3"; do case $l in *"$L2"*) n2=$((n2 + 1)) ;; esac; done
+TM send-keys -t t /
+check "/: the filter is typed on the status line" has "^filter: _  Enter applies, Esc clears"
+TM send-keys -t t -l "$L2"
+TM send-keys -t t Enter
+check "/ PATH Enter: only the matching rows" \
+	eval 'has "filter \"$(re "$L2")\": $n2 of 3" && row_has 2 "$(re "$L2")" && [ "$(data_rows | wc -l)" = "$n2" ]'
+TM send-keys -t t / Escape
+check "/ Esc: the filter cleared, every row back" eval 'lacks "filter \"" && [ "$(data_rows | wc -l)" = 3 ]'
+TM send-keys -t t / z z z Enter
+check "a filter that matches nothing says so" has "no target's path contains \"zzz\""
+TM send-keys -t t / Escape
+
+## 40x10: whole columns only, the footer fitted
+TM resize-window -t t -x 40 -y 10
+check "40x10: no column cut (p99 whole in every row)" whole_columns
+check "40x10: the footer fits, the help key kept" has "^q quit  .*\\? help$"
+check "40x10: the slowest named in its short form" has "^! slowest: #3 $(re "$L3")(: saturated|: p99 [0-9.]+ ms| — .*)$"
+
+## a fast target raised with + (8 times: 51,200/s asked) never outranks the 7 ms disk
+TM resize-window -t t -x 160 -y 45
+TM send-keys -t t Home
+for i in 1 2 3 4 5 6 7 8; do TM send-keys -t t +; done
+check "+ x8 on target 1: its rate goes up" row_has 1 "/51\\.2k "
+sleep 5
+check "+ x8: the 7 ms disk stays the slowest, with its reason" \
+	eval 'has "^! slowest: #3 $(re "$L3") — " && row_has 3 "^[ >]!" && row_lacks 1 "^.!"'
+for i in 1 2 3 4 5 6 7 8; do TM send-keys -t t -; done
+check "- x8: target 1 back at 200/s" row_has 1 "/200 "
+
+## 200x50: the sparkline takes the extra width (a cell a second)
+TM resize-window -t t -x 80 -y 24
+sleep 1.5
+narrow=$(spark_cells 3)
+TM resize-window -t t -x 200 -y 50
+sleep 1.5
+check "200x50: the sparkline is wider than at 80x24 ($narrow cells)" \
+	eval 'wide=$(spark_cells 3); [ "$narrow" -le 9 ] && [ "$wide" -gt "$narrow" ]'
+check "200x50: no padding after the path, every column" has "^ +# target +dev +got/asked +last +p50 +p99 +max "
+TM resize-window -t t -x 160 -y 45
 
 TM send-keys -t t Down
 check "down: selects target 2" eval 'row_has 2 "^>" && row_lacks 1 "^>"'
@@ -83,15 +206,16 @@ check "q: nothing on stderr" eval '! [ -s "$ERR" ]'
 mkdir -p "$T_TMP/f"
 for i in $(seq -w 1 24); do head -c 64K /dev/zero >"$T_TMP/f/t$i"; done
 start 80 24 -- --tui -i 200ms "$T_TMP"/f/t*
-check "24 targets at 80x24: rows 1-20 shown, the rest scrolled" \
-	eval 'has "rows 1-20 of 24" && row_has 1 "t01" && row_has 20 "t20" && ! row 21 >/dev/null'
+check "24 targets at 80x24: rows 1-19 shown, the rest scrolled" \
+	eval 'has "rows 1-19 of 24" && row_has 1 "t01" && row_has 19 "t19" && ! row 20 >/dev/null'
 check "80x24: p50, p99 and the sparkline columns fit" has "p50 +p99 .*latency"
 check "80x24: the short footer says where probe keys act" has "p \\+/- r reset -> selected  "
 TM send-keys -t t End
 check "End: the last row selected and scrolled into view" \
-	eval 'has "rows 5-24 of 24" && row_has 24 "^>" && ! row 4 >/dev/null'
+	eval 'has "rows 6-24 of 24" && row_has 24 "^>" && ! row 5 >/dev/null'
 TM send-keys -t t 2 3
 check "number 23 (two digits): its screen" has "target 23 of 24"
+check "its footer's note whole, never cut (\"overvie\")" has "target 23 of 24: Esc (back to the )?overview *$"
 TM send-keys -t t Escape
 check "Esc: the overview" has "rows [0-9]+-[0-9]+ of 24"
 TM resize-window -t t -x 150 -y 40
@@ -99,12 +223,41 @@ check "resize to 150x40: every row, no scrolling, every column" \
 	eval 'lacks "rows [0-9]+-" && row_has 1 "t01" && row_has 24 "t24" && has "dev .*last .*max"'
 TM resize-window -t t -x 50 -y 10
 check "resize to 50x10: still the overview (rows of 6)" eval 'has "rows [0-9]+-[0-9]+ of 24" && has "p99"'
+check "50x10: no column cut" whole_columns
+TM resize-window -t t -x 40 -y 10
+check "40x10 with 24 targets: the footer fits, nothing cut" \
+	eval 'has "^q quit  p pause -> selected  \\? help$" && whole_columns'
+check "40x10 with 24 targets: the slowest's long path keeps its end" \
+	has "^! slowest: #[0-9]+ <[^ ]*/t[0-9]{2}: (p99 [0-9.]+ (ns|µs|ms)|other I/O|queue bld|saturated|wait above)$"
 TM resize-window -t t -x 30 -y 5
 check "resize to 30x5: too small, says so" has "terminal too small"
 TM resize-window -t t -x 80 -y 24
 TM send-keys -t t q
 check "24 targets: q exits 0 after the summaries" \
 	eval 'wait_for "^EXIT=0" 10 && in_pane "^p50/p90/p99/p99.9 = " && terminal_restored'
+
+## other load ranks first: dd writers on a fast device, the 7 ms disk keeping up (100/s)
+start 80 24 -- --tui -D -i 10ms "$L1" "$L4" "$L3"
+check "writers: before them the 7 ms disk is the slowest by p99" \
+	wait_for "^! slowest: #3 $(re "$L3") — highest p99 [0-9.]+ ms" 15
+# issue 25: + raised a fast target's rate until its verdict read "probe limited", and that
+# made it "the slowest" over the 5 ms disk; only a device-side verdict may put it first
+TM send-keys -t t Home
+for i in 1 2 3 4 5 6 7 8 9; do TM send-keys -t t +; done
+check "+ x9 on the fast target: 51,200/s asked" row_has 1 "/51\\.2k "
+sleep 6
+check "+ x9: the fast target the probe cannot drive does not outrank the 7 ms disk" \
+	eval 'has "^! slowest: #3 $(re "$L3") — " || row 1 | grep -Eq "^[ >]! .* (saturated|other I/O|queue bld|wait above) "'
+for i in 1 2 3 4 5 6 7 8 9; do TM send-keys -t t -; done
+check "- x9: the fast target back at 100/s" row_has 1 "/100 "
+load "$L4" 15
+check "writers: the loaded device is marked with other I/O or queue building" \
+	eval 'wait_for "^! slowest: #2 $(re "$L4") — (other I/O|queue building): " 8 && row_has 2 "^[ >]!.* (other I/O|queue bld) "'
+stop_load
+check "writers stopped: the 7 ms disk is marked again" \
+	wait_for "^! slowest: #3 $(re "$L3") — highest p99 [0-9.]+ ms" 10
+TM send-keys -t t q
+check "writers: q exits 0" wait_for "^EXIT=0" 10
 
 ## --sweep in the view, on the slow disk (about 140/s)
 start 120 40 -- --tui --sweep=20,400 -w 1 -D "$L3"
