@@ -67,6 +67,48 @@ Test(http, negotiation_and_query)
 	cr_assert_not(r.openmetrics, "not the same type");
 }
 
+#define PB "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;" \
+	"encoding=delimited"
+
+/* The protobuf MetricFamily stream: Prometheus asks for it first with native histograms on. */
+Test(http, negotiation_protobuf)
+{
+	struct http_req r;
+
+	parse("GET /metrics HTTP/1.1\r\nAccept: " PB ",application/openmetrics-text;version=1.0.0;"
+	      "q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;"
+	      "q=0.5,*/*;q=0.1\r\n\r\n", &r);
+	cr_assert(r.protobuf, "Prometheus 2.42's Accept with --enable-feature=native-histograms");
+	cr_assert(r.openmetrics, "and its choice between the text formats");
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/vnd.google.protobuf; "
+	      "proto=\"io.prometheus.client.MetricFamily\"; encoding=\"delimited\"\r\n\r\n", &r);
+	cr_assert(r.protobuf, "quoted parameter values, spaces");
+	cr_assert_not(r.openmetrics);
+	parse("GET /metrics HTTP/1.1\r\nAccept: text/plain\r\n\r\n", &r);
+	cr_assert_not(r.protobuf);
+	parse("GET /metrics HTTP/1.1\r\nAccept: */*\r\n\r\n", &r);
+	cr_assert_not(r.protobuf, "a wildcard is no request for protobuf");
+	parse("GET /metrics HTTP/1.1\r\nAccept: " PB ";q=0,text/plain\r\n\r\n", &r);
+	cr_assert_not(r.protobuf, "q=0");
+	parse("GET /metrics HTTP/1.1\r\nAccept: " PB ";q=0.5,application/openmetrics-text\r\n\r\n",
+	      &r);
+	cr_assert_not(r.protobuf, "OpenMetrics preferred");
+	cr_assert(r.openmetrics);
+	parse("GET /metrics HTTP/1.1\r\nAccept: " PB ";q=0.5,text/plain;q=0.5\r\n\r\n", &r);
+	cr_assert(r.protobuf, "a tie goes to protobuf");
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/vnd.google.protobuf;"
+	      "proto=io.prometheus.client.MetricFamily;encoding=text\r\n\r\n", &r);
+	cr_assert_not(r.protobuf, "the text encoding is not served");
+	parse("GET /metrics HTTP/1.1\r\nAccept: application/vnd.google.protobuf;"
+	      "encoding=delimited\r\n\r\n", &r);
+	cr_assert_not(r.protobuf, "another message than MetricFamily");
+	parse("GET /metrics HTTP/1.1\r\nAccept: text/plain;q=0.9\r\nAccept: " PB "\r\n\r\n", &r);
+	cr_assert(r.protobuf, "two Accept lines are one list");
+	parse("GET /metrics HTTP/1.1\r\nAccept: " PB ";q=0.3\r\nAccept: text/plain;q=0.9\r\n\r\n",
+	      &r);
+	cr_assert_not(r.protobuf, "... whatever their order");
+}
+
 Test(http, routes_and_methods)
 {
 	struct http_req r;

@@ -2,11 +2,14 @@
  * Tests for src/out/metrics.c: the fixed fleet buckets (1-2-5 per decade, 10 us
  * to 10 s, le inclusive), what each kind of request adds, errors by errno
  * with EIO present from the start and a bounded number of errno series, and
- * the in-flight age read from the probe's published start.
+ * the in-flight age read from the probe's published start; the native buckets
+ * (schema 4: bounds, indices against 16 log2(s), the skipped-slot series, the
+ * same requests as the fleet buckets).
  */
 #include <criterion/criterion.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,5 +253,128 @@ Test(metrics, in_flight_count_at_depth)
 	atomic_store(&inflight, 0);
 	metrics_snapshot(&t, 14 * S, &s);
 	cr_assert_eq(s.in_flight, 0);
+	metrics_target_destroy(&t);
+}
+
+/* ---- native (sparse exponential) buckets, schema 4 ---- */
+
+Test(metrics, native_schema_is_under_5_percent_and_covers_every_ns)
+{
+	cr_assert_eq(METRICS_NATIVE_SCHEMA, 4);
+	cr_assert_lt(exp2(1.0 / METRICS_NATIVE_PER_POW2) - 1, 0.05); /* 4.4 % per bucket */
+	cr_assert_gt(exp2(2.0 / METRICS_NATIVE_PER_POW2) - 1, 0.05); /* schema 3 would not do */
+	cr_assert_eq(METRICS_NATIVE_BUCKETS, 1040);
+	cr_assert_eq(metrics_native_index(1), -478);                /* 1 ns: above 2^-30 s */
+	cr_assert_geq(metrics_native_index(1), METRICS_NATIVE_MIN);
+	cr_assert_leq(metrics_native_index(UINT64_MAX), METRICS_NATIVE_MAX);
+	cr_assert_eq(sizeof(struct metrics_natives), 4 * 8 * (METRICS_NATIVE_BUCKETS + 1));
+}
+
+Test(metrics, native_index_for_known_values)
+{
+	/* bucket i is (2^((i-1)/16), 2^(i/16)] seconds: upper bound inclusive, as le */
+	cr_assert_eq(metrics_native_index(1 * S), 0);
+	cr_assert_eq(metrics_native_index(1 * S + 1), 1);
+	cr_assert_eq(metrics_native_index(2 * S), 16);
+	cr_assert_eq(metrics_native_index(1953125), -144);          /* 2^-9 s exactly */
+	cr_assert_eq(metrics_native_index(1953126), -143);
+	cr_assert_eq(metrics_native_index(1953124), -144);
+	cr_assert_eq(metrics_native_index(1 * MS), -159);           /* ceil(16 log2 0.001) */
+	cr_assert_eq(metrics_native_index(3 * MS), -134);
+	cr_assert_eq(metrics_native_index(30 * MS), -80);
+	cr_assert_eq(metrics_native_index(100 * US), -212);
+	/* against 16 log2(s), away from the bounds */
+	for (uint64_t ns = 7; ns < UINT64_C(1) << 40; ns = ns * 3 + 11) {
+		double x = 16 * log2((double)ns / 1e9);
+
+		if (fabs(x - round(x)) > 1e-6)
+			cr_assert_eq(metrics_native_index(ns), (int)ceil(x), "ns %llu",
+				     (unsigned long long)ns);
+	}
+}
+
+Test(metrics, native_upper_bounds_are_exact)
+{
+	for (int i = METRICS_NATIVE_MIN; i <= metrics_native_index(UINT64_MAX); i++) {
+		uint64_t u = metrics_native_upper(i);
+
+		if (u)
+			cr_assert_leq(metrics_native_index(u), i, "bucket %d", i);
+		if (u < UINT64_MAX)
+			cr_assert_gt(metrics_native_index(u + 1), i, "bucket %d", i);
+	}
+	cr_assert_eq(metrics_native_upper(0), 1 * S);
+	cr_assert_eq(metrics_native_upper(-144), 1953125);
+	cr_assert_eq(metrics_native_upper(METRICS_NATIVE_MIN), 0); /* no whole ns in it */
+	cr_assert_eq(metrics_native_upper(METRICS_NATIVE_MAX), UINT64_MAX);
+}
+
+/* The series against adding its values one at a time. */
+static void native_series_vs_loop(uint64_t hi, uint64_t step, uint64_t n)
+{
+	static struct metrics_native a, b;
+	uint64_t k = 0;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	metrics_native_add_series(&a, hi, step, n);
+	for (; k < n && (!step || k <= hi / step); k++)
+		metrics_native_add(&b, hi - k * step);
+	cr_assert_eq(a.zero, b.zero, "hi %llu step %llu n %llu", (unsigned long long)hi,
+		     (unsigned long long)step, (unsigned long long)n);
+	for (size_t i = 0; i < METRICS_NATIVE_BUCKETS; i++)
+		cr_assert_eq(a.bucket[i], b.bucket[i], "bucket %d: %llu vs %llu",
+			     (int)i + METRICS_NATIVE_MIN, (unsigned long long)a.bucket[i],
+			     (unsigned long long)b.bucket[i]);
+}
+
+Test(metrics, native_skipped_slot_series_is_exact)
+{
+	native_series_vs_loop(1 * S, 1 * MS, 1000);
+	native_series_vs_loop(1 * S, 1 * MS, 5000);    /* cut: the last value is 0 (zero bucket) */
+	native_series_vs_loop(1 * S + 7, 1 * MS, 5000); /* cut: the last value is 7 ns */
+	native_series_vs_loop(20 * S, 10 * MS, 1500);
+	native_series_vs_loop(1953125, 1, 3);          /* from a bucket bound down */
+	native_series_vs_loop(7 * MS, 0, 3);
+	native_series_vs_loop(0, 0, 4);                /* all zero */
+	native_series_vs_loop(123456789, 3333, 20000);
+	native_series_vs_loop(UINT64_MAX, UINT64_MAX / 1000, 2000);
+}
+
+Test(metrics, native_buckets_follow_the_counted_requests)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+	static struct metrics_natives nat;
+	struct sample a = smp(OP_READ, 4096, 3 * MS), b = smp(OP_READ, 4096, 30 * MS);
+	struct sample w = smp(OP_READ, 4096, 1 * MS), e = smp(OP_READ, -EIO, 1 * MS);
+	uint64_t total = 0;
+
+	a.response = 3 * MS;
+	b.response = 40 * MS;
+	cr_assert_eq(metrics_target_init(&t, &in, NULL), 0);
+	for (int i = 0; i < 9; i++)
+		metrics_record(&t, &a, NOTICE_NONE, 1, 0);
+	metrics_record(&t, &b, NOTICE_SLOW, 2, 0);
+	metrics_record(&t, &w, NOTICE_WARMUP, 3, 0);  /* not counted, as in the fleet buckets */
+	metrics_record(&t, &e, NOTICE_ERROR, 4, 0);
+	metrics_record_skipped(&t, 20 * MS, 10 * MS, 2); /* 20 and 10 ms */
+	metrics_snapshot_native(&t, 0, &s, &nat);
+	cr_assert_eq(s.native, &nat);
+	cr_assert_eq(nat.latency[OP_READ].bucket[-134 - METRICS_NATIVE_MIN], 9);
+	cr_assert_eq(nat.latency[OP_READ].bucket[-80 - METRICS_NATIVE_MIN], 1);
+	for (size_t i = 0; i < METRICS_NATIVE_BUCKETS; i++)
+		total += nat.latency[OP_READ].bucket[i];
+	cr_assert_eq(total, s.counts.op[OP_READ].count);
+	total = nat.response[OP_READ].zero;
+	for (size_t i = 0; i < METRICS_NATIVE_BUCKETS; i++)
+		total += nat.response[OP_READ].bucket[i];
+	cr_assert_eq(total, s.counts.op[OP_READ].response.count);
+	cr_assert_eq(total, 12);
+	cr_assert_eq(nat.response[OP_READ].bucket[metrics_native_index(10 * MS) -
+						    METRICS_NATIVE_MIN], 1);
+	metrics_snapshot(&t, 0, &s);
+	cr_assert_null(s.native, "the text formats' snapshot leaves them out");
 	metrics_target_destroy(&t);
 }

@@ -80,8 +80,9 @@
 #define USAGE_FLEET \
 	"\n" \
 	" fleet outputs:\n" \
-	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics) on\n" \
-	"                                 addr (127.0.0.1) port; systemd: the socket a\n" \
+	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics; protobuf\n" \
+	"                                 with native histograms when asked) on addr\n" \
+	"                                 (127.0.0.1) port; systemd: the socket a\n" \
 	"                                 .socket unit passed\n" \
 	"          -prometheus <file.prom> write the metrics for node_exporter's textfile\n" \
 	"                                 collector every -prometheus-period and at exit\n" \

@@ -18,6 +18,7 @@
 #include "out.h"
 #include "promfile.h"
 #include "promfmt.h"
+#include "promproto.h"
 #include "readfile.h"
 #include "usage.h"
 
@@ -137,34 +138,53 @@ int exporters_add(struct exporters *x, const struct exporters_target_cfg *tc,
 	return 0;
 }
 
-int exporters_render(struct exporters *x, struct sbuf *sb, bool openmetrics)
+/* The protobuf exposition: snapshots with their native buckets (32 KiB a target: only here). */
+static int exporters_render_proto(struct exporters *x, struct sbuf *sb, uint64_t now)
+{
+	struct metrics_snap *s = calloc(x->n ? x->n : 1, sizeof(*s));
+	struct metrics_natives *nat = calloc(x->n ? x->n : 1, sizeof(*nat));
+	int err = -ENOMEM;
+
+	if (s && nat) {
+		for (size_t i = 0; i < x->n; i++)
+			metrics_snapshot_native(&x->target[i], now, &s[i], &nat[i]);
+		err = promproto_write(sb, s, x->n, PACKAGE_VERSION);
+	}
+	free(nat);
+	free(s);
+	return err;
+}
+
+int exporters_render(struct exporters *x, struct sbuf *sb, enum promfmt_format f)
 {
 	struct metrics_snap snap[1];
-	struct metrics_snap *s = x->n <= 1 ? snap : calloc(x->n, sizeof(*s)); /* one per target */
+	struct metrics_snap *s;
 	uint64_t now = clock_now();
 	int err;
 
+	if (f == PROMFMT_PROTOBUF)
+		return exporters_render_proto(x, sb, now);
+	s = x->n <= 1 ? snap : calloc(x->n, sizeof(*s)); /* one per target */
 	if (!s)
 		return -ENOMEM;
 	for (size_t i = 0; i < x->n; i++)
 		metrics_snapshot(&x->target[i], now, &s[i]);
-	err = promfmt_write(sb, s, x->n, PACKAGE_VERSION,
-			   openmetrics ? PROMFMT_OPENMETRICS : PROMFMT_TEXT);
+	err = promfmt_write(sb, s, x->n, PACKAGE_VERSION, f);
 	if (s != snap)
 		free(s);
 	return err;
 }
 
-static int exporters_httpd_render(void *ctx, struct sbuf *sb, bool openmetrics)
+static int exporters_httpd_render(void *ctx, struct sbuf *sb, enum promfmt_format f)
 {
-	return exporters_render(ctx, sb, openmetrics);
+	return exporters_render(ctx, sb, f);
 }
 
 /* Write the textfile now; a failure is said once (and again after a success). Returns 0 or -errno. */
 static int exporters_write_prom(struct exporters *x)
 {
 	struct sbuf sb = SBUF_INIT;
-	int err = exporters_render(x, &sb, false);
+	int err = exporters_render(x, &sb, PROMFMT_TEXT);
 	char text[PATH_MAX + 128];
 
 	if (!err)

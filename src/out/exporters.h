@@ -19,6 +19,7 @@
 #include "httpd.h"
 #include "metrics.h"
 #include "probe.h"
+#include "promfmt.h"
 #include "sbuf.h"
 #include "stats.h"
 #include "ticker.h"
@@ -115,8 +116,12 @@ void exporters_skipped(struct exporters *x, size_t i, uint64_t hi, uint64_t step
  */
 int exporters_period(struct exporters *x, size_t i, uint64_t now_real);
 
-/* Render /metrics of every target into sb. Returns 0 or -ENOMEM. */
-int exporters_render(struct exporters *x, struct sbuf *sb, bool openmetrics);
+/*
+ * Render /metrics of every target into sb in format f (the protobuf one with
+ * native histograms). Returns 0, -ENOMEM, or -ENOTSUP for protobuf in a build
+ * without it.
+ */
+int exporters_render(struct exporters *x, struct sbuf *sb, enum promfmt_format f);
 
 /*
  * Stop the threads, write the textfile a last time, release everything. Call

@@ -121,15 +121,45 @@ static double http_q(const char *p, const char *end)
 	return 1;
 }
 
+/* Does the parameter list [p, end) of a media range hold name=value (value quoted or not)? */
+static bool http_param(const char *p, const char *end, const char *name, const char *value)
+{
+	size_t nl = strlen(name), vl = strlen(value);
+
+	while ((p = memchr(p, ';', (size_t)(end - p))) != NULL) {
+		const char *v, *ve;
+
+		p++;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) <= nl || strncasecmp(p, name, nl) || p[nl] != '=')
+			continue;
+		v = p + nl + 1;
+		for (ve = v; ve < end && *ve != ';' && *ve != ' ' && *ve != '\t'; ve++)
+			;
+		if (ve - v >= 2 && *v == '"' && ve[-1] == '"') {
+			v++;
+			ve--;
+		}
+		if ((size_t)(ve - v) == vl && !strncasecmp(v, value, vl))
+			return true;
+	}
+	return false;
+}
+
+/* The highest q of the media ranges naming each format /metrics has (-1: not named). */
+struct http_accept {
+	double om, text, proto;
+};
+
 /*
- * Accept: OpenMetrics when a range names application/openmetrics-text with a q above 0 and
- * at least the q of text/plain, "text/" with a wildcard or the all-wildcard range (RFC 9110
- * content negotiation between the two formats this endpoint has; q=0: not acceptable).
+ * One Accept value: application/openmetrics-text; text/plain, "text/" with a wildcard and the
+ * all-wildcard range for text 0.0.4; the protobuf MetricFamily stream only when named with
+ * proto=io.prometheus.client.MetricFamily and encoding=delimited, as Prometheus asks for it.
  */
-static bool http_wants_openmetrics(const char *v, size_t len)
+static void http_accept(const char *v, size_t len, struct http_accept *a)
 {
 	const char *p = v, *end = v + len;
-	double om = -1, text = -1;
 
 	while (p < end) {
 		const char *comma = memchr(p, ',', (size_t)(end - p)), *stop = comma ? comma : end;
@@ -142,18 +172,33 @@ static bool http_wants_openmetrics(const char *v, size_t len)
 			;
 		q = http_q(te, stop);
 		if ((size_t)(te - t) == 28 && !strncasecmp(t, "application/openmetrics-text", 28))
-			om = q > om ? q : om;
+			a->om = q > a->om ? q : a->om;
 		else if (((size_t)(te - t) == 10 && !strncasecmp(t, "text/plain", 10)) ||
 			 ((size_t)(te - t) == 6 && !strncasecmp(t, "text/*", 6)) ||
 			 ((size_t)(te - t) == 3 && !strncmp(t, "*/*", 3)))
-			text = q > text ? q : text;
+			a->text = q > a->text ? q : a->text;
+		else if ((size_t)(te - t) == 31 && !strncasecmp(t, "application/vnd.google.protobuf", 31) &&
+			 http_param(te, stop, "proto", "io.prometheus.client.MetricFamily") &&
+			 http_param(te, stop, "encoding", "delimited"))
+			a->proto = q > a->proto ? q : a->proto;
 		p = comma ? comma + 1 : end;
 	}
-	return om > 0 && om >= text;
+}
+
+/*
+ * The format an Accept header asks for (RFC 9110 content negotiation between the formats
+ * /metrics has; several Accept lines count as one list; q=0: not acceptable): the highest
+ * q above 0 wins, protobuf over OpenMetrics over text 0.0.4 on a tie.
+ */
+static void http_negotiate(const struct http_accept *a, struct http_req *req)
+{
+	req->openmetrics = a->om > 0 && a->om >= a->text;
+	req->protobuf = a->proto > 0 && a->proto >= a->om && a->proto >= a->text;
 }
 
 /* One "Name: value" header line; returns 0 or 400. */
-static int http_header(const char *line, size_t len, struct http_req *req)
+static int http_header(const char *line, size_t len, struct http_req *req,
+		       struct http_accept *acc)
 {
 	size_t n = 0, v;
 
@@ -167,7 +212,7 @@ static int http_header(const char *line, size_t len, struct http_req *req)
 		if ((unsigned char)line[i] < ' ' && line[i] != '\t')
 			return 400;
 	if (n == 6 && !strncasecmp(line, "Accept", 6))
-		req->openmetrics |= http_wants_openmetrics(line + v, len - v);
+		http_accept(line + v, len - v, acc);
 	else if (n == 10 && !strncasecmp(line, "Connection", 10) && http_has(line + v, len - v, "close"))
 		req->keep_alive = false;
 	else if (n == 10 && !strncasecmp(line, "Connection", 10) &&
@@ -203,6 +248,7 @@ enum http_parse_result http_parse(const char *buf, size_t len, struct http_req *
 {
 	size_t lim = len < HTTP_LINE_MAX ? len : HTTP_LINE_MAX;
 	size_t first = http_line_end(buf, lim), end, pos;
+	struct http_accept acc = { -1, -1, -1 };
 	bool v11 = false;
 	int st;
 
@@ -226,10 +272,11 @@ enum http_parse_result http_parse(const char *buf, size_t len, struct http_req *
 			break; /* the blank line */
 		if (buf[pos] == ' ' || buf[pos] == '\t') /* obsolete line folding */
 			return http_fail(req, 400);
-		if ((st = http_header(buf + pos, body, req)))
+		if ((st = http_header(buf + pos, body, req, &acc)))
 			return http_fail(req, st);
 		pos += l;
 	}
+	http_negotiate(&acc, req);
 	req->len = end;
 	return HTTP_DONE;
 }

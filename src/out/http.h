@@ -25,7 +25,8 @@ struct http_req {
 	bool head;              /* HEAD: no body in the answer */
 	bool get;               /* GET or HEAD */
 	enum http_route route;
-	bool openmetrics;       /* Accept names application/openmetrics-text */
+	bool openmetrics;       /* Accept prefers OpenMetrics to text 0.0.4 */
+	bool protobuf;          /* Accept prefers the protobuf MetricFamily stream to both */
 	bool keep_alive;        /* the connection may serve another request */
 };
 

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "http.h"
 #include "promfmt.h"
+#include "promproto.h"
 
 enum conn_state { CONN_FREE, CONN_READ, CONN_WRITE, CONN_LINGER };
 
@@ -34,7 +35,11 @@ struct httpd_conn {
 static const char httpd_landing[] =
 	"<!DOCTYPE html>\n<html><head><title>ioprobe</title></head><body>\n"
 	"<h1>ioprobe</h1>\n<p>Disk latency probe. Metrics: <a href=\"/metrics\">/metrics</a> "
-	"(Prometheus text 0.0.4, or OpenMetrics 1.0 when asked for).</p>\n</body></html>\n";
+	"(Prometheus text 0.0.4, or OpenMetrics 1.0 when asked for"
+#if HAVE_PROTOBUF
+	", or the protobuf format with native histograms"
+#endif
+	").</p>\n</body></html>\n";
 
 /*
  * --listen systemd: the listening socket systemd passed (socket activation: LISTEN_PID is
@@ -121,6 +126,14 @@ static void conn_close(struct httpd_conn *c)
 	sbuf_reset(&c->out);
 }
 
+/* The format of /metrics req asks for: protobuf only when this build writes it. */
+static enum promfmt_format httpd_format(const struct http_req *req)
+{
+	if (req->protobuf && promproto_available())
+		return PROMFMT_PROTOBUF;
+	return req->openmetrics ? PROMFMT_OPENMETRICS : PROMFMT_TEXT;
+}
+
 /* Compose the answer to req in c->out. */
 static void conn_answer(struct httpd *h, struct httpd_conn *c, const struct http_req *req,
 			struct sbuf *body)
@@ -134,8 +147,10 @@ static void conn_answer(struct httpd *h, struct httpd_conn *c, const struct http
 	else if (!status && !req->get)
 		status = 405;
 	if (!status && req->route == HTTP_ROUTE_METRICS) {
-		type = promfmt_content_type(req->openmetrics ? PROMFMT_OPENMETRICS : PROMFMT_TEXT);
-		status = h->render(h->ctx, body, req->openmetrics) ? 500 : 200;
+		enum promfmt_format f = httpd_format(req);
+
+		type = promfmt_content_type(f);
+		status = h->render(h->ctx, body, f) ? 500 : 200;
 	} else if (!status) {
 		type = "text/html; charset=utf-8";
 		sbuf_puts(body, httpd_landing);

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "promfmt.h"
 #include "sbuf.h"
 
 #define HTTPD_MAX_CONN 64
@@ -28,8 +29,8 @@
 #define HTTPD_LINGER_NS 1000000000ull
 #define HTTPD_EVICT_NS 500000000ull
 
-/* Append the /metrics body to sb: OpenMetrics when openmetrics, else text 0.0.4. */
-typedef int (*httpd_render_fn)(void *ctx, struct sbuf *sb, bool openmetrics);
+/* Append the /metrics body to sb in format f (one the build can write). Returns 0 or -errno. */
+typedef int (*httpd_render_fn)(void *ctx, struct sbuf *sb, enum promfmt_format f);
 
 struct httpd_conn;
 

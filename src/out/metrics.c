@@ -3,6 +3,7 @@
 #include "metrics.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 const uint64_t metrics_bucket_ns[METRICS_BUCKETS] = {
@@ -23,6 +24,18 @@ const char *const metrics_bucket_le[METRICS_BUCKETS] = {
 	"0.1", "0.2", "0.5",
 	"1.0", "2.0", "5.0",
 	"10.0",
+};
+
+/*
+ * 2^(j/16 - 1), j = 0..15, correctly rounded: the lower bounds of the 16
+ * buckets of schema 4 within [0.5, 1), the fraction frexp() gives (the Go
+ * client's nativeHistogramBounds[4]).
+ */
+static const double metrics_native_frac[METRICS_NATIVE_PER_POW2] = {
+	0.5, 0.5221368912137069, 0.5452538663326288, 0.5693943173783458,
+	0.5946035575013605, 0.620928906036742, 0.6484197773255048, 0.6771277734684463,
+	0.7071067811865476, 0.7384130729697497, 0.7711054127039704, 0.8052451659746271,
+	0.8408964152537145, 0.8781260801866497, 0.9170040432046712, 0.9576032806985737,
 };
 
 static void metrics_counts_init(struct metrics_counts *c)
@@ -62,6 +75,44 @@ size_t metrics_bucket_index(uint64_t ns)
 	return lo;
 }
 
+int metrics_native_index(uint64_t ns)
+{
+	int exp;
+	double frac = frexp((double)ns / 1e9, &exp); /* ns / 1e9 = frac * 2^exp, frac in [0.5, 1) */
+	int lo = 0, hi = METRICS_NATIVE_PER_POW2;
+
+	while (lo < hi) { /* first bound >= frac */
+		int mid = (lo + hi) / 2;
+
+		if (metrics_native_frac[mid] < frac)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo + (exp - 1) * METRICS_NATIVE_PER_POW2;
+}
+
+uint64_t metrics_native_upper(int i)
+{
+	long double b = floorl(exp2l((long double)i / METRICS_NATIVE_PER_POW2) * 1e9L);
+	uint64_t ns = b < 1 ? 0 : b >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)b;
+
+	/* the bound in long double, then made exact against the index itself */
+	while (ns < UINT64_MAX && metrics_native_index(ns + 1) <= i)
+		ns++;
+	while (ns > 0 && metrics_native_index(ns) > i)
+		ns--;
+	return ns;
+}
+
+void metrics_native_add(struct metrics_native *h, uint64_t ns)
+{
+	if (!ns)
+		h->zero++;
+	else
+		h->bucket[metrics_native_index(ns) - METRICS_NATIVE_MIN]++;
+}
+
 static void metrics_count_error(struct metrics_op *o, int err)
 {
 	for (size_t i = 0; i < METRICS_ERRNOS; i++) {
@@ -91,7 +142,7 @@ static uint64_t metrics_series_le(uint64_t hi, uint64_t step, uint64_t n, uint64
 		return n;
 	if (!step)
 		return 0;
-	above = (hi - bound + step - 1) / step;
+	above = (hi - bound) / step + ((hi - bound) % step != 0); /* ceil, without overflow */
 	return above >= n ? 0 : n - above;
 }
 
@@ -117,6 +168,45 @@ void metrics_hist_add_series(struct metrics_hist *h, uint64_t hi, uint64_t step,
 	h->sum = sum >= (long double)UINT64_MAX ? UINT64_MAX : (uint64_t)sum;
 }
 
+void metrics_native_add_series(struct metrics_native *h, uint64_t hi, uint64_t step, uint64_t n)
+{
+	uint64_t below;
+	int top;
+
+	if (!n)
+		return;
+	if (step && n - 1 > hi / step)
+		n = hi / step + 1; /* no value below 0, as metrics_hist_add_series */
+	below = metrics_series_le(hi, step, n, 0);
+	h->zero += below;
+	if (below == n)
+		return;
+	top = metrics_native_index(hi);
+	/* from the bucket of the smallest value above 0 (a 0 can only be the last) up to hi's */
+	for (int i = metrics_native_index(hi - step * (n - below - 1)); i <= top; i++) {
+		uint64_t le = i == top ? n : metrics_series_le(hi, step, n, metrics_native_upper(i));
+
+		h->bucket[i - METRICS_NATIVE_MIN] += le - below;
+		below = le;
+	}
+}
+
+/* Does metrics_count() put s into the histograms? */
+static bool metrics_counted(const struct sample *s, enum notice n)
+{
+	return s->result >= 0 && n != NOTICE_WARMUP && n != NOTICE_EMPTY;
+}
+
+void metrics_count_native(struct metrics_natives *nv, const struct sample *s, enum notice n)
+{
+	int op = s->op == OP_WRITE ? OP_WRITE : OP_READ;
+
+	if (!metrics_counted(s, n))
+		return;
+	metrics_native_add(&nv->latency[op], s->time);
+	metrics_native_add(&nv->response[op], s->response);
+}
+
 void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice n,
 		   uint64_t now_real)
 {
@@ -127,7 +217,7 @@ void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice
 		metrics_count_error(o, (int)-s->result);
 		return;
 	}
-	if (n == NOTICE_WARMUP || n == NOTICE_EMPTY)
+	if (!metrics_counted(s, n))
 		return;
 	o->bucket[metrics_bucket_index(s->time)]++;
 	o->count++;
@@ -141,6 +231,7 @@ void metrics_record(struct metrics_target *t, const struct sample *s, enum notic
 {
 	pthread_mutex_lock(&t->lock);
 	metrics_count(&t->counts, s, n, now_real);
+	metrics_count_native(&t->native, s, n);
 	t->counts.skipped = skipped;
 	pthread_mutex_unlock(&t->lock);
 	t->last_op = s->op == OP_WRITE ? OP_WRITE : OP_READ;
@@ -150,21 +241,31 @@ void metrics_record_skipped(struct metrics_target *t, uint64_t hi, uint64_t step
 {
 	pthread_mutex_lock(&t->lock);
 	metrics_hist_add_series(&t->counts.op[t->last_op].response, hi, step, n);
+	metrics_native_add_series(&t->native.response[t->last_op], hi, step, n);
 	pthread_mutex_unlock(&t->lock);
 }
 
-void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out)
+void metrics_snapshot_native(struct metrics_target *t, uint64_t now, struct metrics_snap *out,
+			     struct metrics_natives *native)
 {
 	uint64_t start;
 	unsigned n;
 
 	pthread_mutex_lock(&t->lock);
 	out->counts = t->counts;
+	if (native)
+		*native = t->native;
 	pthread_mutex_unlock(&t->lock);
+	out->native = native;
 	out->info = &t->info;
 	start = t->inflight ? atomic_load_explicit(t->inflight, memory_order_relaxed) : 0;
 	n = t->inflight_n ? atomic_load_explicit(t->inflight_n, memory_order_relaxed) : 0;
 	/* the depth-1 loop publishes only the start; two loads: keep the pair sane */
 	out->in_flight = !start ? 0 : n ? n : 1;
 	out->oldest_in_flight = start && now > start ? now - start : 0;
+}
+
+void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out)
+{
+	metrics_snapshot_native(t, now, out, NULL);
 }

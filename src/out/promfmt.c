@@ -2,6 +2,7 @@
 
 #include "promfmt.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -61,27 +62,90 @@ void promfmt_seconds(struct sbuf *sb, uint64_t ns)
 
 const char *promfmt_content_type(enum promfmt_format f)
 {
-	return f == PROMFMT_OPENMETRICS ? PROMFMT_OPENMETRICS_TYPE : PROMFMT_TEXT_TYPE;
+	return f == PROMFMT_PROTOBUF ? PROMFMT_PROTOBUF_TYPE :
+	       f == PROMFMT_OPENMETRICS ? PROMFMT_OPENMETRICS_TYPE : PROMFMT_TEXT_TYPE;
 }
 
-enum fam_type { FAM_COUNTER, FAM_GAUGE, FAM_HISTOGRAM, FAM_INFO };
-
-/* One metric family: OpenMetrics family name (text 0.0.4 adds _total/_info to it). */
-struct fam {
-	const char *name;
-	enum fam_type type;
-	const char *unit; /* OpenMetrics UNIT, or NULL */
-	const char *help;
+const struct promfmt_fam promfmt_fams[PROMFMT_FAMS] = {
+	[PROMFMT_FAM_DURATION] = {
+		"ioprobe_request_duration_seconds", PROMFMT_HISTOGRAM, "seconds",
+		"Latency of completed probe requests (warmup excluded, -t/-T outliers included)."
+	},
+	[PROMFMT_FAM_RESPONSE] = {
+		"ioprobe_response_duration_seconds", PROMFMT_HISTOGRAM, "seconds",
+		"Response time of probe requests from their scheduled start, skipped slots included "
+		"(warmup excluded, -t/-T outliers included)."
+	},
+	[PROMFMT_FAM_ERRORS] = {
+		"ioprobe_request_errors", PROMFMT_COUNTER, NULL,
+		"Failed probe requests by errno name."
+	},
+	[PROMFMT_FAM_BYTES] = {
+		"ioprobe_request_bytes", PROMFMT_COUNTER, "bytes",
+		"Bytes transferred by completed probe requests (warmup excluded)."
+	},
+	[PROMFMT_FAM_LAST] = {
+		"ioprobe_last_completion_timestamp_seconds", PROMFMT_GAUGE, "seconds",
+		"Unix time of the last completed probe request, or of the probe's start before one."
+	},
+	[PROMFMT_FAM_IN_FLIGHT] = {
+		"ioprobe_requests_in_flight", PROMFMT_GAUGE, NULL,
+		"Probe requests issued and not yet completed."
+	},
+	[PROMFMT_FAM_OLDEST] = {
+		"ioprobe_oldest_in_flight_seconds", PROMFMT_GAUGE, "seconds",
+		"Age of the oldest probe request in flight, 0 when none is (grows while a request hangs)."
+	},
+	[PROMFMT_FAM_SKIPPED] = {
+		"ioprobe_skipped_slots", PROMFMT_COUNTER, NULL,
+		"Schedule slots missed because a request took longer than the interval."
+	},
+	[PROMFMT_FAM_INTERVAL] = {
+		"ioprobe_interval_seconds", PROMFMT_GAUGE, "seconds",
+		"Configured time between probe request starts."
+	},
+	[PROMFMT_FAM_SIZE] = {
+		"ioprobe_request_size_bytes", PROMFMT_GAUGE, "bytes",
+		"Configured size of each probe request."
+	},
+	[PROMFMT_FAM_START] = {
+		"ioprobe_start_time_seconds", PROMFMT_GAUGE, "seconds",
+		"Unix time the probe started."
+	},
+	[PROMFMT_FAM_PROBE_INFO] = {
+		"ioprobe_probe", PROMFMT_INFO, NULL,
+		"Probe description; device and disk join node_exporter's node_disk_* series."
+	},
+	[PROMFMT_FAM_BUILD_INFO] = {
+		"ioprobe_build", PROMFMT_INFO, NULL,
+		"ioprobe version that runs the probe."
+	},
 };
+
+/* The families by name, as this file uses them. */
+#define fam_duration (promfmt_fams[PROMFMT_FAM_DURATION])
+#define fam_response (promfmt_fams[PROMFMT_FAM_RESPONSE])
+#define fam_errors (promfmt_fams[PROMFMT_FAM_ERRORS])
+#define fam_bytes (promfmt_fams[PROMFMT_FAM_BYTES])
+#define fam_last (promfmt_fams[PROMFMT_FAM_LAST])
+#define fam_in_flight (promfmt_fams[PROMFMT_FAM_IN_FLIGHT])
+#define fam_oldest (promfmt_fams[PROMFMT_FAM_OLDEST])
+#define fam_skipped (promfmt_fams[PROMFMT_FAM_SKIPPED])
+#define fam_interval (promfmt_fams[PROMFMT_FAM_INTERVAL])
+#define fam_size (promfmt_fams[PROMFMT_FAM_SIZE])
+#define fam_start (promfmt_fams[PROMFMT_FAM_START])
+#define fam_probe_info (promfmt_fams[PROMFMT_FAM_PROBE_INFO])
+#define fam_build_info (promfmt_fams[PROMFMT_FAM_BUILD_INFO])
 
 static const char *const fam_type_text[] = { "counter", "gauge", "histogram", "gauge" };
 static const char *const fam_type_om[] = { "counter", "gauge", "histogram", "info" };
 static const char *const op_name[METRICS_OPS] = { "read", "write" };
 
 /* The metadata lines of a family. */
-static void fam_head(struct sbuf *sb, const struct fam *f, enum promfmt_format fmt)
+static void fam_head(struct sbuf *sb, const struct promfmt_fam *f, enum promfmt_format fmt)
 {
-	const char *suffix = f->type == FAM_COUNTER ? "_total" : f->type == FAM_INFO ? "_info" : "";
+	const char *suffix = f->type == PROMFMT_COUNTER ? "_total" :
+			     f->type == PROMFMT_INFO ? "_info" : "";
 
 	if (fmt == PROMFMT_OPENMETRICS) {
 		sbuf_printf(sb, "# TYPE %s %s\n", f->name, fam_type_om[f->type]);
@@ -113,16 +177,6 @@ static void series_op(struct sbuf *sb, const char *name, const char *suffix,
 	sbuf_puts(sb, op_name[op]);
 	sbuf_putc(sb, '"');
 }
-
-static const struct fam fam_duration = {
-	"ioprobe_request_duration_seconds", FAM_HISTOGRAM, "seconds",
-	"Latency of completed probe requests (warmup excluded, -t/-T outliers included)."
-};
-static const struct fam fam_response = {
-	"ioprobe_response_duration_seconds", FAM_HISTOGRAM, "seconds",
-	"Response time of probe requests from their scheduled start, skipped slots included "
-	"(warmup excluded, -t/-T outliers included)."
-};
 
 /* One histogram series set (buckets, _sum, _count) of target s, operation op. */
 static void write_hist(struct sbuf *sb, const char *name, const struct metrics_snap *s, int op,
@@ -181,11 +235,6 @@ static void write_duration(struct sbuf *sb, const struct metrics_snap *snap, siz
 	}
 }
 
-static const struct fam fam_errors = {
-	"ioprobe_request_errors", FAM_COUNTER, NULL,
-	"Failed probe requests by errno name."
-};
-
 static void write_errors(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 			 enum promfmt_format fmt)
 {
@@ -212,21 +261,11 @@ static void write_errors(struct sbuf *sb, const struct metrics_snap *snap, size_
 	}
 }
 
-static const struct fam fam_bytes = {
-	"ioprobe_request_bytes", FAM_COUNTER, "bytes",
-	"Bytes transferred by completed probe requests (warmup excluded)."
-};
-
-static const struct fam fam_last = {
-	"ioprobe_last_completion_timestamp_seconds", FAM_GAUGE, "seconds",
-	"Unix time of the last completed probe request, or of the probe's start before one."
-};
-
 /* A per-operation family with one value per series. */
-static void write_per_op(struct sbuf *sb, const struct fam *f, const struct metrics_snap *snap,
-			 size_t n, enum promfmt_format fmt)
+static void write_per_op(struct sbuf *sb, const struct promfmt_fam *f,
+			 const struct metrics_snap *snap, size_t n, enum promfmt_format fmt)
 {
-	const char *suffix = f->type == FAM_COUNTER ? "_total" : "";
+	const char *suffix = f->type == PROMFMT_COUNTER ? "_total" : "";
 
 	fam_head(sb, f, fmt);
 	for (size_t i = 0; i < n; i++) {
@@ -249,40 +288,15 @@ static void write_per_op(struct sbuf *sb, const struct fam *f, const struct metr
 
 enum tgt_value { TV_IN_FLIGHT, TV_SKIPPED, TV_OLDEST, TV_INTERVAL, TV_SIZE, TV_START };
 
-static const struct fam fam_in_flight = {
-	"ioprobe_requests_in_flight", FAM_GAUGE, NULL,
-	"Probe requests issued and not yet completed."
-};
-static const struct fam fam_skipped = {
-	"ioprobe_skipped_slots", FAM_COUNTER, NULL,
-	"Schedule slots missed because a request took longer than the interval."
-};
-static const struct fam fam_oldest = {
-	"ioprobe_oldest_in_flight_seconds", FAM_GAUGE, "seconds",
-	"Age of the oldest probe request in flight, 0 when none is (grows while a request hangs)."
-};
-static const struct fam fam_interval = {
-	"ioprobe_interval_seconds", FAM_GAUGE, "seconds",
-	"Configured time between probe request starts."
-};
-static const struct fam fam_size = {
-	"ioprobe_request_size_bytes", FAM_GAUGE, "bytes",
-	"Configured size of each probe request."
-};
-static const struct fam fam_start = {
-	"ioprobe_start_time_seconds", FAM_GAUGE, "seconds",
-	"Unix time the probe started."
-};
-
 /* A per-target family with one value per series. */
-static void write_per_target(struct sbuf *sb, const struct fam *f, enum tgt_value v,
+static void write_per_target(struct sbuf *sb, const struct promfmt_fam *f, enum tgt_value v,
 			     const struct metrics_snap *snap, size_t n, enum promfmt_format fmt)
 {
 	fam_head(sb, f, fmt);
 	for (size_t i = 0; i < n; i++) {
 		const struct metrics_snap *s = &snap[i];
 
-		series_open(sb, f->name, f->type == FAM_COUNTER ? "_total" : "", s);
+		series_open(sb, f->name, f->type == PROMFMT_COUNTER ? "_total" : "", s);
 		sbuf_puts(sb, "} ");
 		switch (v) {
 		case TV_IN_FLIGHT: sbuf_printf(sb, "%u", s->in_flight); break;
@@ -295,15 +309,6 @@ static void write_per_target(struct sbuf *sb, const struct fam *f, enum tgt_valu
 		sbuf_putc(sb, '\n');
 	}
 }
-
-static const struct fam fam_probe_info = {
-	"ioprobe_probe", FAM_INFO, NULL,
-	"Probe description; device and disk join node_exporter's node_disk_* series."
-};
-static const struct fam fam_build_info = {
-	"ioprobe_build", FAM_INFO, NULL,
-	"ioprobe version that runs the probe."
-};
 
 static void label(struct sbuf *sb, const char *name, const char *value)
 {
@@ -338,6 +343,8 @@ static void write_info(struct sbuf *sb, const struct metrics_snap *snap, size_t 
 int promfmt_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n, const char *version,
 		  enum promfmt_format f)
 {
+	if (f == PROMFMT_PROTOBUF)
+		return -EINVAL;
 	write_duration(sb, snap, n, f);
 	write_errors(sb, snap, n, f);
 	write_per_op(sb, &fam_bytes, snap, n, f);

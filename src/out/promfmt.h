@@ -17,20 +17,45 @@
 #include "metrics.h"
 #include "sbuf.h"
 
-enum promfmt_format { PROMFMT_TEXT, PROMFMT_OPENMETRICS };
+/* The expositions of /metrics: promfmt writes the two text ones, promproto the protobuf one. */
+enum promfmt_format { PROMFMT_TEXT, PROMFMT_OPENMETRICS, PROMFMT_PROTOBUF };
 
 #define PROMFMT_TEXT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 #define PROMFMT_OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define PROMFMT_PROTOBUF_TYPE \
+	"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited"
+
+enum promfmt_type { PROMFMT_COUNTER, PROMFMT_GAUGE, PROMFMT_HISTOGRAM, PROMFMT_INFO };
+
+/* One metric family: its OpenMetrics name (text 0.0.4 adds _total/_info to it). */
+struct promfmt_fam {
+	const char *name;
+	enum promfmt_type type;
+	const char *unit; /* OpenMetrics UNIT, or NULL */
+	const char *help;
+};
+
+/* The families, in the order every format writes them. */
+enum promfmt_fam_id {
+	PROMFMT_FAM_DURATION, PROMFMT_FAM_RESPONSE, PROMFMT_FAM_ERRORS, PROMFMT_FAM_BYTES,
+	PROMFMT_FAM_LAST, PROMFMT_FAM_IN_FLIGHT, PROMFMT_FAM_OLDEST, PROMFMT_FAM_SKIPPED,
+	PROMFMT_FAM_INTERVAL, PROMFMT_FAM_SIZE, PROMFMT_FAM_START, PROMFMT_FAM_PROBE_INFO,
+	PROMFMT_FAM_BUILD_INFO, PROMFMT_FAMS
+};
+
+/* Names, types, units and HELP texts of the families (an interface: they never change). */
+extern const struct promfmt_fam promfmt_fams[PROMFMT_FAMS];
 
 /*
  * Append every family for the n snapshots (one series set per target, the
- * target label on every series) in format f; version goes into
- * ioprobe_build_info. Returns sb->error (0 or -ENOMEM).
+ * target label on every series) in format f (PROMFMT_TEXT or
+ * PROMFMT_OPENMETRICS); version goes into ioprobe_build_info. Returns
+ * sb->error (0 or -ENOMEM), -EINVAL for PROMFMT_PROTOBUF (promproto_write's).
  */
 int promfmt_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n, const char *version,
 		  enum promfmt_format f);
 
-/* The Content-Type header value of format f. */
+/* The Content-Type header value of format f (any of the three). */
 const char *promfmt_content_type(enum promfmt_format f);
 
 /*
