@@ -93,6 +93,9 @@ static _Noreturn void opener_child(int sock, pid_t parent, const struct target_c
 	m.ret = target_open(&m.t, cfg, &opener_stop, progress ? &pg : NULL, m.text,
 			    sizeof(m.text));
 	opener_send(sock, &m, m.ret ? -1 : m.t.fd);
+	if (!m.ret)
+		close(m.t.fd); /* the caller holds its own copy now (the temp file stays unlinked) */
+	close(sock);
 	_exit(0);
 }
 
