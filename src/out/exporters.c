@@ -267,6 +267,9 @@ static void *exporters_stdin_main(void *arg)
 	return NULL;
 }
 
+/* The operations' names in the --influx lines, by enum op. */
+static const char *const exporters_ops[METRICS_OPS] = { "read", "write" };
+
 /* The period of the hung-target lines: the -P period, or a second with -p. */
 static uint64_t exporters_hung_period(const struct exporters *x)
 {
@@ -283,22 +286,22 @@ static void exporters_hung_tick(void *arg)
 {
 	struct exporters *x = arg;
 	uint64_t period = exporters_hung_period(x), now = clock_now();
-	static const char *const ops[METRICS_OPS] = { "read", "write" };
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t i = 0; i < x->n; i++) {
 		struct metrics_target *m = &x->target[i];
-		struct metrics_snap snap;
 		int op = m->info.op[OP_WRITE] && !m->info.op[OP_READ] ? OP_WRITE : OP_READ;
+		uint64_t oldest;
+		unsigned n;
 
 		if (now - atomic_load(&x->tgt[i].last_line) < period + period / 2)
 			continue;
-		metrics_snapshot(m, now, &snap);
-		if (!snap.in_flight)
+		metrics_in_flight(m, now, &n, &oldest);
+		if (!n)
 			continue;
 		influx_line(&sb, &(struct influx_point){
-			.target = m->info.target, .operation = ops[op], .device = m->info.device,
-			.in_flight = snap.in_flight, .oldest_ms = (double)snap.oldest_in_flight / 1e6,
+			.target = m->info.target, .operation = exporters_ops[op],
+			.device = m->info.device, .in_flight = n, .oldest_ms = (double)oldest / 1e6,
 			.time = clock_realtime() });
 	}
 	if (sb.len && !sb.error) {
@@ -372,25 +375,24 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 {
 	struct exporters_tgt *g = &x->tgt[i];
 	const struct metrics_info *in = &x->target[i].info;
-	static const char *const ops[METRICS_OPS] = { "read", "write" };
+	uint64_t now = clock_now(), oldest, skipped, total;
+	unsigned in_flight;
 	int err;
-
-	struct metrics_snap snap;
-	uint64_t skipped;
 
 	if (!g->period)
 		return 0;
-	metrics_snapshot(&x->target[i], clock_now(), &snap);
-	skipped = snap.counts.skipped - g->skip_mark;
-	g->skip_mark = snap.counts.skipped;
-	atomic_store(&g->last_line, clock_now());
+	metrics_in_flight(&x->target[i], now, &in_flight, &oldest);
+	total = metrics_skipped(&x->target[i]);
+	skipped = total - g->skip_mark;
+	g->skip_mark = total;
+	atomic_store(&g->last_line, now);
 	sbuf_reset(&g->line);
 	for (int op = 0; op < METRICS_OPS; op++) {
 		struct exporters_period *pe = &g->period[op];
 		struct influx_point pt = {
-			.target = in->target, .operation = ops[op], .device = in->device,
+			.target = in->target, .operation = exporters_ops[op], .device = in->device,
 			.requests = pe->requests, .errors = pe->errors, .bytes = pe->bytes,
-			.in_flight = snap.in_flight, .oldest_ms = (double)snap.oldest_in_flight / 1e6,
+			.in_flight = in_flight, .oldest_ms = (double)oldest / 1e6,
 			.skipped = op == (int)x->target[i].last_op ? skipped : 0,
 			.valid = &pe->valid, .response = in->response ? &pe->response : NULL,
 			.time = now_real,

@@ -245,12 +245,30 @@ void metrics_record_skipped(struct metrics_target *t, uint64_t hi, uint64_t step
 	pthread_mutex_unlock(&t->lock);
 }
 
+void metrics_in_flight(const struct metrics_target *t, uint64_t now, unsigned *n,
+		       uint64_t *oldest)
+{
+	uint64_t start = t->inflight ? atomic_load_explicit(t->inflight, memory_order_relaxed) : 0;
+	unsigned k = t->inflight_n ? atomic_load_explicit(t->inflight_n, memory_order_relaxed) : 0;
+
+	/* the depth-1 loop publishes only the start; two loads: keep the pair sane */
+	*n = !start ? 0 : k ? k : 1;
+	*oldest = start && now > start ? now - start : 0;
+}
+
+uint64_t metrics_skipped(struct metrics_target *t)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&t->lock);
+	n = t->counts.skipped;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 void metrics_snapshot_native(struct metrics_target *t, uint64_t now, struct metrics_snap *out,
 			     struct metrics_natives *native)
 {
-	uint64_t start;
-	unsigned n;
-
 	pthread_mutex_lock(&t->lock);
 	out->counts = t->counts;
 	if (native)
@@ -258,11 +276,7 @@ void metrics_snapshot_native(struct metrics_target *t, uint64_t now, struct metr
 	pthread_mutex_unlock(&t->lock);
 	out->native = native;
 	out->info = &t->info;
-	start = t->inflight ? atomic_load_explicit(t->inflight, memory_order_relaxed) : 0;
-	n = t->inflight_n ? atomic_load_explicit(t->inflight_n, memory_order_relaxed) : 0;
-	/* the depth-1 loop publishes only the start; two loads: keep the pair sane */
-	out->in_flight = !start ? 0 : n ? n : 1;
-	out->oldest_in_flight = start && now > start ? now - start : 0;
+	metrics_in_flight(t, now, &out->in_flight, &out->oldest_in_flight);
 }
 
 void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out)

@@ -167,6 +167,17 @@ void metrics_record_skipped(struct metrics_target *t, uint64_t hi, uint64_t step
 void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_snap *out);
 
 /*
+ * Exporter side, without a copy of the counts: the requests in flight at now (CLOCK_MONOTONIC
+ * ns; probe_ctl.inflight_n, or 1 while only a start is published) and how long the oldest has
+ * been in flight (0 when none), as metrics_snapshot() gives them.
+ */
+void metrics_in_flight(const struct metrics_target *t, uint64_t now, unsigned *n,
+		       uint64_t *oldest);
+
+/* Exporter side: the schedule slots missed so far (under t's lock). */
+uint64_t metrics_skipped(struct metrics_target *t);
+
+/*
  * Exporter side: metrics_snapshot(), and t's native buckets copied into
  * native under the same lock (out->native points to it; native must outlive
  * the use of out).
