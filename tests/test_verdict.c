@@ -332,6 +332,34 @@ Test(verdict, split_requests_are_not_a_queue)
 	cr_assert_eq(v.pieces, 4);
 	cr_assert_float_eq(v.expected, 100, 1e-9);
 	cr_assert_float_eq(v.own_aqu, 4, 1e-9);
+	/* the line says which limit cut the request */
+	cr_assert(strstr(line(&v, buf, sizeof(buf)), "(expected 100: 4 pieces of 128 KiB (max_sectors_kb) + 1 flush per "
+			      "request)"), "%s", buf);
+}
+
+/* A 4 MiB read on a loop device (128 segments, 1280 KiB of sectors): max_segments cuts it. */
+Test(verdict, the_line_names_max_segments)
+{
+	struct iostat_row row;
+	struct verdict_dev d = { "loop0", &row, 1280, VERDICT_CACHE_BACK, 128 };
+	struct verdict_probe p = wprobe(5, 4 << 20, false);
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	p.write_share = 0;
+	memset(&row, 0, sizeof(row));
+	row.interval_ns = SEC;
+	row.r_s = 40;
+	row.aqu_sz = 0.4;
+	row.util = 40;
+	p.done = 5;
+	p.p50_ns = p.p99_ns = 10 * MS;
+	p.sum_ns = 50 * MS;
+	verdict_hist_init(&h);
+	cr_assert_eq(verdict_judge(&h, &p, &d, 1, &v), 0);
+	cr_assert(strstr(line(&v, buf, sizeof(buf)),
+			 "(expected 40: 8 pieces of 512 KiB (max_segments) per request)"), "%s", buf);
 }
 
 /* Four dd writers start after the first second: other I/O, queue building, falls short. */

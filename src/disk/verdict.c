@@ -92,6 +92,10 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	v->expected = at_asked.total;
 	v->own = at_got.total;
 	v->pieces = at_asked.pieces;
+	v->piece_bytes = verdict_piece_bytes(d);
+	v->piece_segments = d->max_segments &&
+			    v->piece_bytes == (uint64_t)d->max_segments * VERDICT_SEGMENT_BYTES &&
+			    v->piece_bytes < (uint64_t)d->max_sectors_kb * 1024;
 	v->flush_counted = p->flush && p->write_share > 0 &&
 			   d->write_cache != VERDICT_CACHE_THROUGH;
 	v->f_s = r->f_s;
@@ -340,13 +344,17 @@ int verdict_format_rates(struct sbuf *sb, const struct verdict *v)
 	return sb->error;
 }
 
-/* "dev 140/s (expected 140: 1 piece + 1 flush per write)" */
-static void put_dev(struct sbuf *sb, const struct verdict *v, double expected)
+/* "dev 140/s (expected 140: 1 piece + 1 flush per request)"; split requests say, but for brief,
+ * which limit cut them: "4 pieces of 128 KiB (max_sectors_kb)" or "(max_segments)". */
+static void put_dev(struct sbuf *sb, const struct verdict *v, double expected, bool brief)
 {
 	put_rate(sb, "dev ", v->dev_rate, "/s");
 	put_rate(sb, " (expected ", expected, ": ");
-	sbuf_printf(sb, "%u piece%s%s per request)", v->pieces, v->pieces == 1 ? "" : "s",
-		    v->flush_counted ? " + 1 flush" : "");
+	sbuf_printf(sb, "%u piece%s", v->pieces, v->pieces == 1 ? "" : "s");
+	if (!brief && v->pieces > 1 && v->piece_bytes)
+		sbuf_printf(sb, " of %llu KiB (%s)", (unsigned long long)(v->piece_bytes >> 10),
+			    v->piece_segments ? "max_segments" : "max_sectors_kb");
+	sbuf_printf(sb, "%s per request)", v->flush_counted ? " + 1 flush" : "");
 }
 
 static void put_queue(struct sbuf *sb, const struct verdict *v)
@@ -377,7 +385,7 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 		sbuf_printf(sb, "busy %.0f %%", v->busy);
 		if (!brief) {
 			sbuf_puts(sb, ", ");
-			put_dev(sb, v, v->expected);
+			put_dev(sb, v, v->expected, brief);
 		}
 		break;
 	case VERDICT_DEPTH_LIMITED:
@@ -424,7 +432,7 @@ static int verdict_put(struct sbuf *sb, const struct verdict *v, bool brief)
 		break;
 	case VERDICT_KEEPS_UP:
 		sbuf_puts(sb, ": ");
-		put_dev(sb, v, v->expected);
+		put_dev(sb, v, v->expected, brief);
 		sbuf_printf(sb, ", f/s %.0f, await %.2f ms, aqu-sz %.2f, busy %.0f %%", v->f_s,
 			    v->await, v->aqu, v->busy);
 		break;

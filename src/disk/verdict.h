@@ -293,6 +293,8 @@ struct verdict {
 	double expected;       /* what the asked rate explains */
 	double own;            /* what the achieved rate explains */
 	unsigned pieces;
+	uint64_t piece_bytes;  /* the largest request the device takes whole, 0 unknown */
+	bool piece_segments;   /* ... set by max_segments (else by max_sectors_kb) */
 	bool flush_counted;    /* a flush per write is in expected (and f/s) */
 	double f_s, f_await;
 	double busy, aqu, own_aqu, await, base_await;
