@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "prefault.h"
 #include "devwatch.h"
 #include "esc.h"
 #include "msg.h"
@@ -857,6 +858,7 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 		ov_free(o);
 		return NULL;
 	}
+	prefault(o->tg, n * sizeof(*o->tg)); /* the windows fill over a minute */
 	for (size_t i = 0; i < n; i++) {
 		struct ov_target *tg = &o->tg[i];
 

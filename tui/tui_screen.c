@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "prefault.h"
 #include "esc.h"
 #include "session.h"
 #include "tui_draw.h"
@@ -659,6 +660,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 
 	if (!t)
 		return NULL;
+	prefault(t, sizeof(*t)); /* the models fill over a minute: resident from the start */
 	t->vp = vp;
 	warnlog_init(&t->warns);
 	t->ascii = tui_term_want_ascii(to);

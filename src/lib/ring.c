@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity)
 {
@@ -32,10 +34,14 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
 		cap <<= 1;
 	if (cap > SIZE_MAX / rec_size)
 		return -ENOMEM;
-	data = calloc((size_t)cap, rec_size);
-	if (!data)
+	data = mmap(NULL, (size_t)cap * rec_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (data == MAP_FAILED)
 		return -ENOMEM;
-	return ring_init_at(r, data, rec_size, cap);
+	ring_init_at(r, data, rec_size, cap);
+	r->returns = true;
+	r->bytes = (size_t)cap * rec_size;
+	return 0;
 }
 
 bool ring_full(struct ring *r)
@@ -45,8 +51,55 @@ bool ring_full(struct ring *r)
 
 void ring_free(struct ring *r)
 {
-	free(r->data);
+	if (r->data && r->returns)
+		munmap(r->data, r->bytes);
 	r->data = NULL;
+}
+
+/* Hand back the whole pages of physical bytes [from, to) of r's storage. */
+static void ring_return_bytes(struct ring *r, size_t from, size_t to)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)r->data + from + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t b = ((uintptr_t)r->data + to) & ~(uintptr_t)(page - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED); /* advice: a failure costs memory only */
+}
+
+/*
+ * Producer: hand back the pages of slots the consumer has taken that the producer has not
+ * reached again: old slots [max(returned, head - capacity), tail), which live where the
+ * free slots [head, tail + capacity) will be written. Only whole pages inside that byte
+ * range go (a page shared with a waiting record stays); the producer is the only writer, and
+ * it writes none of them before it comes round, so a page comes back as zeros when it does.
+ */
+static void ring_return(struct ring *r, uint64_t head)
+{
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+	uint64_t from = head > r->capacity ? head - r->capacity : 0;
+	uint64_t mask = r->capacity - 1;
+	size_t a, b;
+
+	if (r->returned > from)
+		from = r->returned;
+	if (from >= tail)
+		return;
+	/* the page holding tail's record is left (shared with waiting records): start the next
+	 * range a page of slots back, so that page goes once it is all consumed */
+	r->returned = tail - (uint64_t)((size_t)sysconf(_SC_PAGESIZE) / r->rec_size + 2);
+	if (r->returned < from)
+		r->returned = from;
+	if (tail - from >= r->capacity)
+		from = tail - r->capacity;
+	a = (size_t)(from & mask) * r->rec_size;
+	b = (size_t)(tail & mask) * r->rec_size;
+	if (a < b) {
+		ring_return_bytes(r, a, b);
+	} else {
+		ring_return_bytes(r, a, r->bytes);
+		ring_return_bytes(r, 0, b);
+	}
 }
 
 bool ring_push(struct ring *r, const void *rec)
@@ -58,6 +111,8 @@ bool ring_push(struct ring *r, const void *rec)
 		atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
 		return false;
 	}
+	if (r->returns && !(head & (RING_RETURN_EVERY - 1)))
+		ring_return(r, head);
 	memcpy(r->data + (head & (r->capacity - 1)) * r->rec_size, rec, r->rec_size);
 	atomic_store_explicit(&r->head, head + 1, memory_order_release);
 	return true;
@@ -79,4 +134,28 @@ uint64_t ring_count(struct ring *r)
 {
 	return atomic_load_explicit(&r->head, memory_order_acquire) -
 	       atomic_load_explicit(&r->tail, memory_order_acquire);
+}
+
+long ring_resident(const struct ring *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)r->data & ~(uintptr_t)(page - 1);
+	size_t len = (uintptr_t)r->data + r->capacity * r->rec_size - a;
+	size_t n = (len + page - 1) / page;
+	unsigned char *vec;
+	long resident = 0;
+
+	if (!r->data)
+		return -EINVAL;
+	vec = malloc(n);
+	if (!vec)
+		return -ENOMEM;
+	if (mincore((void *)a, len, vec)) {
+		free(vec);
+		return -errno;
+	}
+	for (size_t i = 0; i < n; i++)
+		resident += vec[i] & 1;
+	free(vec);
+	return resident * (long)page;
 }

@@ -3,6 +3,13 @@
  * records (the probe thread produces samples, the UI thread consumes them).
  * The producer never blocks: when the ring is full the record is dropped and
  * counted. Pure: no I/O, no locks; C11 atomics with acquire/release ordering.
+ *
+ * A ring from ring_init() keeps its resident memory to what is in flight: the
+ * producer hands the pages of records the consumer has taken back to the kernel
+ * (madvise MADV_DONTNEED, every RING_RETURN_EVERY pushes) before it comes round
+ * to them again, so a ring that is drained as it fills costs a few pages, not
+ * its capacity, however long it runs (a 65,536-record ring touched as it filled
+ * grew a view of 8 targets at 1 kHz from 13 to 56 MB over its first minute).
  */
 #ifndef IOPROBE_RING_H
 #define IOPROBE_RING_H
@@ -19,11 +26,19 @@ struct ring {
 	_Atomic uint64_t head;    /* next slot the producer writes (producer-owned) */
 	_Atomic uint64_t tail;    /* next slot the consumer reads (consumer-owned) */
 	_Atomic uint64_t dropped; /* records lost because the ring was full */
+	bool returns;             /* ring_init()'s own mapping: consumed pages go back */
+	size_t bytes;             /* its length */
+	uint64_t returned;        /* producer: slots below this were handed back or skipped */
 };
+
+/* The producer hands consumed pages back every this many pushes (a power of two). */
+#define RING_RETURN_EVERY 1024u
 
 /*
  * Allocate a ring of at least capacity records of rec_size bytes (capacity is
- * rounded up to a power of two). Returns 0 or -ENOMEM / -EINVAL.
+ * rounded up to a power of two) in a private mapping whose pages are touched
+ * only as records arrive and handed back once consumed. Returns 0 or
+ * -ENOMEM / -EINVAL.
  */
 int ring_init(struct ring *r, size_t rec_size, uint64_t capacity);
 
@@ -48,5 +63,8 @@ bool ring_pop(struct ring *r, void *rec);
 
 /* Records waiting (a snapshot; exact for the consumer's own view). */
 uint64_t ring_count(struct ring *r);
+
+/* Bytes of r's storage resident in memory now (mincore), or -errno. For tests and --debug. */
+long ring_resident(const struct ring *r);
 
 #endif
