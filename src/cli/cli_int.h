@@ -215,6 +215,27 @@ void cli_iostat_release(struct cli_run *r);
  */
 int cli_sweep(struct cli_target *tg, char *msg, size_t msglen);
 
+/* cli_qualify.c: --qualify, the disk qualification (qualify.h judges it). */
+
+/* Options that do not go with --qualify: -1 when o is fine, else the exit code (said). */
+int cli_qualify_check(const struct opts *o);
+
+/*
+ * --qualify PROFILE TARGET: parse the profile, check the target (room for the working set,
+ * -WWW for writes), run each step through cli_run() with the step's options, judge and
+ * report (-J: one object). pg hears a directory's working set fill. Returns 0 when every
+ * step passed, 1 when one failed, 2 when the battery could not run (or an output error's
+ * code).
+ */
+int cli_qualify(const struct opts *o, const struct target_progress *pg);
+
+/*
+ * One step of --qualify on tg (prepared; tg->o.qualify_step is the step's record): run the
+ * probe quietly, the device's diskstats sampled around it, and keep what it measured.
+ * Returns 0 or a negative errno with msg filled (a failed request).
+ */
+int cli_qualify_measure(struct cli_target *tg, char *msg, size_t msglen);
+
 /* cli_fleet.c: --listen, --prometheus, --influx, --check (exporters.c, check.c). */
 
 /* Does the command line ask for --check (also when parsing stopped on it or before it)? */

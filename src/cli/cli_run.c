@@ -43,6 +43,8 @@ int cli_run_check(const struct opts *o)
 {
 	struct stat st;
 
+	if (o->qualify)
+		return cli_qualify_check(o);
 	if (o->npaths > 1 && o->sweep && o->tui) {
 		cli_msg("--sweep over several targets runs without the view: drop -X");
 		return CLI_EXIT_USAGE;
@@ -658,6 +660,20 @@ static int run_sweep(struct cli_run *r)
 	return CLI_EXIT_OK;
 }
 
+/* One step of --qualify: the target's probe measured quietly (cli_qualify.c), the exit code. */
+static int run_qualify_step(struct cli_run *r)
+{
+	struct cli_target *tg = &r->tg[0];
+	int ret = cli_qualify_measure(tg, tg->msg, sizeof(tg->msg));
+
+	watchdog_stop(&r->wd);
+	if (ret) {
+		cli_msg("%s", tg->msg);
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
 /* One run of o's targets (several only without --sweep): prepare, run, release. */
 static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		       const struct view_ops *view, const struct target_progress *pg)
@@ -683,6 +699,8 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = code ? code : CLI_EXIT_PREPARE;
 	else if (cli_stop)
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
+	else if (o->qualify_step)
+		code = run_qualify_step(&r);
 	else if (view)
 		code = run_view(&r, view, code);
 	else if (o->sweep)
@@ -741,6 +759,8 @@ static int run_sweep_each(const struct opts *o, const struct engine_ops *ops,
 int cli_run(const struct opts *o, const struct engine_ops *ops, const struct view_ops *view,
 	    const struct target_progress *pg)
 {
+	if (o->qualify)
+		return cli_qualify(o, pg);
 	if (o->npaths > 1 && o->sweep)
 		return run_sweep_each(o, ops, pg);
 	return run_targets(o, ops, view, pg);
