@@ -24,6 +24,7 @@
 #include "probe.h"
 #include "report.h"
 #include "sbuf.h"
+#include "stats.h"
 #include "target.h"
 #include "ticker.h"
 #include "verdict.h"
@@ -230,11 +231,21 @@ int cli_qualify_check(const struct opts *o);
 int cli_qualify(const struct opts *o, const struct target_progress *pg);
 
 /*
- * One step of --qualify on tg (prepared; tg->o.qualify_step is the step's record): run the
- * probe quietly, the device's diskstats sampled around it, and keep what it measured.
- * Returns 0 or a negative errno with msg filled (a failed request).
+ * One step's record: what its run measured. A step's options carry a pointer to it
+ * (o->qualify_step); cli_run() then runs the target's probe quietly, the device's
+ * diskstats sampled around it, and fills it.
  */
-int cli_qualify_measure(struct cli_target *tg, char *msg, size_t msglen);
+struct cli_qstep {
+	struct stats all, read, write; /* service times: every request, reads, writes */
+	bool has_read, has_write;
+	uint64_t wall;           /* the run's wall time, ns */
+	bool have_dev;           /* the top device's numbers over the step */
+	char dev[32];
+	double aqu, await_ms, util;
+	char desc[320];          /* the target as the report describes it */
+	uint64_t work_size;
+	bool ran;                /* it ran to its end (no failure, no signal) */
+};
 
 /* cli_fleet.c: --listen, --prometheus, --influx, --check (exporters.c, check.c). */
 

@@ -33,14 +33,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "devwatch.h"
 #include "engine.h"
 #include "fmt.h"
 #include "json.h"
 #include "out.h"
-#include "prober.h"
 #include "qualify.h"
-#include "report.h"
 #include "tempfile.h"
 
 #define QUALIFY_PASS 0
@@ -49,18 +46,6 @@
 /* The working-set file of a directory is filled in requests of this size. */
 #define QUALIFY_FILL_SIZE (1ull << 20)
 
-/* One step's record: what its run measured (o->qualify_step points here). */
-struct cli_qstep {
-	struct stats all, read, write;
-	bool has_read, has_write;
-	uint64_t wall;
-	bool have_dev;
-	char dev[32];
-	double aqu, await_ms, util;
-	char desc[320];          /* the target as the report describes it */
-	uint64_t work_size;
-	bool ran;
-};
 
 /* ---- the command line ---- */
 
@@ -190,59 +175,6 @@ static char *qualify_load(const char *spec, char *name, size_t namelen)
 	}
 	text[n] = '\0';
 	return text;
-}
-
-/* ---- one step's run (called inside cli_run's run of the step's options) ---- */
-
-int cli_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
-{
-	struct cli_qstep *q = tg->o.qualify_step;
-	struct probe *p = tg->p;
-	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
-	struct devwatch *w = malloc(sizeof(*w));
-	char wmsg[MSG_MAX];
-	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size };
-	struct sbuf desc = SBUF_INIT;
-	int ret;
-
-	report_target_desc(&desc, &rt);
-	snprintf(q->desc, sizeof(q->desc), "%s", sbuf_str(&desc));
-	sbuf_free(&desc);
-	q->work_size = tg->t.work_size;
-	if (w && (devwatch_for_path(w, tg->o.path, NULL, wmsg, sizeof(wmsg)) ||
-		  devwatch_sample(w, NULL, 0))) {
-		free(w); /* no block device under the target: no device numbers */
-		w = NULL;
-	}
-	ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
-	if (!ret && w && !devwatch_sample(w, NULL, 0)) {
-		struct verdict_dev devs[DEVWATCH_MAX];
-		size_t n = devwatch_verdict_devs(w, devs, DEVWATCH_MAX);
-
-		if (n && devs[0].row) {
-			q->have_dev = true;
-			snprintf(q->dev, sizeof(q->dev), "%s", devs[0].name);
-			q->aqu = devs[0].row->aqu_sz;
-			q->await_ms = devs[0].row->await;
-			q->util = devs[0].row->util;
-		}
-	}
-	free(w);
-	q->all = p->acct.total.valid;
-	q->wall = p->acct.total.wall;
-	if (p->cfg.read_write) {
-		q->read = p->acct.read;
-		q->write = p->acct.write;
-		q->has_read = q->has_write = true;
-	} else if (p->cfg.write) {
-		q->write = q->all;
-		q->has_write = true;
-	} else {
-		q->read = q->all;
-		q->has_read = true;
-	}
-	q->ran = !ret && !cli_stop;
-	return ret;
 }
 
 /* ---- the battery ---- */

@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "devwatch.h"
 #include "esc.h"
 #include "exporters.h"
 #include "msg.h"
@@ -43,8 +44,6 @@ int cli_run_check(const struct opts *o)
 {
 	struct stat st;
 
-	if (o->qualify)
-		return cli_qualify_check(o);
 	if (o->npaths > 1 && o->sweep && o->tui) {
 		cli_msg("--sweep over several targets runs without the view: drop -X");
 		return CLI_EXIT_USAGE;
@@ -660,11 +659,67 @@ static int run_sweep(struct cli_run *r)
 	return CLI_EXIT_OK;
 }
 
-/* One step of --qualify: the target's probe measured quietly (cli_qualify.c), the exit code. */
+/*
+ * One step of --qualify on tg (prepared; tg->o.qualify_step is the step's record): run the
+ * probe quietly, the device's diskstats sampled around it, and keep what it measured.
+ * Returns 0 or a negative errno with msg filled (a failed request).
+ */
+static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
+{
+	struct cli_qstep *q = tg->o.qualify_step;
+	struct probe *p = tg->p;
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct devwatch *w = malloc(sizeof(*w));
+	char wmsg[MSG_MAX];
+	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size };
+	struct sbuf desc = SBUF_INIT;
+	int ret;
+
+	report_target_desc(&desc, &rt);
+	snprintf(q->desc, sizeof(q->desc), "%s", sbuf_str(&desc));
+	sbuf_free(&desc);
+	q->work_size = tg->t.work_size;
+	if (w && (devwatch_for_path(w, tg->o.path, NULL, wmsg, sizeof(wmsg)) ||
+		  devwatch_sample(w, NULL, 0))) {
+		free(w); /* no block device under the target: no device numbers */
+		w = NULL;
+	}
+	ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
+	if (!ret && w && !devwatch_sample(w, NULL, 0)) {
+		struct verdict_dev devs[DEVWATCH_MAX];
+		size_t n = devwatch_verdict_devs(w, devs, DEVWATCH_MAX);
+
+		if (n && devs[0].row) {
+			q->have_dev = true;
+			snprintf(q->dev, sizeof(q->dev), "%s", devs[0].name);
+			q->aqu = devs[0].row->aqu_sz;
+			q->await_ms = devs[0].row->await;
+			q->util = devs[0].row->util;
+		}
+	}
+	free(w);
+	q->all = p->acct.total.valid;
+	q->wall = p->acct.total.wall;
+	if (p->cfg.read_write) {
+		q->read = p->acct.read;
+		q->write = p->acct.write;
+		q->has_read = q->has_write = true;
+	} else if (p->cfg.write) {
+		q->write = q->all;
+		q->has_write = true;
+	} else {
+		q->read = q->all;
+		q->has_read = true;
+	}
+	q->ran = !ret && !cli_stop;
+	return ret;
+}
+
+/* One step of --qualify: the target's probe measured quietly into its record; the exit code. */
 static int run_qualify_step(struct cli_run *r)
 {
 	struct cli_target *tg = &r->tg[0];
-	int ret = cli_qualify_measure(tg, tg->msg, sizeof(tg->msg));
+	int ret = run_qualify_measure(tg, tg->msg, sizeof(tg->msg));
 
 	watchdog_stop(&r->wd);
 	if (ret) {
@@ -759,8 +814,6 @@ static int run_sweep_each(const struct opts *o, const struct engine_ops *ops,
 int cli_run(const struct opts *o, const struct engine_ops *ops, const struct view_ops *view,
 	    const struct target_progress *pg)
 {
-	if (o->qualify)
-		return cli_qualify(o, pg);
 	if (o->npaths > 1 && o->sweep)
 		return run_sweep_each(o, ops, pg);
 	return run_targets(o, ops, view, pg);

@@ -117,7 +117,7 @@ fast() {
 	check "fast device: each step's figures, read and write apart, the device's numbers" \
 		eval 'out_has "^  40000 requests in .*: [0-9]+ IOPS, [0-9.]+ MB/s$" &&
 		      out_has "^  read  p50/p90/p99/p99.9 = " && out_has "^  write p50/p90/p99/p99.9 = " &&
-		      [ "$(grep -c "^  device ${FAST#/dev/}: aqu-sz [0-9.]+  await [0-9.]+ ms  %util [0-9.]+$" "$OUT")" = 2 ] &&
+		      [ "$(grep -Ec "^  device ${FAST#/dev/}: aqu-sz [0-9.]+  await [0-9.]+ ms  %util [0-9.]+$" "$OUT")" = 2 ] &&
 		      out_has "^  IOPS [0-9]+ > 5000: PASS \(margin \+[0-9.]+ %\)$" &&
 		      out_has "libaio at depth 32 stands in for fio.s 32 psync jobs at depth 1"'
 	read -r FR FW FM _ <<<"$(fio_job "$FAST" 3)"
