@@ -126,6 +126,7 @@ Test(qualify, notes_example_fails_both_with_margins)
 
 	fill(&s1, 40000, 100000);
 	m[0] = (struct qualify_measure){ .size = 32768, .wall_ns = 5000000000ull, .count = 40000,
+					 .requests = 40000,
 					 .all = &s1, .write = &s1, .engine = "sync", .depth = 1 };
 	m[1] = (struct qualify_measure){ .size = 32768, .wall_ns = 10000000000ull, .all = &all,
 					 .read = &rd, .write = &wr, .engine = "libaio", .depth = 32 };
@@ -216,7 +217,7 @@ Test(qualify, an_unfinished_count_fails)
 	cr_assert_eq(parse(qualify_builtin("db"), &p, msg, sizeof(msg)), 0);
 	fill(&s, 2100, 14000000);
 	m = (struct qualify_measure){ .size = 32768, .wall_ns = 30000000000ull, .count = 40000,
-				      .deadline_ns = 30000000000ull, .all = &s, .write = &s,
+				      .requests = 2100, .deadline_ns = 30000000000ull, .all = &s, .write = &s,
 				      .engine = "sync" };
 	qualify_judge(&p.steps[0], &m, &v);
 	cr_assert(!v.complete && !v.pass);
@@ -252,4 +253,25 @@ Test(qualify, json_step_is_one_object)
 			 "\"value\":10,\"pass\":true,\"margin_pct\":900.00}]"), "%s", sbuf_str(&sb));
 	cr_assert(strstr(sbuf_str(&sb), "\"latency_ns\":{\"p50\":1000,"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
+}
+
+/* -c counts the warmup request as everywhere: 20 made, 19 measured is complete. */
+Test(qualify, the_count_counts_the_warmup)
+{
+	struct qualify_profile p;
+	struct stats s;
+	struct qualify_measure m;
+	struct qualify_verdict v;
+	char msg[256];
+
+	cr_assert_eq(parse("step a -c 20 -w 5s\nrequire IOPS > 1\n", &p, msg, sizeof(msg)), 0);
+	fill(&s, 19, 1000);
+	m = (struct qualify_measure){ .size = 4096, .wall_ns = 1000000, .count = 20, .requests = 20,
+				      .deadline_ns = 5000000000ull, .all = &s, .read = &s,
+				      .engine = "sync" };
+	qualify_judge(&p.steps[0], &m, &v);
+	cr_assert(v.complete && v.pass);
+	m.requests = 19;
+	qualify_judge(&p.steps[0], &m, &v);
+	cr_assert(!v.complete && !v.pass);
 }

@@ -239,6 +239,7 @@ struct cli_qstep {
 	struct stats all, read, write; /* service times: every request, reads, writes */
 	bool has_read, has_write;
 	uint64_t wall;           /* the run's wall time, ns */
+	uint64_t requests;       /* requests made (warmup and failed included: what -c counts) */
 	bool have_dev;           /* the top device's numbers over the step */
 	char dev[32];
 	double aqu, await_ms, util;

@@ -376,6 +376,7 @@ static void qualify_fill_measure(struct qualify_run *qr, size_t i, const char *e
 
 	*m = (struct qualify_measure){
 		.size = opts_request_size(so), .wall_ns = q->wall, .count = so->count,
+		.requests = q->requests,
 		.deadline_ns = so->deadline_set ? so->deadline : 0, .all = &q->all,
 		.read = q->has_read ? &q->read : NULL, .write = q->has_write ? &q->write : NULL,
 		.have_dev = q->have_dev, .aqu = q->aqu, .await_ms = q->await_ms, .util = q->util,

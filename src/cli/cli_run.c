@@ -700,6 +700,7 @@ static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
 	free(w);
 	q->all = p->acct.total.valid;
 	q->wall = p->acct.total.wall;
+	q->requests = p->acct.total.requests;
 	if (p->cfg.read_write) {
 		q->read = p->acct.read;
 		q->write = p->acct.write;

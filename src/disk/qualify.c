@@ -317,7 +317,7 @@ void qualify_judge(const struct qualify_step *s, const struct qualify_measure *m
 		   struct qualify_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
-	v->complete = !m->count || (m->all && m->all->count >= m->count);
+	v->complete = !m->count || m->requests >= m->count;
 	v->pass = v->complete;
 	for (size_t i = 0; i < s->nchecks; i++) {
 		const struct qualify_check *c = &s->checks[i];
@@ -463,7 +463,7 @@ void qualify_format_step(struct sbuf *sb, const struct qualify_step *s, size_t i
 	if (!v->complete)
 		sbuf_printf(sb, "  stopped at %s after %llu of %llu requests: FAIL\n",
 			    fmt_value(b, sizeof(b), m->deadline_ns, FMT_TIME),
-			    (unsigned long long)done, (unsigned long long)m->count);
+			    (unsigned long long)m->requests, (unsigned long long)m->count);
 	if (m->read && m->read->count)
 		put_pcts(sb, "read  ", m->read);
 	if (m->write && m->write->count)
@@ -508,7 +508,7 @@ void qualify_format_final(struct sbuf *sb, const struct qualify_profile *p,
 		sbuf_printf(sb, "%s: ", p->steps[i].name);
 		if (!v[i].complete) {
 			sbuf_printf(sb, "%llu of %llu requests in the time allowed",
-				    (unsigned long long)(m[i].all ? m[i].all->count : 0),
+				    (unsigned long long)m[i].requests,
 				    (unsigned long long)m[i].count);
 			named = true;
 		}
@@ -573,6 +573,7 @@ void qualify_json_step(struct sbuf *sb, const struct qualify_step *s,
 	json_w_u64(&w, "request_size", m->size);
 	json_num(&w, "seconds", "%.6f", (double)m->wall_ns / 1e9);
 	json_w_u64(&w, "count_asked", m->count);
+	json_w_u64(&w, "requests", m->requests);
 	json_w_key(&w, "complete");
 	sbuf_puts(sb, v->complete ? "true" : "false");
 	json_dir(&w, "all", m, QUALIFY_ALL);

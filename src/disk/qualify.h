@@ -19,7 +19,8 @@
  * "read p99". OP: > >= < <=. VALUE: a number for IOPS and MB/s, a time with
  * its unit (ns, us, ms, s) for a percentile — "read p99 < 20" is refused.
  * A step with -c and -w that ends at its deadline before its count failed:
- * "a disk that needs longer has failed" (the count is the work asked).
+ * "a disk that needs longer has failed" (the count is the work asked; as with
+ * -c anywhere, the warmup request counts: give -a 0 for -c valid requests).
  *
  * IOPS and MB/s are over the step's wall time (first start to last
  * completion): requests completed / seconds, as fio counts them; the
@@ -105,6 +106,7 @@ struct qualify_measure {
 	uint64_t size;          /* bytes per request */
 	uint64_t wall_ns;       /* first start to last completion */
 	uint64_t count;         /* -c asked, 0 = none */
+	uint64_t requests;      /* requests made (the warmup and failed ones too: what -c counts) */
 	uint64_t deadline_ns;   /* -w, 0 = none */
 	const struct stats *all, *read, *write; /* service times; read/write NULL when none */
 	bool have_dev;          /* the top device's numbers over the step */
