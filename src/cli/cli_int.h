@@ -6,7 +6,8 @@
  * and dispatches; cli_cfg.c maps the options onto each module's settings;
  * cli_run.c is the one run of N >= 1 targets (cli_iostat.c, cli_sweep.c and
  * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_fiojob.c is
- * --fio-job. No part calls one above it.
+ * --fio-job; cli_qualify.c is --qualify (each step one cli_run()). No part calls one
+ * above it.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H
