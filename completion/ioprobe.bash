@@ -7,8 +7,8 @@
 
 # Every option of `ioprobe -h`: long name, short letter (- for none), argument kind
 # (none, or a value hint: count size time seed engine format devices listen promfile
-# check checkiops; format and devices are optional and must be attached: -I%T,
-# --time=%T, --iostat=sda; promfile is a path).
+# check checkiops profile; format and devices are optional and must be attached: -I%T,
+# --time=%T, --iostat=sda; promfile is a path; profile is db or a path).
 # ioping 1.3's options first, in its order: on an ambiguous prefix they win, as in ioprobe.
 __ioprobe_opts=(
 	'help h none' 'version v none' 'keep k none' 'quiet q none' 'batch B none'
@@ -25,6 +25,7 @@ __ioprobe_opts=(
 	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
+	'qualify - profile'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 
@@ -126,6 +127,7 @@ __ioprobe_values() {
 	time) echo "%T %FT%T%z %s" ;;
 	window) echo "5s 10s 30s 1m" ;;
 	rates) echo "auto 50,100,200,400" ;;
+	qualify) echo "db" ;;
 	engine)
 		if [[ $word == null:* ]]; then
 			echo "null:10us null:100us null:1ms"
@@ -218,6 +220,11 @@ _ioprobe() {
 
 	# the argument of the option before: "-s <TAB>", "--engine <TAB>"
 	if ((!ended)) && __ioprobe_takes "$prev"; then
+		if [[ ${REPLY##* } == profile ]]; then
+			__ioprobe_target "$cur" # --qualify db, or a profile file
+			[[ db == "$cur"* ]] && COMPREPLY=(db "${COMPREPLY[@]}")
+			return 0
+		fi
 		if [[ ${REPLY##* } == promfile ]]; then
 			__ioprobe_target "$cur" # --prometheus FILE.prom: any path
 			return 0

@@ -147,6 +147,12 @@ vg error-missing-path 2 -E -c 2 -i 0 "$D/missing"
 vg error-bad-option 1 --bogus-option "$D"
 vg error-bad-number 1 -c 0x "$D"
 vg help 0 -h
+# --qualify: a two-step profile (each step one run through cli_run, the kept file shared and
+# removed), and a refusal (writes without -WWW)
+printf 'qualify q\nstep w -W -c 20 -i 0\nrequire IOPS > 1\nstep rw -G -c 20 -i 0\nrequire read p99 < 10s\n' >"$T/q.prof"
+EXPECT_OUT='^QUALIFY q: PASS$'
+vg qualify 0 --qualify "$T/q.prof" -WWW -S 1m "$D"
+vg qualify-refused 2 --qualify db "$D"
 
 # --iostat needs a block device behind the temp dir (not tmpfs, overlay, ...)
 devno=$(stat -c '%Hd:%Ld' "$D" 2>/dev/null)

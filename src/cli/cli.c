@@ -233,6 +233,8 @@ static int cli_targets(const struct opts *o, const struct engine_ops *ops,
 
 	if (o->npaths == 1 || o->sweep) /* several sweeps run one target at a time */
 		shown = cli_progress_for(o, view, &progress, &view_progress);
+	if (o->qualify)
+		return cli_qualify(o, shown);
 	return cli_run(o, ops, view, shown);
 }
 
@@ -255,6 +257,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	if ((code = cli_fleet_setup(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;
+	if (o.qualify && (code = cli_qualify_check(&o)) >= 0)
+		return code;
 	if ((code = cli_run_check(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;

@@ -6,7 +6,8 @@
  * and dispatches; cli_cfg.c maps the options onto each module's settings;
  * cli_run.c is the one run of N >= 1 targets (cli_iostat.c, cli_sweep.c and
  * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_fiojob.c is
- * --fio-job. No part calls one above it.
+ * --fio-job; cli_qualify.c is --qualify (each step one cli_run()). No part calls one
+ * above it.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H
@@ -24,6 +25,7 @@
 #include "probe.h"
 #include "report.h"
 #include "sbuf.h"
+#include "stats.h"
 #include "target.h"
 #include "ticker.h"
 #include "verdict.h"
@@ -214,6 +216,38 @@ void cli_iostat_release(struct cli_run *r);
  * failed request).
  */
 int cli_sweep(struct cli_target *tg, char *msg, size_t msglen);
+
+/* cli_qualify.c: --qualify, the disk qualification (qualify.h judges it). */
+
+/* Options that do not go with --qualify: -1 when o is fine, else the exit code (said). */
+int cli_qualify_check(const struct opts *o);
+
+/*
+ * --qualify PROFILE TARGET: parse the profile, check the target (room for the working set,
+ * -WWW for writes), run each step through cli_run() with the step's options, judge and
+ * report (-J: one object). pg hears a directory's working set fill. Returns 0 when every
+ * step passed, 1 when one failed, 2 when the battery could not run (or an output error's
+ * code).
+ */
+int cli_qualify(const struct opts *o, const struct target_progress *pg);
+
+/*
+ * One step's record: what its run measured. A step's options carry a pointer to it
+ * (o->qualify_step); cli_run() then runs the target's probe quietly, the device's
+ * diskstats sampled around it, and fills it.
+ */
+struct cli_qstep {
+	struct stats all, read, write; /* service times: every request, reads, writes */
+	bool has_read, has_write;
+	uint64_t wall;           /* the run's wall time, ns */
+	uint64_t requests;       /* requests made (warmup and failed included: what -c counts) */
+	bool have_dev;           /* the top device's numbers over the step */
+	char dev[32];
+	double aqu, await_ms, util;
+	char desc[320];          /* the target as the report describes it */
+	uint64_t work_size;
+	bool ran;                /* it ran to its end (no failure, no signal) */
+};
 
 /* cli_fleet.c: --listen, --prometheus, --influx, --check (exporters.c, check.c). */
 

@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "devwatch.h"
 #include "esc.h"
 #include "exporters.h"
 #include "msg.h"
@@ -658,6 +659,77 @@ static int run_sweep(struct cli_run *r)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * One step of --qualify on tg (prepared; tg->o.qualify_step is the step's record): run the
+ * probe quietly, the device's diskstats sampled around it, and keep what it measured.
+ * Returns 0 or a negative errno with msg filled (a failed request).
+ */
+static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
+{
+	struct cli_qstep *q = tg->o.qualify_step;
+	struct probe *p = tg->p;
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct devwatch *w = malloc(sizeof(*w));
+	char wmsg[MSG_MAX];
+	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size };
+	struct sbuf desc = SBUF_INIT;
+	int ret;
+
+	report_target_desc(&desc, &rt);
+	snprintf(q->desc, sizeof(q->desc), "%s", sbuf_str(&desc));
+	sbuf_free(&desc);
+	q->work_size = tg->t.work_size;
+	if (w && (devwatch_for_path(w, tg->o.path, NULL, wmsg, sizeof(wmsg)) ||
+		  devwatch_sample(w, NULL, 0))) {
+		free(w); /* no block device under the target: no device numbers */
+		w = NULL;
+	}
+	ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
+	if (!ret && w && !devwatch_sample(w, NULL, 0)) {
+		struct verdict_dev devs[DEVWATCH_MAX];
+		size_t n = devwatch_verdict_devs(w, devs, DEVWATCH_MAX);
+
+		if (n && devs[0].row) {
+			q->have_dev = true;
+			snprintf(q->dev, sizeof(q->dev), "%s", devs[0].name);
+			q->aqu = devs[0].row->aqu_sz;
+			q->await_ms = devs[0].row->await;
+			q->util = devs[0].row->util;
+		}
+	}
+	free(w);
+	q->all = p->acct.total.valid;
+	q->wall = p->acct.total.wall;
+	q->requests = p->acct.total.requests;
+	if (p->cfg.read_write) {
+		q->read = p->acct.read;
+		q->write = p->acct.write;
+		q->has_read = q->has_write = true;
+	} else if (p->cfg.write) {
+		q->write = q->all;
+		q->has_write = true;
+	} else {
+		q->read = q->all;
+		q->has_read = true;
+	}
+	q->ran = !ret && !cli_stop;
+	return ret;
+}
+
+/* One step of --qualify: the target's probe measured quietly into its record; the exit code. */
+static int run_qualify_step(struct cli_run *r)
+{
+	struct cli_target *tg = &r->tg[0];
+	int ret = run_qualify_measure(tg, tg->msg, sizeof(tg->msg));
+
+	watchdog_stop(&r->wd);
+	if (ret) {
+		cli_msg("%s", tg->msg);
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
 /* One run of o's targets (several only without --sweep): prepare, run, release. */
 static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		       const struct view_ops *view, const struct target_progress *pg)
@@ -683,6 +755,8 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = code ? code : CLI_EXIT_PREPARE;
 	else if (cli_stop)
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
+	else if (o->qualify_step)
+		code = run_qualify_step(&r);
 	else if (view)
 		code = run_view(&r, view, code);
 	else if (o->sweep)

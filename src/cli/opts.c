@@ -23,6 +23,7 @@ enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
+	OPT_QUALIFY,
 };
 
 struct opt_def {
@@ -89,6 +90,7 @@ static const struct opt_def opt_table[] = {
 	{ "check", 0, ARG_REQUIRED, false, OPT_CHECK },
 	{ "check-iops", 0, ARG_REQUIRED, false, OPT_CHECK_IOPS },
 	{ "check-timeout", 0, ARG_REQUIRED, false, OPT_CHECK_TIMEOUT },
+	{ "qualify", 0, ARG_REQUIRED, false, OPT_QUALIFY },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -469,6 +471,13 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		}
 		break;
 	case OPT_RESPONSE: o->response = true; break;
+	case OPT_QUALIFY:
+		if (!*arg) {
+			err_set(msg, msglen, 0, "--qualify needs a profile: db or a file");
+			ret = -1;
+		}
+		o->qualify = arg;
+		break;
 	case OPT_LISTEN:
 	case OPT_PROMETHEUS:
 	case OPT_PROMETHEUS_PERIOD:

@@ -106,6 +106,9 @@ struct opts {
 	struct check_range check_iops_warn; /* iops raising WARNING ("500": below 500/s) */
 	struct check_range check_iops_crit; /* ... CRITICAL */
 	uint64_t check_timeout;    /* --check-timeout, ns: the run ends by then (0: the default) */
+	const char *qualify;       /* --qualify PROFILE: a built-in profile's name or a file */
+	/* one step of a qualification (cli_qualify.c): the run measures into it, prints nothing */
+	void *qualify_step;
 };
 
 /* --check's default timeout: below the 10 s most plugin runners (NRPE, Icinga) allow. */

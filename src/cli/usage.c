@@ -79,6 +79,13 @@
 /* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
 #define USAGE_FLEET \
 	"\n" \
+	" qualification:\n" \
+	"          -qualify <profile>     run a fixed battery on the target and judge it:\n" \
+	"                                 db (32k O_DSYNC writes as dd, then 32k random\n" \
+	"                                 read/write 50/50 at depth 32 as fio; IOPS > 5000,\n" \
+	"                                 MB/s > 150) or a profile file; writes need -WWW;\n" \
+	"                                 working set -S (5g); exit 0 pass, 1 fail, 2 not run\n" \
+	"\n" \
 	" fleet outputs:\n" \
 	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics; protobuf\n" \
 	"                                 with native histograms when asked) on addr\n" \

@@ -90,6 +90,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"-Q: the queue depth must be 1 to ",
 		"-Q ",                               /* -Q D x -s S x N targets needs ... buffers */
 		"--fio-job needs a window longer than 0",
+		"--qualify needs a profile: db or a file",
 		"--prometheus-period must be at least ",
 		"--check takes WARN,CRIT: ",
 		"--check-iops takes WARN,CRIT: ",
@@ -144,6 +145,7 @@ static void check_values(const struct opts *o, int argc, char **argv)
 	for (const char *const *f = formats; *f && !fmt_ok; f++)
 		fmt_ok = !strcmp(o->time_format, *f);
 	CHECK(fmt_ok || in_argv(o->time_format, argc, argv), "time_format points elsewhere");
+	CHECK(!o->qualify || in_argv(o->qualify, argc, argv), "qualify points elsewhere");
 	CHECK(!o->engine || !strcmp(o->engine, "libaio") || !strcmp(o->engine, "io_uring") ||
 	      in_argv(o->engine, argc, argv), "engine points elsewhere");
 	CHECK(!o->iostat_devices || (o->iostat && o->iostat_devices[0] &&

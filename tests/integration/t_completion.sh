@@ -124,6 +124,12 @@ if [ -r /proc/diskstats ] && DEV=$(awk 'NR == 1 { print $3 }' /proc/diskstats) &
 	check "--iostat=$DEV, offers a second device" offers "$DEV,$DEV"
 fi
 
+# --qualify: the built-in profile db, and files (a profile file).
+comp --qualify ""
+check "--qualify offers db" offers db
+comp --qualify=
+check "--qualify= offers db" offers db
+
 # Every option of the usage text: its short letter and its long name with one and two dashes
 # are offered, and the completion knows whether it takes an argument (the next word then
 # gets value hints, never the target).
@@ -148,8 +154,8 @@ while read -r letter name arg; do
 		offers "-$letter" || unknown+=("-$letter")
 	fi
 	comp "--$name" ""
-	if [ "$arg" = arg ] && [ "$name" = prometheus ]; then
-		: # its argument is a path (FILE.prom): directories are fine there
+	if [ "$arg" = arg ] && { [ "$name" = prometheus ] || [ "$name" = qualify ]; }; then
+		: # its argument is a path (FILE.prom, a profile file): directories are fine there
 	elif [ "$arg" = arg ]; then
 		grep -qx target.dir "$OUT" && wrong_arg+=("--$name (takes an argument)")
 	else
