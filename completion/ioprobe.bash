@@ -25,7 +25,7 @@ __ioprobe_opts=(
 	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
-	'qualify - profile'
+	'qualify - profile' 'name - names'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 
@@ -128,6 +128,7 @@ __ioprobe_values() {
 	window) echo "5s 10s 30s 1m" ;;
 	rates) echo "auto 50,100,200,400" ;;
 	qualify) echo "db" ;;
+	names) echo "db,log a,b,c" ;;
 	engine)
 		if [[ $word == null:* ]]; then
 			echo "null:10us null:100us null:1ms"

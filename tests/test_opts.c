@@ -1389,3 +1389,58 @@ Test(opts_ioprobe, check_ranges)
 	cr_assert_str_eq(msg, "--check: \"5ms:1ms\" is not a threshold or range ([@]lo:hi, lo:, "
 			      "~:hi)");
 }
+
+/* Target names (issue 25 item 5): NAME=PATH, --name NAME,..., and what is refused. */
+Test(opts_ioprobe, target_names)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	{
+		const char *w[] = { "ioprobe", "db=/dev/sda", "/tmp", "./a=b", "log:1=/var/x=y",
+				    NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_eq(o.npaths, 4);
+		cr_assert_str_eq(o.paths[0], "/dev/sda");
+		cr_assert_str_eq(o.names[0], "db");
+		cr_assert_str_eq(o.path, "/dev/sda");
+		cr_assert_str_eq(o.name, "db");
+		cr_assert_null(o.names[1]);
+		cr_assert_str_eq(o.paths[2], "./a=b", "a '/' before '=': a path");
+		cr_assert_null(o.names[2]);
+		cr_assert_str_eq(o.paths[3], "/var/x=y", "split at the first '='");
+		cr_assert_str_eq(o.names[3], "log:1");
+	}
+	{
+		const char *w[] = { "ioprobe", "--name", "a,b", "/tmp", "/var", "/srv", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_str_eq(o.names[0], "a");
+		cr_assert_str_eq(o.names[1], "b");
+		cr_assert_null(o.names[2], "fewer names than targets: the rest unnamed");
+	}
+	{
+		const char *w[] = { "ioprobe", "x=", "/tmp", NULL }; /* "x=" is a path */
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_str_eq(o.paths[0], "x=");
+		cr_assert_null(o.names[0]);
+	}
+	static const struct { const char *a, *b, *c, *msg; } bad[] = {
+		{ "--name", "a b", "/tmp", "--name: \"a b\": a name is 1 to 40 letters, digits or "
+					   "_ . : + -" },
+		{ "--name", "a,,b", "/tmp", "--name: \"\": a name is 1 to 40 letters, digits or "
+					    "_ . : + -" },
+		{ "--name", "a,b", "/tmp", "--name: more names than targets (1)" },
+		{ "--name", "a", "x=/tmp", "--name: \"/tmp\" is named x already" },
+		{ "a=/tmp", "a=/var", "/srv", "duplicate target name \"a\"" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *w[] = { "ioprobe", bad[i].a, bad[i].b, bad[i].c, NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_ERR, "%s %s %s", bad[i].a, bad[i].b,
+			     bad[i].c);
+		cr_assert_str_eq(msg, bad[i].msg);
+	}
+}

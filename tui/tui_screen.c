@@ -106,6 +106,10 @@ static void tui_describe(struct tui *t)
 	struct tui_mode m = { 0 };
 	char a[TUI_FMT_LEN];
 
+	if (vp->rc->target.name) {
+		esc_puts(&sb, vp->rc->target.name);
+		sbuf_puts(&sb, ": ");
+	}
 	esc_puts(&sb, vp->rc->target.path);
 	sbuf_puts(&sb, " (");
 	report_target_desc(&sb, &vp->rc->target);
@@ -758,6 +762,7 @@ void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
 	p->busy = t->busy;
 	p->last_draw = t->last_draw;
 	p->target = t->vp->cfg->path;
+	p->name = t->vp->cfg->name;
 }
 
 void tui_set_busy(struct tui *t, bool busy)

@@ -118,7 +118,7 @@ int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target
 		  struct probe *p)
 {
 	const struct exporters_target_cfg tc = {
-		.path = o->path, .interval = opts_interval(o), .write = o->write > 0,
+		.path = o->path, .name = o->name, .interval = opts_interval(o), .write = o->write > 0,
 		.read_write = o->read_write, .response = opts_response(o),
 	};
 	char msg[MSG_MAX];

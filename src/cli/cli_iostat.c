@@ -105,16 +105,19 @@ static int cli_iostat_sample(struct cli_run *r, uint64_t now)
 	return err;
 }
 
-/* One target's lines of a block: its probe line and its verdict ("PATH: " first when n > 1). */
+/* One target's lines of a block: its probe line and its verdict ("PATH: " or "NAME: " first
+ * when n > 1). */
 static void cli_iostat_target(const struct cli_run *r, const struct cli_target *tg,
 			      const struct verdict *v, struct sbuf *sb)
 {
+	const char *who = tg->o.name ? tg->o.name : tg->o.path;
+
 	if (r->n > 1)
-		sbuf_printf(sb, "%s: ", tg->o.path);
+		sbuf_printf(sb, "%s: ", who);
 	verdict_format_probe(sb, v);
 	sbuf_putc(sb, '\n');
 	if (r->n > 1)
-		sbuf_printf(sb, "%s: ", tg->o.path);
+		sbuf_printf(sb, "%s: ", who);
 	verdict_format(sb, v);
 	sbuf_putc(sb, '\n');
 }

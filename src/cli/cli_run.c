@@ -280,6 +280,7 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 	tg->run = r;
 	tg->o = *r->o;
 	tg->o.path = path;
+	tg->o.name = r->o->names[tg - r->tg];
 	tg->sb = (struct sbuf)SBUF_INIT;
 	pthread_mutex_init(&tg->iv_lock, NULL);
 	tg->state = CLI_TARGET_UNUSED;
@@ -671,7 +672,8 @@ static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
 	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
 	struct devwatch *w = malloc(sizeof(*w));
 	char wmsg[MSG_MAX];
-	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size };
+	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size,
+				    tg->o.name };
 	struct sbuf desc = SBUF_INIT;
 	int ret;
 
@@ -789,6 +791,7 @@ static int run_sweep_each(const struct opts *o, const struct engine_ops *ops,
 		struct opts one = *o;
 
 		one.path = one.paths[0] = o->paths[i];
+		one.name = one.names[0] = o->names[i];
 		one.npaths = 1;
 		sbuf_reset(&title);
 		if (o->json)

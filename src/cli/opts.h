@@ -25,6 +25,9 @@
 
 /* Most destinations one run takes (each costs a thread, an engine and fixed memory). */
 #define OPTS_MAX_TARGETS 256
+/* A target's short name (NAME=PATH, --name): 1 to OPTS_NAME_MAX of [A-Za-z0-9_.:+-]. */
+#define OPTS_NAME_MAX 40
+#define OPTS_NAME_STORE 2048 /* all names together, with their NULs */
 
 enum opts_action {
 	OPTS_RUN,
@@ -41,6 +44,13 @@ struct opts {
 	/* for a destination that is a plain number right after an option word (`-ca 3`: 3
 	 * may be meant as a value of an option that takes none), that option word; else NULL */
 	const char *path_after_option[OPTS_MAX_TARGETS];
+	/* each destination's short name (NAME=PATH, --name), or NULL; the strings live in
+	 * name_store of the opts that parsed them (a copy of opts points at the original's) */
+	const char *names[OPTS_MAX_TARGETS];
+	const char *name;          /* the name of o->path (a target's own opts), or NULL */
+	const char *name_list;     /* --name NAME[,NAME...]: names for the destinations in order */
+	char name_store[OPTS_NAME_STORE];
+	size_t name_used;
 
 	uint64_t warmup;           /* -a, default 1 */
 	uint64_t burst;            /* -b, 0 = off */

@@ -74,7 +74,9 @@
 	"                                 that imitates their load\n" \
 	"      -p, -print-count <count>   print statistics for every <count> requests\n" \
 	"      -P, -print-interval <time> print statistics for every <time>\n" \
-	"      -q, -quiet                 suppress human-readable output\n"
+	"      -q, -quiet                 suppress human-readable output\n" \
+	"          -name <name,...>       short names for the targets in order (also\n" \
+	"                                 NAME=PATH): titles, raw $NF, JSON, labels, rows\n"
 
 /* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
 #define USAGE_FLEET \

@@ -78,7 +78,7 @@ static void ring_return(struct ring *r, uint64_t head)
 {
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 	uint64_t from = head > r->capacity ? head - r->capacity : 0;
-	uint64_t mask = r->capacity - 1;
+	uint64_t mask = r->capacity - 1, back;
 	size_t a, b;
 
 	if (r->returned > from)
@@ -87,9 +87,8 @@ static void ring_return(struct ring *r, uint64_t head)
 		return;
 	/* the page holding tail's record is left (shared with waiting records): start the next
 	 * range a page of slots back, so that page goes once it is all consumed */
-	r->returned = tail - (uint64_t)((size_t)sysconf(_SC_PAGESIZE) / r->rec_size + 2);
-	if (r->returned < from)
-		r->returned = from;
+	back = (uint64_t)((size_t)sysconf(_SC_PAGESIZE) / r->rec_size + 2);
+	r->returned = tail > from + back ? tail - back : from;
 	if (tail - from >= r->capacity)
 		from = tail - r->capacity;
 	a = (size_t)(from & mask) * r->rec_size;

@@ -68,6 +68,7 @@ static void exporters_info(struct exporters *x, struct exporters_tgt *g,
 	exporters_devices(g, o->path);
 	memset(in, 0, sizeof(*in));
 	in->target = o->path;
+	in->name = o->name;
 	in->device = g->device;
 	in->disk = g->disk;
 	in->fstype = t->kind == TARGET_DIR || t->kind == TARGET_FILE ? t->fstype : "";
@@ -300,7 +301,8 @@ static void exporters_hung_tick(void *arg)
 		if (!n)
 			continue;
 		influx_line(&sb, &(struct influx_point){
-			.target = m->info.target, .operation = exporters_ops[op],
+			.target = m->info.target, .name = m->info.name,
+			.operation = exporters_ops[op],
 			.device = m->info.device, .in_flight = n, .oldest_ms = (double)oldest / 1e6,
 			.time = clock_realtime() });
 	}
@@ -390,7 +392,8 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 	for (int op = 0; op < METRICS_OPS; op++) {
 		struct exporters_period *pe = &g->period[op];
 		struct influx_point pt = {
-			.target = in->target, .operation = exporters_ops[op], .device = in->device,
+			.target = in->target, .name = in->name, .operation = exporters_ops[op],
+			.device = in->device,
 			.requests = pe->requests, .errors = pe->errors, .bytes = pe->bytes,
 			.in_flight = in_flight, .oldest_ms = (double)oldest / 1e6,
 			.skipped = op == (int)x->target[i].last_op ? skipped : 0,

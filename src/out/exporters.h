@@ -40,6 +40,7 @@ struct exporters_cfg {
 /* One target as the exporters describe it (filled from the options by the caller). */
 struct exporters_target_cfg {
 	const char *path;          /* the target as given */
+	const char *name;          /* its short name, or NULL */
 	uint64_t interval;         /* ns between request starts (0 = as fast as possible) */
 	bool write, read_write;    /* -W (writes only), -G (reads and writes) */
 	bool response;             /* -Q or --response: response times are published */

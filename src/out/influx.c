@@ -94,6 +94,10 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 	influx_escape(sb, "ioprobe", INFLUX_MEASUREMENT);
 	sbuf_puts(sb, ",target=");
 	influx_escape(sb, p->target, INFLUX_TAG);
+	if (p->name) {
+		sbuf_puts(sb, ",name=");
+		influx_escape(sb, p->name, INFLUX_TAG);
+	}
 	sbuf_puts(sb, ",operation=");
 	influx_escape(sb, p->operation, INFLUX_TAG);
 	if (p->device && *p->device) {

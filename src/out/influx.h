@@ -27,6 +27,7 @@ void influx_escape(struct sbuf *sb, const char *s, enum influx_part part);
 
 struct influx_point {
 	const char *target;
+	const char *name;       /* NULL = no name tag */
 	const char *operation;  /* "read", "write" */
 	const char *device;     /* "" = no device tag */
 	uint64_t requests;      /* every request of the period: valid, warmup, failed... */

@@ -48,6 +48,16 @@ static void put_localtime(struct sbuf *sb, const char *format, uint64_t realtime
 	sbuf_append(sb, buf, n);
 }
 
+/* The target as a line shows it: "PATH", or "NAME: PATH" when it has a short name. */
+static void put_ident(struct sbuf *sb, const struct report_target *t)
+{
+	if (t->name) {
+		esc_puts(sb, t->name);
+		sbuf_puts(sb, ": ");
+	}
+	esc_puts(sb, t->path);
+}
+
 void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime)
 {
@@ -60,7 +70,7 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	}
 	put_value(sb, s->result > 0 ? (uint64_t)s->result : 0, FMT_SIZE);
 	sbuf_puts(sb, s->op == OP_WRITE ? " >>> " : " <<< ");
-	esc_puts(sb, c->target.path);
+	put_ident(sb, &c->target);
 	sbuf_puts(sb, " (");
 	report_target_desc(sb, &c->target);
 	sbuf_printf(sb, "): request=%" PRIu64 " time=", s->request);
@@ -90,7 +100,7 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 	double iops = tally_iops(t), load_iops = tally_load_iops(t);
 
 	sbuf_puts(sb, "\n--- ");
-	esc_puts(sb, c->target.path);
+	put_ident(sb, &c->target);
 	sbuf_puts(sb, " (");
 	report_target_desc(sb, &c->target);
 	sbuf_puts(sb, ") ioprobe statistics ---\n");
@@ -170,7 +180,7 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 			sbuf_printf(sb, " %" PRIu64, stats_percentile(&t->response, tally_pcts[i]));
 	if (c->raw_target) {
 		sbuf_putc(sb, ' ');
-		esc_field(sb, c->target.path);
+		esc_field(sb, c->target.name ? c->target.name : c->target.path);
 	}
 	sbuf_putc(sb, '\n');
 }
@@ -195,6 +205,8 @@ static void put_target_obj(struct json_w *w, const struct report_target *t)
 	}
 	json_w_open(w, "target");
 	json_w_str(w, "path", t->path);
+	if (t->name)
+		json_w_str(w, "name", t->name);
 	json_w_str(w, "fstype", fstype);
 	json_w_str(w, "device", device);
 	json_w_u64(w, "device_size", t->device_size);

@@ -18,6 +18,7 @@ struct report_target {
 	const char *fstype;   /* "ext4", "block device", "character device" */
 	const char *device;   /* "/dev/vda"; "" for devices */
 	uint64_t device_size; /* filesystem or device size, bytes */
+	const char *name;     /* its short name (NAME=PATH, --name), or NULL */
 };
 
 struct report_cfg {

@@ -86,6 +86,9 @@ static void check_msg(enum opts_status st, const char *msg)
 		"integer overflow at parsing argument: ",
 		"request size must be greater than zero",
 		"duplicate target \"",
+		"duplicate target name \"",
+		"--name: ",
+		"target names: ",
 		"too many targets: ",
 		"-Q: the queue depth must be 1 to ",
 		"-Q ",                               /* -Q D x -s S x N targets needs ... buffers */
