@@ -106,6 +106,11 @@ struct opts {
 	struct check_range check_iops_warn; /* iops raising WARNING ("500": below 500/s) */
 	struct check_range check_iops_crit; /* ... CRITICAL */
 	uint64_t check_timeout;    /* --check-timeout, ns: the run ends by then (0: the default) */
+	const char *record;        /* --record FILE: the run written as JSON lines, or NULL */
+	bool record_requests;      /* --record-requests: a line per request in it too */
+	const char *replay;        /* --replay FILE: show a recording instead of probing */
+	int argc;                  /* the command line as given (a recording's header keeps it) */
+	char *const *argv;
 };
 
 /* --check's default timeout: below the 10 s most plugin runners (NRPE, Icinga) allow. */
