@@ -262,9 +262,9 @@ static void rr_header(struct rr *r, int o)
 	}
 	h->size = rr_u64(r, o, "size");
 	mode = rr_str(r, o, "mode");
-	h->write = !strcmp(mode, "write") || !strcmp(mode, "read-write");
+	h->write = !strcmp(mode, "write");
 	h->read_write = !strcmp(mode, "read-write");
-	if (!r->err && !h->write && strcmp(mode, "read"))
+	if (!r->err && !h->write && !h->read_write && strcmp(mode, "read"))
 		rr_bad(r, "unknown mode:", mode);
 	h->cached = rr_bool(r, o, "cached");
 	h->depth = (unsigned)rr_u64(r, o, "depth");
