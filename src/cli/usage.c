@@ -102,8 +102,9 @@
 	"                                 iostat blocks, verdicts, summaries; .gz compresses;\n" \
 	"                                 an existing file is refused)\n" \
 	"          -record-requests       the recording keeps every request too\n" \
-	"          -replay <file>         print a recording as the run printed it (-q, -P,\n" \
-	"                                 -J, -iostat, -check, -prometheus); no destination\n" \
+	"          -replay <file>         print a recording as its run printed it: summaries,\n" \
+	"                                 periods, JSON, iostat blocks, the check line;\n" \
+	"                                 no destination\n" \
 	"\n" \
 	"      -h, -help                  display this message and exit\n" \
 	"      -v, -version               display version and exit\n" \

@@ -99,6 +99,9 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--check-iops: \"",
 		"--check: WARN above CRIT: ",
 		"--check-iops: WARN below CRIT (iops alerts below them): ",
+		"--record needs a file name",
+		"--replay needs a file name",
+		"--replay takes no destination: ",
 		NULL,
 	};
 	const char *const *p;

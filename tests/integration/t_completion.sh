@@ -148,8 +148,9 @@ while read -r letter name arg; do
 		offers "-$letter" || unknown+=("-$letter")
 	fi
 	comp "--$name" ""
-	if [ "$arg" = arg ] && [ "$name" = prometheus ]; then
-		: # its argument is a path (FILE.prom): directories are fine there
+	if [ "$arg" = arg ] && { [ "$name" = prometheus ] || [ "$name" = record ] ||
+		[ "$name" = replay ]; }; then
+		: # its argument is a path (FILE.prom, a recording): directories are fine there
 	elif [ "$arg" = arg ]; then
 		grep -qx target.dir "$OUT" && wrong_arg+=("--$name (takes an argument)")
 	else
