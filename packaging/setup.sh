@@ -12,7 +12,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # Build: compiler, meson, libraries (protobuf-c and its protoc-c generator: the protobuf
-# exposition with native histograms). Test: criterion, ioping (reference), sysstat (iostat
+# exposition with native histograms; zlib: --record FILE.gz and --replay). Test: criterion, ioping (reference), sysstat (iostat
 # reference), tmux (TUI tests), python3 (JSON parsing), util-linux and mount (losetup, mount),
 # e2fsprogs (mkfs for the mounted-device tests), fuse3 (the fault-injecting test disk), man-db
 # and groff (man page lint), clang (fuzzers), time (benchmark RSS), locales (localedef and
@@ -20,16 +20,16 @@ fi
 # python3-prometheus-client and curl (the fleet-output tests), systemd (systemd-analyze
 # verify of the unit), strace (counts the io_uring engine's system calls). Packaging: dpkg-dev, debhelper, lintian, fakeroot, bash-completion.
 DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev liburing-dev
-	libprotobuf-c-dev protobuf-c-compiler
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
 	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
 	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
 	fakeroot bash-completion fio prometheus prometheus-node-exporter python3-prometheus-client
 	curl systemd strace python3-yaml"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
-	protobuf-c-devel protobuf-c-compiler
+	protobuf-c-devel protobuf-c-compiler zlib-devel
 	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
 	glibc-locale-source strace"
-PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c criterion fuse3 ioping sysstat tmux
+PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib criterion fuse3 ioping sysstat tmux
 	python util-linux e2fsprogs man-db clang strace"
 
 if [ "${IOPROBE_SKIP_DEPS:-0}" != 1 ]; then
