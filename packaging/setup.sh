@@ -12,9 +12,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # Build: compiler, meson, libraries (protobuf-c and its protoc-c generator: the protobuf
-# exposition with native histograms; zlib: --record FILE.gz and --replay). Test: criterion, ioping (reference), sysstat (iostat
-# reference), tmux (TUI tests), python3 (JSON parsing), util-linux and mount (losetup, mount),
-# e2fsprogs (mkfs for the mounted-device tests), fuse3 (the fault-injecting test disk), man-db
+# exposition with native histograms; zlib: --record FILE.gz and --replay). Test: criterion,
+# ioping (reference), sysstat (iostat reference), tmux (TUI tests), python3 (JSON parsing),
+# util-linux and mount (losetup, mount), e2fsprogs (mkfs for the mounted-device tests), fuse3 (the fault-injecting test disk), man-db
 # and groff (man page lint), clang (fuzzers), time (benchmark RSS), locales (localedef and
 # de_DE for the decimal-comma test), prometheus, prometheus-node-exporter,
 # python3-prometheus-client and curl (the fleet-output tests), systemd (systemd-analyze

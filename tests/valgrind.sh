@@ -147,6 +147,12 @@ vg error-missing-path 2 -E -c 2 -i 0 "$D/missing"
 vg error-bad-option 1 --bogus-option "$D"
 vg error-bad-number 1 -c 0x "$D"
 vg help 0 -h
+# --record (a writer thread, zlib) and --replay (the reader, zlib)
+vg record 0 --record "$T/rec.jsonl.gz" -c 5 -i 0.3 -q "$D"
+EXPECT_OUT='ioprobe statistics'
+vg replay 0 --replay "$T/rec.jsonl.gz"
+head -c 700 "$T/rec.jsonl.gz" >"$T/cut.gz"
+vg replay-cut 3 --replay "$T/cut.gz" -q
 
 # --iostat needs a block device behind the temp dir (not tmpfs, overlay, ...)
 devno=$(stat -c '%Hd:%Ld' "$D" 2>/dev/null)
