@@ -20,6 +20,8 @@ static struct rec_header header(struct rec_target *t)
 	t->fstype = "ext4";
 	t->device = "/dev/vda";
 	t->device_size = 1ull << 40;
+	t->mdevice = "loop0";
+	t->mdisk = "vda";
 	t->ndev = 2;
 	strcpy(t->dev[0].name, "loop0");
 	t->dev[0].max_sectors_kb = 1280;
@@ -92,6 +94,8 @@ Test(recfmt, header_round_trip)
 	cr_assert_eq(rd.h.version, REC_VERSION);
 	cr_assert_str_eq(rd.h.target[0].path, t.path);
 	cr_assert_eq(rd.h.target[0].device_size, t.device_size);
+	cr_assert_str_eq(rd.h.target[0].mdevice, "loop0");
+	cr_assert_str_eq(rd.h.target[0].mdisk, "vda");
 	cr_assert_eq(rd.h.argc, 4);
 	cr_assert_str_eq(rd.h.argv[3], "/mnt/my disk");
 	cr_assert_eq(rd.h.asked, h.asked);
@@ -132,6 +136,7 @@ Test(recfmt, period_and_summary_exact)
 	cr_assert(strstr(sb.buf, "\"errors\":{\"EIO\":2,\"ENOSPC\":1}"), "%s", sb.buf);
 	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);
 	cr_assert_eq(ev->kind, REC_PERIOD);
+	cr_assert_eq(memcmp(&ev->errors, &e, sizeof(e)), 0, "failures by errno read back");
 	cr_assert_eq(ev->seq, 7);
 	cr_assert_eq(ev->mono, 8000000000);
 	cr_assert_eq(ev->tally.requests, tl->requests);
@@ -198,6 +203,11 @@ Test(recfmt, request_iostat_verdict_text)
 	cr_assert_eq(ev->probe.sum_ns, 999000000);
 	cr_assert_str_eq(ev->state, "falls short");
 	cr_assert_str_eq(ev->reason, "device saturated");
+	sbuf_reset(&sb);
+	recfmt_skipped(&sb, 0, 5000000, 3333333, 12);
+	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);
+	cr_assert(ev->kind == REC_SKIPPED && ev->hi == 5000000 && ev->step == 3333333 &&
+		  ev->n == 12);
 	sbuf_reset(&sb);
 	recfmt_text(&sb, "warning", -1, 5, 0, "request in flight for 5.0 s");
 	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);

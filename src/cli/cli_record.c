@@ -20,6 +20,7 @@
 
 #include "clock.h"
 #include "devwatch.h"
+#include "exporters.h"
 #include "msg.h"
 #include "recorder.h"
 #include "usage.h"
@@ -78,12 +79,15 @@ int cli_record_start(struct cli_run *r, bool own_periods)
 	const struct opts *o = r->o;
 	struct rec_header h = { 0 };
 	struct rec_target *t = calloc(r->n, sizeof(*t));
+	struct { char device[64], disk[64]; } *mdev = calloc(r->n, sizeof(*mdev));
 	struct utsname un;
 	char host[256] = "", msg[MSG_MAX];
 	int ret;
 
-	if (!t) {
+	if (!t || !mdev) {
 		cli_msg("out of memory");
+		free(t);
+		free(mdev);
 		return CLI_EXIT_PREPARE;
 	}
 	if (gethostname(host, sizeof(host) - 1))
@@ -128,11 +132,16 @@ int cli_record_start(struct cli_run *r, bool own_periods)
 		t[i].fstype = tg->rc.target.fstype;
 		t[i].device = tg->rc.target.device;
 		t[i].device_size = tg->rc.target.device_size;
+		exporters_devices_of(tg->o.path, mdev[i].device, sizeof(mdev[i].device),
+				     mdev[i].disk, sizeof(mdev[i].disk));
+		t[i].mdevice = mdev[i].device;
+		t[i].mdisk = mdev[i].disk;
 		cli_record_stack(tg, &t[i]);
 		recorder_running(r->rec, i);
 	}
 	ret = recorder_start(r->rec, &h, msg, sizeof(msg));
 	free(t);
+	free(mdev);
 	if (ret) {
 		cli_msg("%s", msg);
 		return CLI_EXIT_PREPARE;

@@ -28,6 +28,10 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "metrics.h"
+#include "promfile.h"
+#include "promfmt.h"
+#include "usage.h"
 #include "msg.h"
 #include "outw.h"
 #include "recread.h"
@@ -51,6 +55,9 @@ struct rp_target {
 	bool own_rows;
 	size_t nown;
 	struct rec_row own[REC_DEVS];
+	struct rec_errors errors;    /* failures of every period */
+	uint64_t last_real;          /* the last period's end */
+	struct metrics_target *m;    /* --prometheus: what the exporters would have counted */
 };
 
 struct replay {
@@ -111,6 +118,122 @@ static void rp_report_cfg(struct replay *p, size_t i)
 	rc->raw_target = p->n > 1;
 }
 
+/* --prometheus: target i's series, described as the exporters describe it. 0 or -1 (said). */
+static int rp_metrics_init(struct replay *p, size_t i)
+{
+	const struct rec_header *h = p->h;
+	const struct rec_target *t = &h->target[i];
+	static const char *const dev_words[] = { "block device", "character device" };
+	struct metrics_info in = {
+		.target = t->path, .device = t->mdevice, .disk = t->mdisk, .fstype = t->fstype,
+		.engine = h->engine, .interval = h->interval, .size = h->size,
+		.start_real = h->real, .response = h->response,
+		.mode = h->read_write ? "read-write" : h->write ? "write" : "read",
+	};
+
+	for (size_t k = 0; k < sizeof(dev_words) / sizeof(dev_words[0]); k++)
+		if (!strcmp(in.fstype, dev_words[k]))
+			in.fstype = ""; /* a device has no file system label */
+	in.op[OP_READ] = !h->write;
+	in.op[OP_WRITE] = h->write || h->read_write;
+	p->t[i].m = calloc(1, sizeof(*p->t[i].m));
+	if (!p->t[i].m || metrics_target_init(p->t[i].m, &in, NULL)) {
+		free(p->t[i].m);
+		p->t[i].m = NULL;
+		cli_msg("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The fleet histogram h from the log-linear stats s (each bucket by its midpoint). */
+static void rp_metrics_hist(uint64_t *bucket, uint64_t *count, uint64_t *sum,
+			    const struct stats *s)
+{
+	for (size_t k = 0; k < STATS_BUCKETS && s->count; k++)
+		if (s->hist[k])
+			bucket[metrics_bucket_index(stats_bucket_low(k) +
+						    (stats_bucket_high(k) - stats_bucket_low(k)) / 2)] +=
+				s->hist[k];
+	*count += s->count;
+	*sum = s->sum > UINT64_MAX - *sum ? UINT64_MAX : *sum + s->sum;
+}
+
+/*
+ * Without request lines: target i's series from its totals — the latency and response
+ * histograms from the log-linear ones (a bucket that straddles a fleet bound lands by its
+ * midpoint), failures by errno from the periods, to the operation it did (-G: reads and
+ * writes from their own statistics, response times with the reads).
+ */
+static void rp_metrics_from_totals(struct replay *p, struct rp_target *t)
+{
+	struct metrics_counts *c = &t->m->counts;
+	int op = p->h->write ? OP_WRITE : OP_READ;
+	struct metrics_op *o = &c->op[op];
+
+	if (t->split) {
+		rp_metrics_hist(c->op[OP_READ].bucket, &c->op[OP_READ].count, &c->op[OP_READ].sum,
+				&t->read);
+		rp_metrics_hist(c->op[OP_WRITE].bucket, &c->op[OP_WRITE].count,
+				&c->op[OP_WRITE].sum, &t->write);
+		c->op[OP_READ].bytes = c->op[OP_READ].count * p->h->size;
+		c->op[OP_WRITE].bytes = c->op[OP_WRITE].count * p->h->size;
+	} else {
+		rp_metrics_hist(o->bucket, &o->count, &o->sum, &t->total.valid);
+		o->bytes = o->count * p->h->size;
+	}
+	rp_metrics_hist(o->response.bucket, &o->response.count, &o->response.sum,
+			&t->total.response);
+	for (size_t k = 0; k < REC_ERRNOS && t->errors.err_no[k]; k++) {
+		size_t s = 0;
+
+		while (s < METRICS_ERRNOS && o->err_no[s] && o->err_no[s] != t->errors.err_no[k])
+			s++;
+		if (s == METRICS_ERRNOS) {
+			o->errors_other += t->errors.count[k];
+			continue;
+		}
+		o->err_no[s] = t->errors.err_no[k];
+		o->errors[s] += t->errors.count[k];
+	}
+	o->errors_other += t->errors.other;
+	c->skipped = t->total.skipped;
+	o->last_real = t->last_real;
+}
+
+/* --prometheus FILE.prom: the textfile the run's exporters wrote last. 0 or the exit code. */
+static int rp_prometheus(struct replay *p)
+{
+	struct metrics_snap *snap = calloc(p->n, sizeof(*snap));
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0;
+	int err;
+
+	if (!snap) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct rp_target *t = &p->t[i];
+
+		if (!t->seen)
+			continue;
+		if (!p->h->requests)
+			rp_metrics_from_totals(p, t);
+		metrics_snapshot(t->m, 0, &snap[n++]);
+	}
+	err = promfmt_write(&sb, snap, n, PACKAGE_VERSION, PROMFMT_TEXT);
+	if (!err)
+		err = promfile_write(p->o->prometheus, sbuf_str(&sb), sb.len);
+	sbuf_free(&sb);
+	free(snap);
+	if (err) {
+		cli_msg("--prometheus: cannot write %s: %s", p->o->prometheus, strerror(-err));
+		return CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
 /* How many recorded periods make one printed period; 0 (none printed) or -1 (said). */
 static int rp_group(struct replay *p)
 {
@@ -150,7 +273,14 @@ static int rp_header(struct replay *p)
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
+	if (p->o->prometheus && !promfile_name_ok(p->o->prometheus)) {
+		cli_msg("--prometheus: the file name must end in .prom (what node_exporter reads): "
+			"\"%s\"", p->o->prometheus);
+		return CLI_EXIT_USAGE;
+	}
 	for (size_t i = 0; i < p->n; i++) {
+		if (p->o->prometheus && rp_metrics_init(p, i))
+			return CLI_EXIT_PREPARE;
 		rp_report_cfg(p, i);
 		tally_init(&p->t[i].merged);
 		tally_init(&p->t[i].group);
@@ -206,6 +336,8 @@ static void rp_period(struct replay *p, const struct rec_event *ev)
 
 	t->seen = true;
 	tally_merge(&t->merged, &ev->tally);
+	rec_errors_merge(&t->errors, &ev->errors);
+	t->last_real = ev->real;
 	if (!p->group)
 		return;
 	tally_merge(&t->group, &ev->tally);
@@ -313,7 +445,13 @@ static void rp_event(struct replay *p, const struct rec_event *ev)
 	case REC_HEADER:
 		break;
 	case REC_REQUEST:
+		if (t->m)
+			metrics_record(t->m, &ev->sample, ev->notice, ev->real, ev->sample.skipped);
 		rp_request(p, ev);
+		break;
+	case REC_SKIPPED:
+		if (t->m)
+			metrics_record_skipped(t->m, ev->hi, ev->step, ev->n);
 		break;
 	case REC_PERIOD:
 		rp_period(p, ev);
@@ -413,6 +551,12 @@ static int rp_conclude(struct replay *p, uint64_t real)
 		rp_flush(p, &sb);
 	}
 	sbuf_free(&sb);
+	if (o->prometheus) {
+		int c = rp_prometheus(p);
+
+		if (c)
+			code = c;
+	}
 	if (o->check)
 		return rp_check(p);
 	return p->out.err ? cli_out_error(p->out.err) : code;
@@ -549,6 +693,11 @@ int cli_replay(const struct opts *o)
 	outw_destroy(&p.out);
 	recread_free(&p.rd);
 	free(p.ev);
+	for (size_t i = 0; p.t && i < p.n; i++) {
+		if (p.t[i].m)
+			metrics_target_destroy(p.t[i].m);
+		free(p.t[i].m);
+	}
 	free(p.t);
 	return code;
 }

@@ -25,25 +25,29 @@ const struct rec_row_key rec_row_keys[] = {
 #undef ROW
 const size_t rec_row_nkeys = ARRAY_SIZE(rec_row_keys);
 
-void rec_errors_add(struct rec_errors *e, int64_t neg)
+void rec_errors_add_n(struct rec_errors *e, int64_t neg, uint64_t n)
 {
 	int err = neg < 0 && neg > -100000 ? (int)-neg : 0;
 
 	for (size_t k = 0; err && k < REC_ERRNOS; k++) {
 		if (e->err_no[k] == err || !e->err_no[k]) {
 			e->err_no[k] = err;
-			e->count[k]++;
+			e->count[k] += n;
 			return;
 		}
 	}
-	e->other++;
+	e->other += n;
+}
+
+void rec_errors_add(struct rec_errors *e, int64_t neg)
+{
+	rec_errors_add_n(e, neg, 1);
 }
 
 void rec_errors_merge(struct rec_errors *dst, const struct rec_errors *src)
 {
 	for (size_t k = 0; k < REC_ERRNOS && src->err_no[k]; k++)
-		for (uint64_t c = 0; c < src->count[k]; c++)
-			rec_errors_add(dst, -(int64_t)src->err_no[k]);
+		rec_errors_add_n(dst, -(int64_t)src->err_no[k], src->count[k]);
 	dst->other += src->other;
 }
 
@@ -190,6 +194,8 @@ void recfmt_header(struct sbuf *sb, const struct rec_header *h)
 		put_str(sb, "fstype", t->fstype);
 		put_str(sb, "device", t->device);
 		put_u64(sb, "device_size", t->device_size);
+		put_str(sb, "metrics_device", t->mdevice);
+		put_str(sb, "metrics_disk", t->mdisk);
 		put_key(sb, "stack");
 		sbuf_putc(sb, '[');
 		for (size_t k = 0; k < t->ndev; k++) {
@@ -254,6 +260,16 @@ void recfmt_request(struct sbuf *sb, size_t i, uint64_t real, const struct sampl
 	put_u64(sb, "skipped", s->skipped);
 	put_u64(sb, "response", s->response);
 	put_str(sb, "notice", (size_t)n < ARRAY_SIZE(notice_names) ? notice_names[n] : "");
+	put_close(sb);
+}
+
+void recfmt_skipped(struct sbuf *sb, size_t i, uint64_t hi, uint64_t step, uint64_t n)
+{
+	put_open(sb, "skipped");
+	put_u64(sb, "target", i);
+	put_u64(sb, "hi", hi);
+	put_u64(sb, "step", step);
+	put_u64(sb, "n", n);
 	put_close(sb);
 }
 

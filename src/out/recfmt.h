@@ -39,6 +39,7 @@ struct rec_dev {
 struct rec_target {
 	const char *path, *fstype, *device; /* as the report describes it */
 	uint64_t device_size;               /* bytes */
+	const char *mdevice, *mdisk;        /* the fleet outputs' device and disk labels */
 	size_t ndev;
 	struct rec_dev dev[REC_DEVS];       /* top first: the devices the verdict judges */
 };
@@ -73,8 +74,9 @@ struct rec_errors {
 	uint64_t other;
 };
 
-/* Count one failure of -errno neg into e. */
+/* Count one failure of -errno neg into e; n of them. */
 void rec_errors_add(struct rec_errors *e, int64_t neg);
+void rec_errors_add_n(struct rec_errors *e, int64_t neg, uint64_t n);
 
 /* Merge src into dst. */
 void rec_errors_merge(struct rec_errors *dst, const struct rec_errors *src);
@@ -92,6 +94,9 @@ void recfmt_period(struct sbuf *sb, size_t i, uint64_t seq, uint64_t mono, uint6
 /* One request of target i with its notice, finished at real. */
 void recfmt_request(struct sbuf *sb, size_t i, uint64_t real, const struct sample *s,
 		    enum notice n);
+
+/* --record-requests: n skipped slots of target i (response times hi, hi - step, ...). */
+void recfmt_skipped(struct sbuf *sb, size_t i, uint64_t hi, uint64_t step, uint64_t n);
 
 /* An --iostat block's device rows (the table: the union of the stacks). */
 void recfmt_iostat(struct sbuf *sb, uint64_t seq, uint64_t real, const struct iostat_dev_row *rows,

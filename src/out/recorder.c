@@ -250,7 +250,16 @@ void recorder_request(struct recorder *rc, size_t i, const struct sample *s, enu
 
 void recorder_skipped(struct recorder *rc, size_t i, uint64_t hi, uint64_t step, uint64_t n)
 {
-	if (i >= rc->n || !rc->cfg.period)
+	struct sbuf sb = SBUF_INIT;
+
+	if (i >= rc->n)
+		return;
+	if (rc->cfg.requests) {
+		recfmt_skipped(&sb, i, hi, step, n);
+		rec_queue(rc, &sb, false);
+		sbuf_free(&sb);
+	}
+	if (!rc->cfg.period)
 		return;
 	pthread_mutex_lock(&rc->lock);
 	tally_add_skipped(&rc->tgt[i].cur, hi, step, n);

@@ -80,6 +80,14 @@ static const char *rr_str(struct rr *r, int obj, const char *key)
 	return s;
 }
 
+/* An optional string key: "" when absent. */
+static const char *rr_opt_str(struct rr *r, int obj, const char *key)
+{
+	const char *s = jsonr_str(&r->rd->j, jsonr_get(&r->rd->j, obj, key));
+
+	return s ? s : "";
+}
+
 /* Copy s into buf (len bytes); too long is damage. */
 static void rr_copy(struct rr *r, char *buf, size_t len, const char *s, const char *key)
 {
@@ -152,6 +160,39 @@ static void rr_tally(struct rr *r, int obj, struct tally *t)
 	t->wall = rr_u64(r, obj, "wall");
 	rr_stats(r, obj, "valid", &t->valid);
 	rr_stats(r, obj, "response", &t->response);
+}
+
+/* errno names ("EIO") back to their numbers: "other" and unknown names count as other. */
+static void rr_errors(struct rr *r, int obj, struct rec_errors *e)
+{
+	const struct jsonr *j = &r->rd->j;
+
+	memset(e, 0, sizeof(*e));
+	if (r->err)
+		return;
+	if (j->node[obj].type != JSONR_OBJ) {
+		rr_bad(r, "not an object:", "errors");
+		return;
+	}
+	for (int c = jsonr_first(j, obj); c >= 0 && !r->err; c = jsonr_next(j, c)) {
+		const char *name = j->node[c].key;
+		uint64_t n = 0;
+		int err = 0;
+		char buf[32];
+
+		if (!jsonr_u64(j, c, &n)) {
+			rr_bad(r, "not a count:", name);
+			return;
+		}
+		for (int k = 1; k < 4096 && !err; k++)
+			if (!strcmp(errno_name(-k, buf, sizeof(buf)), name))
+				err = k;
+		if (!err) {
+			e->other += n;
+			continue;
+		}
+		rec_errors_add_n(e, -(int64_t)err, n);
+	}
 }
 
 /* A target index below the header's count. */
@@ -291,6 +332,8 @@ static void rr_header(struct rr *r, int o)
 		tg->fstype = rr_keep(r, rr_str(r, e, "fstype"));
 		tg->device = rr_keep(r, rr_str(r, e, "device"));
 		tg->device_size = rr_u64(r, e, "device_size");
+		tg->mdevice = rr_keep(r, rr_opt_str(r, e, "metrics_device"));
+		tg->mdisk = rr_keep(r, rr_opt_str(r, e, "metrics_disk"));
 		for (int d = jsonr_first(j, s); d >= 0 && !r->err; d = jsonr_next(j, d)) {
 			struct rec_dev *dv = &tg->dev[tg->ndev];
 			int64_t wc;
@@ -381,7 +424,13 @@ static int rr_event(struct rr *r, int o, const char *type, struct rec_event *ev)
 		ev->mono = rr_u64(r, o, "mono");
 		ev->real = rr_u64(r, o, "real");
 		rr_tally(r, o, &ev->tally);
-		memset(&ev->errors, 0, sizeof(ev->errors));
+		rr_errors(r, rr_node(r, o, "errors"), &ev->errors);
+	} else if (!strcmp(type, "skipped")) {
+		ev->kind = REC_SKIPPED;
+		ev->target = rr_target(r, o);
+		ev->hi = rr_u64(r, o, "hi");
+		ev->step = rr_u64(r, o, "step");
+		ev->n = rr_u64(r, o, "n");
 	} else if (!strcmp(type, "request")) {
 		ev->kind = REC_REQUEST;
 		rr_request(r, o, ev);

@@ -23,7 +23,7 @@
 
 enum rec_kind {
 	REC_HEADER, REC_PERIOD, REC_REQUEST, REC_IOSTAT, REC_VERDICT, REC_WARNING, REC_FAILURE,
-	REC_SUMMARY, REC_END,
+	REC_SUMMARY, REC_END, REC_SKIPPED,
 };
 
 struct rec_row {
@@ -41,6 +41,7 @@ struct rec_event {
 	struct rec_errors errors;   /* period */
 	bool split;                 /* summary: read and write are there (-G) */
 	struct stats read, write;
+	uint64_t hi, step, n;       /* skipped */
 	struct sample sample;       /* request */
 	enum notice notice;
 	size_t nrows;               /* iostat: the block's rows; verdict: its own (own_rows) */

@@ -83,6 +83,18 @@ probe --replay "$R.chk" --check 1s,2s
 check "null: --replay --check prints the live plugin line and state" \
 	same "$T_TMP/chk.live" && [ "$RC" = "$LIVE_RC" ]
 
+# --prometheus: the textfile the live run's exporters wrote last (times folded)
+promfold() { grep -Ev '_timestamp_seconds|_start_time_seconds|^#' "$1"; }
+rm -f "$T_TMP/live.prom" "$T_TMP/rep.prom"
+live prom --engine=null -i 10ms -w 2 -q --record-requests --prometheus "$T_TMP/live.prom" "$D"
+probe --replay "$R.prom" -q --prometheus "$T_TMP/rep.prom"
+check "null, --record-requests: --replay --prometheus writes the live textfile" \
+	diff <(promfold "$T_TMP/live.prom") <(promfold "$T_TMP/rep.prom")
+check "null: the textfile has its series" grep -q '^ioprobe_request_duration_seconds_count' \
+	"$T_TMP/rep.prom"
+probe --replay "$R.prom" --prometheus "$T_TMP/bad-name"
+check "--replay --prometheus with a name not ending in .prom: exit 1" rc_is 1 && err_prefixed
+
 live multi --engine=null -i 5ms -w 2.5 -P 1 -q "$D" "$D/b" "$T_TMP"
 probe --replay "$R.multi" -P 1 -q
 check "null, 3 targets: --replay -P prints the live raw lines (each target's in order)" \
@@ -155,7 +167,8 @@ if require_fuse_soft() { [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPRO
 	M=$T_TMP/fd
 	DEV=$(make_fault_disk "$M" 32M --latency 1ms --eio 0+2M) || { fail "mount faultdisk"; finish; }
 	rm -f "$R.fault"
-	"$IOPROBE" -D -E -i 10ms -w 5 -P 1 --iostat -q --record "$R.fault" "$DEV" "$D" \
+	"$IOPROBE" -D -E -i 10ms -w 5 -P 1 --iostat -q --record "$R.fault" \
+		--prometheus "$T_TMP/fault.prom" "$DEV" "$D" \
 		>"$T_TMP/fault.live" 2>"$T_TMP/fault.err" &
 	pid=$!
 	sleep 2.5
@@ -178,6 +191,13 @@ lo, hi = p[1]["percentiles"]["50"], p[-2]["percentiles"]["50"]
 assert 1e6 <= lo < 2.5e6 and hi >= 4e6, (lo, hi)
 assert sum(l["errors"].get("EIO", 0) for l in p) == sum(l["failed"] for l in p) > 0
 ' "$R.fault"
+	probe --replay "$R.fault" -q --prometheus "$T_TMP/faultrep.prom"
+	# from the totals (no request lines): counts, sums, bytes, errors by errno exact; the
+	# fleet buckets from the log-linear ones (a bucket straddling a bound may move)
+	check "fault disk: --replay --prometheus from the totals: counts, sums, EIO as live" \
+		diff <(promfold "$T_TMP/fault.prom" | grep -v _bucket) \
+		<(promfold "$T_TMP/faultrep.prom" | grep -v _bucket)
+	check "fault disk: the textfile counts the EIO" grep -q 'errno="EIO"} [1-9]' "$T_TMP/faultrep.prom"
 	probe --replay "$R.fault"
 	check "fault disk: --replay prints the two summaries (failed requests counted)" \
 		[ "$(grep -c 'ioprobe statistics' "$OUT")" = 2 ] && out_has ' failed, '
