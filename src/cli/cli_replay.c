@@ -28,6 +28,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "fmt.h"
 #include "metrics.h"
 #include "promfile.h"
 #include "promfmt.h"
@@ -240,21 +241,34 @@ static int rp_group(struct replay *p)
 	const struct opts *o = p->o;
 	const struct rec_header *h = p->h;
 	uint64_t base = h->period ? h->period : h->print_interval;
+	char t1[FMT_BUFSZ], t2[FMT_BUFSZ];
 
 	if (o->print_count) {
-		if (h->print_count == o->print_count && !h->period)
+		if (h->print_count == o->print_count && !base)
 			return 1;
-		cli_msg("--replay: -p %llu: the recording's periods are %s; replay it with %s",
-			(unsigned long long)o->print_count,
-			h->print_count ? "of another count of requests" : "times",
-			h->print_count ? "its own -p" : "-P");
+		if (h->print_count && !base)
+			cli_msg("--replay: -p %llu: the recording's periods are of %llu requests: "
+				"replay them with -p %llu", (unsigned long long)o->print_count,
+				(unsigned long long)h->print_count,
+				(unsigned long long)h->print_count);
+		else
+			cli_msg("--replay: -p %llu: the recording's periods are %s long: replay "
+				"them with -P", (unsigned long long)o->print_count,
+				fmt_value(t1, sizeof(t1), base, FMT_TIME));
 		return -1;
 	}
 	if (!o->print_interval)
 		return 0;
-	if (!base || o->print_interval % base) {
-		cli_msg("--replay: -P: the recording's periods are %s; -P must be a multiple of "
-			"them", base ? "another length" : "counts of requests (-p)");
+	if (!base) {
+		cli_msg("--replay: -P: the recording's periods are of %llu requests: replay them "
+			"with -p %llu", (unsigned long long)h->print_count,
+			(unsigned long long)h->print_count);
+		return -1;
+	}
+	if (o->print_interval % base) {
+		cli_msg("--replay: -P %s is no multiple of the recording's periods (%s)",
+			fmt_value(t1, sizeof(t1), o->print_interval, FMT_TIME),
+			fmt_value(t2, sizeof(t2), base, FMT_TIME));
 		return -1;
 	}
 	return (int)(o->print_interval / base);
