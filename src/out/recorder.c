@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,11 @@ static void *rec_writer(void *arg)
 	struct recorder *rc = arg;
 	struct sbuf batch = SBUF_INIT, swap;
 	bool done = false;
+	sigset_t all;
 
+	/* the run's signals go to other threads: zlib does not retry a write cut by EINTR */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	while (!done) {
 		int ret;
 
