@@ -1,36 +1,54 @@
 #!/bin/sh
-# Install every build and test dependency of ioprobe, then configure and build it in ./build.
-# Re-run safe: an existing build directory is reconfigured, not recreated.
-# Usage: ./packaging/setup.sh [extra meson setup options...]
+# Install what ioprobe needs to build and run, then configure and build it in ./build.
+# With --tests, also install everything the test suites, the fuzzers, the benchmark and the
+# package build use, so that `meson test -C build` runs every test.
+# Re-run safe: an existing build directory is reconfigured (a library installed since, such as
+# criterion, is found then), not recreated.
+# Usage: ./packaging/setup.sh [--tests] [extra meson setup options...]
+# IOPROBE_SKIP_DEPS=1 installs nothing (configure and build only).
 set -eu
 
 cd "$(dirname "$0")/.."
+
+tests=0
+if [ "${1:-}" = --tests ]; then
+	tests=1
+	shift
+fi
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 
-# Build: compiler, meson, libraries (protobuf-c and its protoc-c generator: the protobuf
-# exposition with native histograms; zlib: --record FILE.gz and --replay). Test: criterion,
-# ioping (reference), sysstat (iostat reference), tmux (TUI tests), python3 (JSON parsing),
-# util-linux and mount (losetup, mount), e2fsprogs (mkfs for the mounted-device tests), fuse3 (the fault-injecting test disk), man-db
-# and groff (man page lint), clang (fuzzers), time (benchmark RSS), locales (localedef and
-# de_DE for the decimal-comma test), prometheus, prometheus-node-exporter,
-# python3-prometheus-client and curl (the fleet-output tests), systemd (systemd-analyze
-# verify of the unit), strace (counts the io_uring engine's system calls). Packaging: dpkg-dev, debhelper, lintian, fakeroot, bash-completion.
-DEB_PKGS="gcc pkg-config locales meson ninja-build libncurses-dev libaio-dev liburing-dev
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
-	libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux mount e2fsprogs
-	man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev debhelper lintian
-	fakeroot bash-completion fio prometheus prometheus-node-exporter python3-prometheus-client
-	curl systemd strace python3-yaml"
+# Build and run: compiler, meson, ninja, pkg-config, ncursesw (the view), libaio and liburing
+# (engines), protobuf-c and its protoc-c generator (the protobuf exposition with native
+# histograms), zlib (--record FILE.gz and --replay).
+DEB_PKGS="gcc pkg-config meson ninja-build libncurses-dev libaio-dev liburing-dev
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
-	protobuf-c-devel protobuf-c-compiler zlib-devel
-	criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs man-db clang
-	glibc-locale-source strace"
-PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib criterion fuse3 ioping sysstat tmux
-	python util-linux e2fsprogs man-db clang strace"
+	protobuf-c-devel protobuf-c-compiler zlib-devel"
+PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib"
+# Tests (--tests): criterion (unit suites), ioping (reference), sysstat (iostat reference), tmux
+# (view tests), python3 and python3-yaml (JSON and rule files), util-linux and mount (losetup,
+# mount), e2fsprogs (mkfs), fuse3 (the fault-injecting test disk), man-db and groff (man page
+# lint), clang (fuzzers), valgrind, time (benchmark RSS), locales (de_DE for the decimal-comma
+# test), fio (loads and the fio-job check), prometheus, prometheus-node-exporter,
+# python3-prometheus-client and curl (fleet outputs), systemd (systemd-analyze verify of the
+# unit), strace (the io_uring engine's system calls), procps; packaging: dpkg-dev, debhelper,
+# lintian, fakeroot, bash-completion.
+DEB_TEST_PKGS="locales libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux
+	mount e2fsprogs man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev
+	debhelper lintian fakeroot bash-completion fio prometheus prometheus-node-exporter
+	python3-prometheus-client curl systemd strace python3-yaml"
+RPM_TEST_PKGS="criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs
+	man-db clang glibc-locale-source strace"
+PAC_TEST_PKGS="criterion fuse3 ioping sysstat tmux python util-linux e2fsprogs man-db clang strace"
+if [ "$tests" = 1 ]; then
+	DEB_PKGS="$DEB_PKGS $DEB_TEST_PKGS"
+	RPM_PKGS="$RPM_PKGS $RPM_TEST_PKGS"
+	PAC_PKGS="$PAC_PKGS $PAC_TEST_PKGS"
+fi
 
 if [ "${IOPROBE_SKIP_DEPS:-0}" != 1 ]; then
 	if command -v apt-get >/dev/null 2>&1; then

@@ -91,7 +91,7 @@ Test(tui_verdict, keeps_up_with_the_flushes_counted)
 	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 
 	feed(tv, 70, 7400000, 0);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	texts(tv, &a, &b);
 	cr_assert_str_eq(sbuf_str(&a), "asked 70/s  got 70/s (0 %)  dev 140/s (expected 140)");
 	cr_assert(!strncmp(sbuf_str(&b), "keeps up: dev 140/s (expected 140: 1 piece + 1 flush",
@@ -109,7 +109,7 @@ Test(tui_verdict, write_through_comes_from_devwatch)
 	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 
 	feed(tv, 70, 7 * MS, 0);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	texts(tv, &a, &b);
 	cr_assert_str_eq(sbuf_str(&a), "asked 70/s  got 70/s (0 %)  dev 70/s (expected 70)");
 	cr_assert_eq(tv->v.state, VERDICT_KEEPS_UP);
@@ -126,7 +126,7 @@ Test(tui_verdict, falls_short_shows_the_asked_rate_not_the_achieved)
 	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 
 	feed(tv, 130, 7400000, 70);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	texts(tv, &a, &b);
 	cr_assert_str_eq(sbuf_str(&a), "asked 200/s  got 130/s (-35 %)  dev 262/s (expected 400)");
 	cr_assert(!strncmp(sbuf_str(&b), "falls short: device saturated: busy ", 36),
@@ -135,7 +135,7 @@ Test(tui_verdict, falls_short_shows_the_asked_rate_not_the_achieved)
 	cr_assert_eq(tv->v.skipped, 70);
 	/* the next interval counts only its own skipped slots and requests */
 	feed(tv, 131, 7400000, 139);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	cr_assert_eq(tv->v.skipped, 69);
 	cr_assert_eq(tv->v.done, 131);
 	sbuf_free(&a);
@@ -151,7 +151,7 @@ Test(tui_verdict, the_asked_rate_follows_the_interval_keys)
 
 	tui_verdict_set_asked(tv, 0);
 	feed(tv, 70, 7 * MS, 0);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	cr_assert_eq(tv->v.state, VERDICT_NONE, "unpaced (or paused): nothing to compare");
 	cr_assert_eq(tv->v.reason, VERDICT_UNPACED);
 	free(tv);
@@ -164,11 +164,11 @@ Test(tui_verdict, no_device_row_keeps_the_last_verdict)
 	struct devwatch *w = dev(140, 70, 53, 0.53, 3.7, VERDICT_CACHE_BACK);
 
 	feed(tv, 70, 7 * MS, 0);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	cr_assert_eq(tv->v.state, VERDICT_KEEPS_UP);
 	w->dev[0].state = DEVWATCH_MISSING;
 	feed(tv, 3, 7 * MS, 0);
-	tui_verdict_judge(tv, w, SEC);
+	tui_verdict_judge(tv, w, SEC, 0);
 	cr_assert_eq(tv->v.state, VERDICT_KEEPS_UP);
 	cr_assert_eq(tv->v.done, 70);
 	free(tv);

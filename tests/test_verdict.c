@@ -332,6 +332,34 @@ Test(verdict, split_requests_are_not_a_queue)
 	cr_assert_eq(v.pieces, 4);
 	cr_assert_float_eq(v.expected, 100, 1e-9);
 	cr_assert_float_eq(v.own_aqu, 4, 1e-9);
+	/* the line says which limit cut the request */
+	cr_assert(strstr(line(&v, buf, sizeof(buf)), "(expected 100: 4 pieces of 128 KiB (max_sectors_kb) + 1 flush per "
+			      "request)"), "%s", buf);
+}
+
+/* A 4 MiB read on a loop device (128 segments, 1280 KiB of sectors): max_segments cuts it. */
+Test(verdict, the_line_names_max_segments)
+{
+	struct iostat_row row;
+	struct verdict_dev d = { "loop0", &row, 1280, VERDICT_CACHE_BACK, 128 };
+	struct verdict_probe p = wprobe(5, 4 << 20, false);
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	p.write_share = 0;
+	memset(&row, 0, sizeof(row));
+	row.interval_ns = SEC;
+	row.r_s = 40;
+	row.aqu_sz = 0.4;
+	row.util = 40;
+	p.done = 5;
+	p.p50_ns = p.p99_ns = 10 * MS;
+	p.sum_ns = 50 * MS;
+	verdict_hist_init(&h);
+	cr_assert_eq(verdict_judge(&h, &p, &d, 1, &v), 0);
+	cr_assert(strstr(line(&v, buf, sizeof(buf)),
+			 "(expected 40: 8 pieces of 512 KiB (max_segments) per request)"), "%s", buf);
 }
 
 /* Four dd writers start after the first second: other I/O, queue building, falls short. */
@@ -701,4 +729,118 @@ Test(verdict, device_that_saw_far_less_is_no_verdict)
 	/* 60 of 70 is within the margin of what the probe explains: judged as usual */
 	judge(&h, p, 0, VERDICT_CACHE_BACK, &merged, &v);
 	cr_assert_eq(v.state, VERDICT_KEEPS_UP, "%s", line(&v, buf, sizeof(buf)));
+}
+
+/*
+ * Issue 24 case 4 on a real disk: 35/s of 512 KiB (-C, max_sectors_kb 128: 4 pieces) on the
+ * serial 7 ms disk, whose capacity is 34.5/s; each second got 34 or 35 (rows recorded beside
+ * --iostat). Over 3 intervals that is 103 or 104 of 105: no request of slack at 105 due, and
+ * once short, 99.5 % to keep up again, so it never flips back on a lucky window.
+ */
+Test(verdict, at_capacity_falls_short_without_flipping)
+{
+	static const uint64_t got[] = { 34, 34, 34, 35, 34, 34, 35, 34, 35, 34, 35 };
+	struct rec r = { 0, 0, 28.7, 32, 137, 0, 0, 18, 18, 2.47, 98.8, 28.9 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); i++) {
+		r.done = got[i];
+		judge(&h, wprobe(35, 512 << 10, false), 128, VERDICT_CACHE_BACK, &r, &v);
+		if (i == 0)
+			continue; /* 34 of 35 due: within the one request of slack below 100 due */
+		cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "interval %zu: %s", i,
+			     line(&v, buf, sizeof(buf)));
+		cr_assert_eq(v.reason, VERDICT_DEVICE_SATURATED, "interval %zu: %s", i, buf);
+	}
+	/* windows of 104 of 105 (99.05 %): keeps up from a keeping state, not after a short one */
+	verdict_hist_init(&h);
+	r.aqu = 0.7;
+	r.util = 70;
+	for (int i = 0; i < 4; i++) {
+		r.done = i == 3 ? 34 : 35;
+		judge(&h, wprobe(35, 512 << 10, false), 128, VERDICT_CACHE_BACK, &r, &v);
+		cr_assert_eq(v.state, VERDICT_KEEPS_UP, "interval %d: %s", i,
+			     line(&v, buf, sizeof(buf)));
+	}
+	r.done = 33; /* 103 of 105: short */
+	judge(&h, wprobe(35, 512 << 10, false), 128, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT);
+	r.done = 37; /* 104 of 105: 99.05 %, below the 99.5 % it takes to recover */
+	judge(&h, wprobe(35, 512 << 10, false), 128, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "%s", line(&v, buf, sizeof(buf)));
+	r.done = 35; /* 105 of 105 */
+	judge(&h, wprobe(35, 512 << 10, false), 128, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_KEEPS_UP, "%s", line(&v, buf, sizeof(buf)));
+}
+
+/*
+ * Issue 24 case 5's hiccup: the serial 7 ms disk at 70/s stopped for 1 s (SIGSTOP of the FUSE
+ * server), rows recorded beside --iostat. The interval holding it has one request in flight
+ * 700 ms at its end, the next its 1.01 s completion with a catch-up (await 13.7 ms, aqu-sz
+ * 1.36). Before: "probe limited", then "queue building; device saturated", then "probe
+ * limited" twice while the window still held the stall. Now: "stalled" while the window holds
+ * it, no queue from the stalled request, then keeps up.
+ */
+Test(verdict, a_stall_is_one_state_until_it_leaves_the_window)
+{
+	struct rec r[] = {
+		{ 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.7, 3.7, 0.52, 53, 7.46 },
+		{ 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.7, 3.7, 0.52, 53, 7.46 },
+		{ 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.7, 3.7, 0.52, 53, 7.46 },
+		{ 21, 0, 7.44, 7.6, 42, 21, 0.05, 3.7, 3.7, 0.16, 86, 7.46 },
+		{ 49, 69, 7.44, 1010, 98, 49, 0.05, 13.7, 13.7, 1.36, 67, 27.9 },
+		{ 70, 0, 7.44, 9.5, 140, 70, 0.05, 3.7, 3.7, 0.52, 52, 7.46 },
+		{ 70, 0, 7.44, 8.4, 140, 70, 0.05, 3.7, 3.7, 0.52, 52, 7.46 },
+		{ 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.6, 3.6, 0.51, 52, 7.46 },
+	};
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		struct verdict_probe p = wprobe(70, 256 << 10, true);
+
+		p.max_ns = (uint64_t)(r[i].p99_ms * MS);
+		p.inflight_ns = i == 3 ? 700 * MS : 0;
+		judge(&h, p, 1280, VERDICT_CACHE_BACK, &r[i], &v);
+		line(&v, buf, sizeof(buf));
+		if (i < 3 || i == 7) {
+			cr_assert_eq(v.state, VERDICT_KEEPS_UP, "interval %zu: %s", i, buf);
+			continue;
+		}
+		cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "interval %zu: %s", i, buf);
+		cr_assert_eq(v.reason, VERDICT_STALLED, "interval %zu: %s", i, buf);
+		cr_assert_not(v.queue_building, "interval %zu: %s", i, buf);
+		if (i == 3)
+			cr_assert(strstr(buf, "falls short: stalled: got 53.7/s of 70 (-23 %), a "
+					      "request in flight for 700 ms (the others' p50 7.44 ms)"),
+				  "%s", buf);
+		else
+			cr_assert(strstr(buf, "a request took 1.01 s"), "interval %zu: %s", i, buf);
+	}
+}
+
+/* A slow device is not a stall: a serial 300 ms disk asked 5/s has its slowest request near
+ * its p50 — device saturated, never "stalled". */
+Test(verdict, a_slow_device_is_not_a_stall)
+{
+	struct rec r = { 3, 2, 300, 320, 6, 3, 1, 150, 150, 0.99, 99, 305 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 3; i++) {
+		struct verdict_probe p = wprobe(5, 4096, true);
+
+		p.max_ns = 320 * MS;
+		p.inflight_ns = 150 * MS;
+		judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
+		cr_assert_eq(v.reason, VERDICT_DEVICE_SATURATED, "interval %d: %s", i,
+			     line(&v, buf, sizeof(buf)));
+	}
 }

@@ -64,7 +64,8 @@ enum tui_ov_vclass tui_ov_vclass(const struct tui_ov_row *r)
 	case VERDICT_QUEUE_BUILDING:
 		return TUI_OV_VC_DEVICE;
 	case VERDICT_FALLS_SHORT:
-		if (r->v.reason == VERDICT_DEVICE_SATURATED || r->v.reason == VERDICT_WAIT_ABOVE)
+		if (r->v.reason == VERDICT_DEVICE_SATURATED || r->v.reason == VERDICT_WAIT_ABOVE ||
+		    r->v.reason == VERDICT_STALLED)
 			return TUI_OV_VC_DEVICE;
 		return TUI_OV_VC_PROBE;
 	case VERDICT_NONE:
@@ -89,6 +90,7 @@ const char *tui_ov_vshort(const struct tui_ov_row *r)
 		case VERDICT_DEVICE_SATURATED: return "saturated";
 		case VERDICT_WAIT_ABOVE: return "wait above";
 		case VERDICT_DEPTH_LIMITED: return "depth lim";
+		case VERDICT_STALLED: return "stalled";
 		case VERDICT_PROBE_LIMITED: return "probe lim";
 		default: return "short";
 		}
@@ -128,8 +130,8 @@ size_t tui_ov_slowest(const struct tui_ov_row *rows, size_t n)
 const char *tui_ov_rule_text(void)
 {
 	return "slowest (!): a target whose device is the limit (device saturated), has "
-	       "other load (other I/O, queue building) or a wait above the device ranks "
-	       "first; then the highest p99 over the window. Probe or depth limited alone "
+	       "other load (other I/O, queue building), a wait above the device or a stall "
+	       "ranks first; then the highest p99 over the window. Probe or depth limited alone "
 	       "never outranks a slower device.";
 }
 

@@ -491,9 +491,12 @@ void tui_tick(struct tui *t, uint64_t mono)
 
 		tui_iostat_sample(&t->io, t->live.samples);
 		/* the probe's interval: since the last sample, or since its first start */
+		uint64_t since = session_inflight_since(&t->s);
+
 		tui_verdict_judge(&t->verdict, &t->io.watch,
 				  t->io.last > prev && prev ? (t->io.last - prev < run ?
-							       t->io.last - prev : run) : 0);
+							       t->io.last - prev : run) : 0,
+				  since && mono > since ? mono - since : 0);
 		if (tui_verdict_rows(t) != t->verdict_rows)
 			tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;

@@ -25,14 +25,16 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s)
 	tv->skipped_run = s->skipped;
 }
 
-void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns)
+void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
+		       uint64_t inflight_ns)
 {
 	struct verdict_dev dev[DEVWATCH_MAX];
 	struct iostat_dev_row rows[DEVWATCH_MAX];
 	size_t n = devwatch_verdict_devs(w, dev, DEVWATCH_MAX);
 	bool any = devwatch_rows(w, rows, DEVWATCH_MAX) > 0; /* a device with a row (OK, RESET) */
 
-	verdict_probe_interval(&tv->p, period_ns, &tv->lat, tv->skipped_run - tv->skip_mark);
+	verdict_probe_interval(&tv->p, period_ns, &tv->lat, tv->skipped_run - tv->skip_mark,
+			       inflight_ns);
 	tv->skip_mark = tv->skipped_run;
 	stats_init(&tv->lat);
 	if (!any)

@@ -41,10 +41,12 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s);
 
 /*
  * Judge the interval that just ended (period_ns long, as far as the probe
- * ran in it; 0 before its first request) on w's devices, top first, and open the next. Nothing is
+ * ran in it; 0 before its first request) on w's devices, top first, and open the next;
+ * inflight_ns is the age of the probe's request still in flight (0: none). Nothing is
  * judged (the last verdict stays) when no device has a complete row.
  */
-void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns);
+void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
+		       uint64_t inflight_ns);
 
 /*
  * The panel's two texts: rates "asked 200/s  got 131/s (-35 %)  dev 262/s

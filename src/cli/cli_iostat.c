@@ -34,6 +34,16 @@ void cli_iv_add(struct cli_target *tg, const struct sample *s)
 	pthread_mutex_unlock(&tg->iv_lock);
 }
 
+/* The age of tg's request in flight (its probe's shared control), 0 when none. */
+static uint64_t cli_iv_inflight(const struct cli_target *tg)
+{
+	uint64_t since = tg->p && tg->p->ctl ?
+			 atomic_load_explicit(&tg->p->ctl->inflight, memory_order_relaxed) : 0;
+	uint64_t now = clock_now();
+
+	return since && now > since ? now - since : 0;
+}
+
 /*
  * Close tg's interval at boottime now: swap the latency buffers and fill
  * tg->vp's per-interval fields, then clear the closed buffer. The ticker's.
@@ -52,7 +62,7 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	/* the probe's interval starts with its first request, not with the sampler */
 	from = first > tg->iv_prev ? first : tg->iv_prev;
 	verdict_probe_interval(&tg->vp, first && now > from ? now - from : 0, lat,
-			       skipped - tg->iv_skip_mark);
+			       skipped - tg->iv_skip_mark, cli_iv_inflight(tg));
 	tg->iv_skip_mark = skipped;
 	tg->iv_prev = now;
 	stats_init(lat);

@@ -55,6 +55,8 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 	double mean = v->mean_ns / 1e6;
 	bool at_ceiling, in_device = v->dev_ms >= VERDICT_CEILING_DEV_SHARE * mean;
 
+	if (v->stall_ns) /* one request held far longer than the rest: the window's shortfall */
+		return VERDICT_STALLED;
 	if (!v->done) /* nothing finished: either the device is busy or it never saw the request */
 		return v->busy >= VERDICT_BUSY_SATURATED ? VERDICT_DEVICE_SATURATED :
 							   VERDICT_WAIT_ABOVE;
@@ -90,6 +92,10 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	v->expected = at_asked.total;
 	v->own = at_got.total;
 	v->pieces = at_asked.pieces;
+	v->piece_bytes = verdict_piece_bytes(d);
+	v->piece_segments = d->max_segments &&
+			    v->piece_bytes == (uint64_t)d->max_segments * VERDICT_SEGMENT_BYTES &&
+			    v->piece_bytes < (uint64_t)d->max_sectors_kb * 1024;
 	v->flush_counted = p->flush && p->write_share > 0 &&
 			   d->write_cache != VERDICT_CACHE_THROUGH;
 	v->f_s = r->f_s;
@@ -116,9 +122,12 @@ static void verdict_checks(const struct verdict_hist *h, const struct verdict_pr
 	v->other_io = v->dev_rate > v->own + margin;
 	v->device_less = v->dev_rate < VERDICT_LESS_SHARE * v->own && v->own - v->dev_rate >= margin;
 	above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
-	v->queue_building = (above && (h->prev_above || v->aqu > h->prev_aqu)) ||
-			    (h->base_n >= VERDICT_BASELINE_PERIODS &&
-			     v->await > VERDICT_AWAIT_FACTOR * h->base_await + VERDICT_AWAIT_MIN_MS);
+	/* an interval holding a stall judges no queue: its one long request fills aqu-sz and
+	 * await (VERDICT_STALL_*) */
+	v->queue_building = !h->win_stall[h->win_at] &&
+			    ((above && (h->prev_above || v->aqu > h->prev_aqu)) ||
+			     (h->base_n >= VERDICT_BASELINE_PERIODS &&
+			      v->await > VERDICT_AWAIT_FACTOR * h->base_await + VERDICT_AWAIT_MIN_MS));
 }
 
 /* Remember this interval for the next one. */
@@ -131,31 +140,47 @@ static void verdict_remember(struct verdict_hist *h, const struct verdict *v)
 	h->prev_above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
 	/* the baseline is the probe's own picture: intervals with other load do not count */
 	if (h->base_n < VERDICT_BASELINE_PERIODS && v->dev_rate > 0 && !v->other_io &&
-	    !v->queue_building) {
+	    !v->queue_building && !h->win_stall[h->win_at]) {
 		h->base_await = (h->base_await * h->base_n + v->await) / (h->base_n + 1);
 		h->base_n++;
 	}
+}
+
+/* The interval's stall (VERDICT_STALL_*): its longest request's time, or 0 when none stands out. */
+static uint64_t verdict_stall(const struct verdict_probe *p)
+{
+	uint64_t longest = p->max_ns > p->inflight_ns ? p->max_ns : p->inflight_ns;
+
+	if (!longest || (double)longest < VERDICT_STALL_SHARE * (double)p->period_ns ||
+	    (double)longest < VERDICT_STALL_FACTOR * (double)p->p50_ns)
+		return 0;
+	return longest;
 }
 
 /* Add this interval to h's rate window (a new asked rate starts a new window). */
 static void verdict_window_push(struct verdict_hist *h, const struct verdict_probe *p,
 				double asked)
 {
-	if (h->win_n && fabs(asked - h->win_asked) > 1e-9 * fmax(1, asked))
+	if (h->win_n && fabs(asked - h->win_asked) > 1e-9 * fmax(1, asked)) {
 		h->win_n = 0;
+		h->was_short = false;
+	}
 	h->win_asked = asked;
 	h->win_at = (h->win_at + 1) % VERDICT_WINDOW;
 	h->win_done[h->win_at] = p->done;
 	h->win_ns[h->win_at] = p->period_ns;
 	h->win_sum[h->win_at] = p->sum_ns;
+	h->win_stall[h->win_at] = verdict_stall(p);
 	if (h->win_n < VERDICT_WINDOW)
 		h->win_n++;
 }
 
 /* The window's rate numbers into v: achieved, short_pct, mean, the probe's busy share. */
-static void verdict_window(const struct verdict_hist *h, unsigned depth, struct verdict *v)
+static void verdict_window(const struct verdict_hist *h, const struct verdict_probe *p,
+			   struct verdict *v)
 {
-	double done = 0, ns = 0, sum = 0;
+	double done = 0, ns = 0, sum = 0, due, share, slack;
+	unsigned depth = p->depth;
 
 	for (unsigned i = 0; i < h->win_n; i++) {
 		unsigned k = (h->win_at + VERDICT_WINDOW - i) % VERDICT_WINDOW;
@@ -163,6 +188,10 @@ static void verdict_window(const struct verdict_hist *h, unsigned depth, struct 
 		done += (double)h->win_done[k];
 		ns += (double)h->win_ns[k];
 		sum += (double)h->win_sum[k];
+		if (h->win_stall[k] > v->stall_ns) {
+			v->stall_ns = h->win_stall[k];
+			v->stall_now = i == 0 && p->inflight_ns == h->win_stall[k];
+		}
 	}
 	v->window_s = ns / 1e9;
 	v->achieved = ns > 0 ? done / v->window_s : 0;
@@ -170,8 +199,10 @@ static void verdict_window(const struct verdict_hist *h, unsigned depth, struct 
 	v->mean_ns = done > 0 ? sum / done : 0;
 	v->probe_busy = ns > 0 ? sum / (ns * (depth ? depth : 1)) : 0;
 	v->max_rate = v->mean_ns > 0 ? (depth ? depth : 1) * 1e9 / v->mean_ns : 0;
-	v->falls_short = v->asked > 0 && ns > 0 &&
-			 done + VERDICT_KEEP_SLACK_REQS < VERDICT_KEEP_SHARE * v->asked * v->window_s;
+	due = v->asked * v->window_s;
+	share = h->was_short ? VERDICT_RECOVER_SHARE : VERDICT_KEEP_SHARE;
+	slack = due < VERDICT_KEEP_SLACK_BELOW ? VERDICT_KEEP_SLACK_REQS : 0;
+	v->falls_short = v->asked > 0 && ns > 0 && done + slack < share * due;
 }
 
 int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
@@ -191,7 +222,8 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 	out->p50_ns = p->p50_ns;
 	out->p99_ns = p->p99_ns;
 	verdict_window_push(h, p, out->asked);
-	verdict_window(h, p->depth, out);
+	verdict_window(h, p, out);
+	h->was_short = out->falls_short;
 	out->have_dev = ndev > 0 && dev && secs > 0 && verdict_device(p, &dev[0], out);
 	if (!out->have_dev) {
 		out->state = VERDICT_NONE;
@@ -241,6 +273,7 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_NO_DEVICE: return "no device row";
 	case VERDICT_DEVICE_LESS: return "the device saw less";
 	case VERDICT_DEPTH_LIMITED: return "depth limited";
+	case VERDICT_STALLED: return "stalled";
 	case VERDICT_NO_REASON: break;
 	}
 	return "";
@@ -311,13 +344,17 @@ int verdict_format_rates(struct sbuf *sb, const struct verdict *v)
 	return sb->error;
 }
 
-/* "dev 140/s (expected 140: 1 piece + 1 flush per write)" */
-static void put_dev(struct sbuf *sb, const struct verdict *v, double expected)
+/* "dev 140/s (expected 140: 1 piece + 1 flush per request)"; split requests say, but for brief,
+ * which limit cut them: "4 pieces of 128 KiB (max_sectors_kb)" or "(max_segments)". */
+static void put_dev(struct sbuf *sb, const struct verdict *v, double expected, bool brief)
 {
 	put_rate(sb, "dev ", v->dev_rate, "/s");
 	put_rate(sb, " (expected ", expected, ": ");
-	sbuf_printf(sb, "%u piece%s%s per request)", v->pieces, v->pieces == 1 ? "" : "s",
-		    v->flush_counted ? " + 1 flush" : "");
+	sbuf_printf(sb, "%u piece%s", v->pieces, v->pieces == 1 ? "" : "s");
+	if (!brief && v->pieces > 1 && v->piece_bytes)
+		sbuf_printf(sb, " of %llu KiB (%s)", (unsigned long long)(v->piece_bytes >> 10),
+			    v->piece_segments ? "max_segments" : "max_sectors_kb");
+	sbuf_printf(sb, "%s per request)", v->flush_counted ? " + 1 flush" : "");
 }
 
 static void put_queue(struct sbuf *sb, const struct verdict *v)
@@ -348,12 +385,19 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 		sbuf_printf(sb, "busy %.0f %%", v->busy);
 		if (!brief) {
 			sbuf_puts(sb, ", ");
-			put_dev(sb, v, v->expected);
+			put_dev(sb, v, v->expected, brief);
 		}
 		break;
 	case VERDICT_DEPTH_LIMITED:
 		put_time(sb, "one request takes ", (uint64_t)v->mean_ns);
 		sbuf_printf(sb, " (%.3f ms of it in the device, busy %.0f %%)", v->dev_ms, v->busy);
+		break;
+	case VERDICT_STALLED:
+		put_time(sb, v->stall_now ? "a request in flight for " : "a request took ",
+			 v->stall_ns);
+		if (v->p50_ns)
+			put_time(sb, " (the others' p50 ", v->p50_ns);
+		sbuf_printf(sb, "%s, busy %.0f %%", v->p50_ns ? ")" : "", v->busy);
 		break;
 	case VERDICT_PROBE_LIMITED:
 		sbuf_printf(sb, "busy %.0f %%, the device's time %.0f %% of the probe's (its CPU or "
@@ -388,7 +432,7 @@ static int verdict_put(struct sbuf *sb, const struct verdict *v, bool brief)
 		break;
 	case VERDICT_KEEPS_UP:
 		sbuf_puts(sb, ": ");
-		put_dev(sb, v, v->expected);
+		put_dev(sb, v, v->expected, brief);
 		sbuf_printf(sb, ", f/s %.0f, await %.2f ms, aqu-sz %.2f, busy %.0f %%", v->f_s,
 			    v->await, v->aqu, v->busy);
 		break;
@@ -433,7 +477,7 @@ void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size
 }
 
 void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
-			    uint64_t skipped)
+			    uint64_t skipped, uint64_t inflight_ns)
 {
 	p->period_ns = period_ns;
 	p->done = lat->count;
@@ -441,6 +485,8 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->p50_ns = stats_percentile(lat, 50);
 	p->p99_ns = stats_percentile(lat, 99);
 	p->sum_ns = lat->sum;
+	p->max_ns = lat->max;
+	p->inflight_ns = inflight_ns;
 }
 
 int verdict_format(struct sbuf *sb, const struct verdict *v)

@@ -82,7 +82,32 @@
  * per 1 s interval was 3 % and hid a -3 % shortfall).
  */
 #define VERDICT_WINDOW 3
+/*
+ * ... and that one request of slack applies only while it is 1 % or more of the window's asked
+ * requests (under 100: below 33/s with 1 s intervals), where 99 % cannot be told from one
+ * request at the window's edge. Above it the window's count itself must reach 99 %: 35/s of
+ * 512 KiB at a disk's capacity got 103 of 105 (34.3/s, -2 %) and read "keeps up" with the slack.
+ */
 #define VERDICT_KEEP_SLACK_REQS 1.0
+#define VERDICT_KEEP_SLACK_BELOW 100.0
+/*
+ * Once short, a window must reach 99.5 % to keep up again (hysteresis): a disk at its capacity
+ * counts 103 or 104 of 105 by where the window's edges fall, and flipped between "keeps up" and
+ * "falls short" 4 times in 11 intervals.
+ */
+#define VERDICT_RECOVER_SHARE 0.995
+/*
+ * A stall: one request waited at least a quarter of the interval and 10 x the interval's p50
+ * (an outlier, not a slow device: a serial 300 ms disk has its p50 near its slowest) — the
+ * slowest that finished, or the one still in flight at the interval's end. Measured: the 7 ms
+ * FUSE disk stopped for 1 s (SIGSTOP) held one request 0.7-1.0 s; the interval read
+ * "probe limited" (the request in flight was not in the probe's time), and the next two
+ * "device saturated; queue building" and "probe limited" again (the window still held the
+ * stall). A window holding a stall falls short for that reason ("stalled"), and the interval
+ * holding it judges no queue (its one long request fills aqu-sz and await).
+ */
+#define VERDICT_STALL_SHARE 0.25
+#define VERDICT_STALL_FACTOR 10.0
 /* device saturated: busy (%util) >= 90 % (issue 13; the probe alone above capacity: 96 %) */
 #define VERDICT_BUSY_SATURATED 90.0
 /* at its ceiling: device rate within 5 % of the highest rate seen this run (one request in 20) */
@@ -168,6 +193,9 @@ enum verdict_reason {
 	VERDICT_DEPTH_LIMITED, /* the probe waited throughout while the device did not hold its
 				* depth: depth / mean time per request is the most it gets
 				* (raise -Q) */
+	VERDICT_STALLED,       /* one request held far longer than the others within the window
+				* (VERDICT_STALL_*): a hiccup or a hang, not a rate the device
+				* keeps */
 };
 
 enum verdict_cache {
@@ -189,6 +217,8 @@ struct verdict_probe {
 	uint64_t p50_ns;       /* latency percentiles of those requests; 0 if none */
 	uint64_t p99_ns;
 	uint64_t sum_ns;       /* the sum of their latencies (the probe's time waiting on them) */
+	uint64_t max_ns;       /* the slowest of them; 0 if none */
+	uint64_t inflight_ns;  /* the age of the request still in flight at the interval's end, 0 */
 };
 
 /*
@@ -202,10 +232,11 @@ void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size
 
 /*
  * Fill p's per-interval fields: the interval is period_ns long, lat holds the
- * latencies of its successful requests, skipped its missed slots.
+ * latencies of its successful requests, skipped its missed slots, inflight_ns
+ * the age at the interval's end of the oldest request still in flight (0: none).
  */
 void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
-			    uint64_t skipped);
+			    uint64_t skipped, uint64_t inflight_ns);
 
 /* One device of the stack: its row for the same interval and its queue. */
 struct verdict_dev {
@@ -237,6 +268,8 @@ struct verdict_hist {
 	double win_asked;
 	unsigned win_n, win_at;
 	uint64_t win_done[VERDICT_WINDOW], win_ns[VERDICT_WINDOW], win_sum[VERDICT_WINDOW];
+	uint64_t win_stall[VERDICT_WINDOW];  /* each interval's stall (its longest request), 0 */
+	bool was_short;        /* the last judged interval fell short (VERDICT_RECOVER_SHARE) */
 };
 
 struct verdict {
@@ -260,11 +293,15 @@ struct verdict {
 	double expected;       /* what the asked rate explains */
 	double own;            /* what the achieved rate explains */
 	unsigned pieces;
+	uint64_t piece_bytes;  /* the largest request the device takes whole, 0 unknown */
+	bool piece_segments;   /* ... set by max_segments (else by max_sectors_kb) */
 	bool flush_counted;    /* a flush per write is in expected (and f/s) */
 	double f_s, f_await;
 	double busy, aqu, own_aqu, await, base_await;
 	double dev_ms;         /* device time per probe request, ms (aqu-sz / this interval's rate) */
 	double max_rate;       /* depth / mean: the highest rate this depth reaches; 0 unknown */
+	uint64_t stall_ns;     /* the longest stall in the window, 0 none */
+	bool stall_now;        /* ... and it is a request still in flight at this interval's end */
 	double ceiling;
 };
 

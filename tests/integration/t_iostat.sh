@@ -127,10 +127,12 @@ SEGS=$(cat "/sys/block/$N/queue/max_segments")
 SECT=$(cat "/sys/block/$N/queue/max_sectors_kb")
 LIMIT=$(( SEGS * 4 < SECT ? SEGS * 4 : SECT ))
 PIECES=$(( (4096 + LIMIT - 1) / LIMIT ))
+RULE=max_sectors_kb
+[ $((SEGS * 4)) -lt "$SECT" ] && RULE=max_segments
 echo "# $N: max_segments $SEGS, max_sectors_kb $SECT: a 4 MiB read is $PIECES pieces of ${LIMIT} KiB"
 probe --iostat -D -s 4m -S 32m -r 5 -w 3.5 -q "$L"
-check "4 MiB reads: every verdict expects $PIECES pieces per request (8 with 128 segments)" \
-	eval '[ "$(grep -c " $PIECES pieces per request" "$OUT")" -ge 2 ] && ! grep -v " $PIECES pieces" "$OUT" | grep -q "pieces per request"'
+check "4 MiB reads: every verdict expects $PIECES pieces of $LIMIT KiB, says $RULE cut them (8 with 128 segments)" \
+	eval '[ "$(grep -Fc " $PIECES pieces of $LIMIT KiB ($RULE) per request" "$OUT")" -ge 2 ] && ! grep -v " $PIECES pieces" "$OUT" | grep -q "pieces.* per request"'
 check "4 MiB reads: rareq-sz ${LIMIT} kB in the device row" \
 	eval 'awk -v n="$N" "\$1 == n && \$2 > 0 { print \$7 }" "$OUT" | grep -qx "${LIMIT}.00"'
 check "4 MiB reads: no other I/O, no queue building on a device nothing else uses" \

@@ -141,7 +141,7 @@ split256() {
 	run -s 512k -r 35
 	echo 1280 >"$Q/max_sectors_kb"
 	check "max 256, 512k at 35/s: keeps up, expected 105 = 35 x (2 + 1)" \
-		all_verdicts "keeps up: dev 10[0-9]/s \(expected 105: 2 pieces \+ 1 flush per request\)"
+		all_verdicts "keeps up: dev 10[0-9]/s \(expected 105: 2 pieces of 256 KiB \(max_sectors_kb\) \+ 1 flush per request\)"
 	check "max 256: w/s 105" near "$(med 8)" 105
 	check "max 256: wareq-sz 170.67 kB (2 x 256 + 0) / 3" near "$(med 13)" 170.67
 	cp "$OUT" "$T_TMP/split256.txt"
@@ -152,13 +152,73 @@ split128() {
 	run -s 512k -r 20
 	echo 1280 >"$Q/max_sectors_kb"
 	check "max 128, 512k at 20/s: keeps up, expected 100 = 20 x (4 + 1)" \
-		all_verdicts "keeps up: dev (9[5-9](\.[0-9])?|10[0-4])/s \(expected 100: 4 pieces \+ 1 flush per request\)"
+		all_verdicts "keeps up: dev (9[5-9](\.[0-9])?|10[0-4])/s \(expected 100: 4 pieces of 128 KiB \(max_sectors_kb\) \+ 1 flush per request\)"
 	check "max 128: aqu-sz above 1 from the pieces, yet no queue building" \
 		python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 1.0)" "$(med 22)"
 	check "max 128: no queue building" out_lacks "queue building"
 	cp "$OUT" "$T_TMP/split128.txt"
 }
 attempts 3 split128
+
+# ---- at capacity (issue 24 case 4): 35/s of 512 KiB, -C, max_sectors_kb 128 (4 pieces) on the
+# disk at 7.25 ms a piece: at most 34.5/s, so every second gets 33-34 of 35. From the second
+# block on (one interval's count is within its one request of slack) the verdict falls short
+# and stays so: never "keeps up" at -2 or -3 %, no flip (it flipped 4 times in 11 intervals).
+capacity() {
+	echo 128 >"$Q/max_sectors_kb"
+	fault_ctl "$T_TMP/fd" "latency 7.25ms"
+	probe --iostat -q -D -WWW -S 64m -w 9.5 -C -s 512k -r 35 "$L"
+	fault_ctl "$T_TMP/fd" "latency 7ms"
+	echo 1280 >"$Q/max_sectors_kb"
+	check "at capacity: exit 0" rc_is 0
+	check "at capacity: every block from the second falls short: device saturated" eval \
+		'[ "$(verdicts | tail -n +2 | grep -c "^falls short: device saturated: got 3[0-9.]*/s of 35 (-[1-9] %)")" -ge 7 ] &&
+		! verdicts | tail -n +2 | grep -qv "^falls short: device saturated"'
+	cp "$OUT" "$T_TMP/capacity.txt"
+}
+attempts 3 capacity
+
+# ---- a saturated serial disk slowed mid-run (issue 24 case 5): 200/s asked, the FUSE disk's
+# latency raised from 7 to 9 ms after 3 s (as a busy machine slows it): device saturated in
+# every block, never "probe limited" (it alternated 7 times in 16 intervals)
+slowed() {
+	(sleep 3.2 && fault_ctl "$T_TMP/fd" "latency 9ms") &
+	local slower=$!
+	run -s 256k -r 200 -w 7.5
+	wait "$slower"
+	fault_ctl "$T_TMP/fd" "latency 7ms"
+	check "slowed: exit 0" rc_is 0
+	check "slowed: device saturated in every block" all_verdicts "falls short: device saturated"
+	check "slowed: the device got slower (a block at 9 ms)" grep -q "one request takes 9\.[0-9]* ms" "$OUT"
+	cp "$OUT" "$T_TMP/slowed.txt"
+}
+attempts 3 slowed
+
+# ---- a 1 s stall (issue 24 case 5's hiccup): the FUSE server stopped (SIGSTOP) for 1 s at
+# 70/s. While the verdict's window holds the stalled request the verdict is "stalled" with the
+# request's time, in flight or done; never "probe limited" (the interval holding it and the
+# two after it said so) and no queue from that one request; then keeps up again.
+FDPID=$(awk -v d="$(readlink -f "$T_TMP/fd")" '$2 == d { print $1 }' "$T_FUSE_LIST")
+stall() {
+	(sleep 3.3 && kill -STOP "$FDPID" && sleep 1 && kill -CONT "$FDPID") &
+	local stopper=$!
+	at_exit "kill -CONT $FDPID 2>/dev/null"
+	run -s 256k -r 70 -w 8.5
+	wait "$stopper"
+	check "stall: exit 0" rc_is 0
+	check "stall: the interval holding it: stalled, a request in flight" \
+		some_verdict "^falls short: stalled: got [0-9.]+/s of 70 \(-[0-9]+ %\), a request in flight for [0-9.]+ ms"
+	check "stall: then the request's time, 1 s" \
+		some_verdict "^falls short: stalled: .*a request took 1\.[0-9]+ s"
+	check "stall: 2 to 4 stalled blocks, one run of them" \
+		eval '[ "$(verdicts | grep -c "^falls short: stalled")" -ge 2 ] && [ "$(verdicts | grep -c "^falls short: stalled")" -le 4 ] &&
+			[ "$(verdicts | cut -c1-20 | uniq | grep -c "^falls short: stall")" = 1 ]'
+	check "stall: never probe limited, no queue building" eval '! grep -Eq "probe limited|queue building" "$OUT"'
+	check "stall: keeps up before and after" \
+		eval 'verdicts | head -1 | grep -q "^keeps up" && verdicts | tail -1 | grep -q "^keeps up"'
+	cp "$OUT" "$T_TMP/stall.txt"
+}
+[ -n "$FDPID" ] && attempts 3 stall
 
 # ---- background writers on the same device
 writers() {

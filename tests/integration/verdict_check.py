@@ -8,9 +8,10 @@ after "PATH: " with several targets) or -J / --json-lines (objects with an "iost
 capture of the view (tmux capture-pane: the iostat panel's "asked ... got ..." line, then the
 verdict wrapped over the rows below it, up to the footer). Fails
 (exit 1, one line per contradiction) when a verdict
-  - says "keeps up" while the probe got less than 99 % of what it asked, beyond the one request
-    the window allows (text: the window is not printed, so at least one second is assumed;
-    JSON: the window's seconds are given);
+  - says "keeps up" while the probe got less than 99 % of what it asked over the verdict's
+    window, beyond the one request allowed while the window holds fewer than 100 asked requests
+    (JSON gives the window's seconds; text does not print it: it is the intervals at this asked
+    rate so far, up to 3; the view: one second is assumed);
   - says "falls short" while the probe got at least what it asked;
   - gives "at most N/s" below what it got (by more than the rounding of the printed numbers);
   - says "other I/O" while the device did no more than the probe's own share;
@@ -29,8 +30,10 @@ def problems(asked, got, verdict, window=None):
     out = []
     if asked is not None and verdict.startswith("keeps up"):
         w = window if window else 1.0
-        if got * w + 1 + 1e-6 < 0.99 * asked * w - 0.05 * w:
-            out.append(f"keeps up with got {got}/s of {asked}/s")
+        slack = 1 if asked * w < 100 else 0
+        rounding = (0.05 if got < 99.5 else 0.5) * w  # the printed got is rounded
+        if got * w + slack + 1e-6 < 0.99 * asked * w - rounding:
+            out.append(f"keeps up with got {got}/s of {asked}/s (window {w:g} s)")
     if asked is not None and verdict.startswith("falls short") and got >= asked:
         out.append(f"falls short with got {got}/s of {asked}/s")
     for m in re.finditer(r"at most " + NUM + r"/s", verdict):
@@ -46,6 +49,7 @@ def problems(asked, got, verdict, window=None):
 
 
 def text_pairs(lines):
+    runs = {}  # per target: (asked, intervals at it so far)
     for i, line in enumerate(lines):
         path, sep, rest = line.partition(": probe: ")
         if sep:
@@ -58,7 +62,10 @@ def text_pairs(lines):
         if not m or i + 1 >= len(lines) or not lines[i + 1].startswith(prefix):
             continue
         asked = None if m.group(1) == "-" else float(m.group(2))
-        yield asked, float(m.group(3)), lines[i + 1][len(prefix):], None
+        last, k = runs.get(prefix, (None, 0))
+        k = k + 1 if last == asked else 1
+        runs[prefix] = (asked, k)
+        yield asked, float(m.group(3)), lines[i + 1][len(prefix):], float(min(k, 3))
 
 
 VIEW = re.compile(r"^[ │|]*asked (-|" + NUM + r"/s)  got " + NUM + r"/s")
