@@ -146,11 +146,12 @@ Test(recfmt, period_and_summary_exact)
 	stats_same(&ev->tally.valid, &tl->valid);
 	stats_same(&ev->tally.response, &tl->response);
 	sbuf_reset(&sb);
-	recfmt_summary(&sb, 0, 5, -EIO, "request failed: EIO", tl, r, w);
+	recfmt_summary(&sb, 0, 5, -EIO, "request failed: EIO", tl, &e, r, w);
 	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);
 	cr_assert_eq(ev->kind, REC_SUMMARY);
 	cr_assert_eq(ev->ret, -EIO);
 	cr_assert_str_eq(ev->text, "request failed: EIO");
+	cr_assert_eq(memcmp(&ev->errors, &e, sizeof(e)), 0, "the run's failures by errno");
 	cr_assert(ev->split);
 	stats_same(&ev->read, r);
 	stats_same(&ev->write, w);
@@ -179,7 +180,8 @@ Test(recfmt, request_iostat_verdict_text)
 				  .util = 99.9, .w_await = 7.25, .in_flight = 1 };
 	struct iostat_dev_row rows[1] = { { "loop0", &row } };
 	struct verdict_probe p = { .period_ns = 1000000000, .done = 137, .skipped = 63,
-				   .p50_ns = 7000000, .p99_ns = 9000000, .sum_ns = 999000000 };
+				   .p50_ns = 7000000, .p99_ns = 9000000, .sum_ns = 999000000,
+				   .max_ns = 9500000, .inflight_ns = 300000000 };
 	struct verdict v = { .state = VERDICT_FALLS_SHORT, .reason = VERDICT_DEVICE_SATURATED };
 	char msg[256];
 
@@ -201,6 +203,8 @@ Test(recfmt, request_iostat_verdict_text)
 	cr_assert(ev->kind == REC_VERDICT && !ev->own_rows);
 	cr_assert_eq(ev->probe.done, 137);
 	cr_assert_eq(ev->probe.sum_ns, 999000000);
+	cr_assert_eq(ev->probe.max_ns, 9500000);
+	cr_assert_eq(ev->probe.inflight_ns, 300000000);
 	cr_assert_str_eq(ev->state, "falls short");
 	cr_assert_str_eq(ev->reason, "device saturated");
 	sbuf_reset(&sb);

@@ -403,6 +403,8 @@ static void rp_verdict(struct replay *p, const struct rec_event *ev)
 	t->vp.p50_ns = ev->probe.p50_ns;
 	t->vp.p99_ns = ev->probe.p99_ns;
 	t->vp.sum_ns = ev->probe.sum_ns;
+	t->vp.max_ns = ev->probe.max_ns;
+	t->vp.inflight_ns = ev->probe.inflight_ns;
 	verdict_judge(&t->vh, &t->vp, dev, rt->ndev, &t->v);
 	t->have_v = true;
 	t->own_rows = ev->own_rows;
@@ -493,6 +495,7 @@ static void rp_event(struct replay *p, const struct rec_event *ev)
 		t->read = ev->read;
 		t->write = ev->write;
 		t->ret = ev->ret;
+		t->errors = ev->errors; /* the whole run's, the last partial period's too */
 		snprintf(t->msg, sizeof(t->msg), "%s", ev->text);
 		break;
 	case REC_END:

@@ -212,17 +212,11 @@ void recfmt_header(struct sbuf *sb, const struct rec_header *h)
 	put_close(sb);
 }
 
-void recfmt_period(struct sbuf *sb, size_t i, uint64_t seq, uint64_t mono, uint64_t real,
-		   const struct tally *t, const struct rec_errors *e)
+/* "errors":{"EIO":3,...,"other":n} (e NULL: empty). */
+static void put_errors(struct sbuf *sb, const struct rec_errors *e)
 {
 	char buf[32];
 
-	put_open(sb, "period");
-	put_u64(sb, "target", i);
-	put_u64(sb, "seq", seq);
-	put_u64(sb, "mono", mono);
-	put_u64(sb, "real", real);
-	put_tally(sb, t);
 	put_key(sb, "errors");
 	sbuf_putc(sb, '{');
 	for (size_t k = 0; e && k < REC_ERRNOS && e->err_no[k]; k++) {
@@ -234,6 +228,18 @@ void recfmt_period(struct sbuf *sb, size_t i, uint64_t seq, uint64_t mono, uint6
 	if (e && e->other)
 		sbuf_printf(sb, "%s\"other\":%" PRIu64, e->err_no[0] ? "," : "", e->other);
 	sbuf_putc(sb, '}');
+}
+
+void recfmt_period(struct sbuf *sb, size_t i, uint64_t seq, uint64_t mono, uint64_t real,
+		   const struct tally *t, const struct rec_errors *e)
+{
+	put_open(sb, "period");
+	put_u64(sb, "target", i);
+	put_u64(sb, "seq", seq);
+	put_u64(sb, "mono", mono);
+	put_u64(sb, "real", real);
+	put_tally(sb, t);
+	put_errors(sb, e);
 	put_close(sb);
 }
 
@@ -319,6 +325,8 @@ void recfmt_verdict(struct sbuf *sb, uint64_t seq, size_t i, const struct iostat
 	put_u64(sb, "p50", p->p50_ns);
 	put_u64(sb, "p99", p->p99_ns);
 	put_u64(sb, "sum", p->sum_ns);
+	put_u64(sb, "max", p->max_ns);
+	put_u64(sb, "inflight", p->inflight_ns);
 	sbuf_putc(sb, '}');
 	put_str(sb, "state", verdict_state_text(v->state));
 	put_str(sb, "reason", verdict_reason_text(v->reason));
@@ -342,7 +350,8 @@ void recfmt_text(struct sbuf *sb, const char *type, long i, uint64_t real, int e
 }
 
 void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const char *msg,
-		    const struct tally *total, const struct stats *read, const struct stats *write)
+		    const struct tally *total, const struct rec_errors *e, const struct stats *read,
+		    const struct stats *write)
 {
 	char buf[32];
 
@@ -353,6 +362,7 @@ void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const cha
 	put_i64(sb, "ret", ret);
 	put_str(sb, "message", msg);
 	put_tally(sb, total);
+	put_errors(sb, e);
 	if (read && write) {
 		put_stats(sb, "read", read);
 		put_stats(sb, "write", write);

@@ -118,10 +118,12 @@ void recfmt_text(struct sbuf *sb, const char *type, long i, uint64_t real, int e
 
 /*
  * Target i's summary at the end: the probe's result ret (0 or -errno) and its
- * message, its whole tally and, with -G, its reads and writes (NULL otherwise).
+ * message, its whole tally, its failures by errno (e, NULL: none counted) and,
+ * with -G, its reads and writes (NULL otherwise).
  */
 void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const char *msg,
-		    const struct tally *total, const struct stats *read, const struct stats *write);
+		    const struct tally *total, const struct rec_errors *e, const struct stats *read,
+		    const struct stats *write);
 
 /* The last line: the run's exit code. */
 void recfmt_end(struct sbuf *sb, uint64_t real, int code);

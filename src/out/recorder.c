@@ -243,8 +243,10 @@ void recorder_request(struct recorder *rc, size_t i, const struct sample *s, enu
 			rc->tgt[i].cur.skipped += s->skipped - rc->tgt[i].skip_seen;
 		rc->tgt[i].skip_seen = s->skipped;
 	}
-	if (n == NOTICE_ERROR)
+	if (n == NOTICE_ERROR) {
 		rec_errors_add(&rc->tgt[i].err, s->result);
+		rec_errors_add(&rc->tgt[i].err_all, s->result);
+	}
 	pthread_mutex_unlock(&rc->lock);
 	if (rc->cfg.requests) {
 		recfmt_request(&sb, i, clock_realtime(), s, n);
@@ -354,7 +356,10 @@ void recorder_summary(struct recorder *rc, size_t i, int ret, const char *msg,
 {
 	struct sbuf sb = SBUF_INIT;
 
-	recfmt_summary(&sb, i, clock_realtime(), ret, msg, total, read, write);
+	pthread_mutex_lock(&rc->lock);
+	recfmt_summary(&sb, i, clock_realtime(), ret, msg, total,
+		       i < rc->n ? &rc->tgt[i].err_all : NULL, read, write);
+	pthread_mutex_unlock(&rc->lock);
 	rec_queue(rc, &sb, true);
 	sbuf_free(&sb);
 }

@@ -40,6 +40,7 @@ struct recorder_cfg {
 struct recorder_tgt {
 	struct tally cur;          /* the open period (when the recorder closes them) */
 	struct rec_errors err;     /* failures since the last period line */
+	struct rec_errors err_all; /* failures of the run (the summary's) */
 	uint64_t seq;              /* periods written */
 	uint64_t skip_seen;        /* the run's skipped slots as of its last request */
 	uint64_t opened;           /* monotonic ns the open period began */

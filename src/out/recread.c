@@ -409,6 +409,8 @@ static void rr_verdict(struct rr *r, int o, struct rec_event *ev)
 	ev->probe.p50_ns = rr_u64(r, p, "p50");
 	ev->probe.p99_ns = rr_u64(r, p, "p99");
 	ev->probe.sum_ns = rr_u64(r, p, "sum");
+	ev->probe.max_ns = rr_u64(r, p, "max");
+	ev->probe.inflight_ns = rr_u64(r, p, "inflight");
 	rr_copy(r, ev->state, sizeof(ev->state), rr_str(r, o, "state"), "state");
 	rr_copy(r, ev->reason, sizeof(ev->reason), rr_str(r, o, "reason"), "reason");
 	rr_copy(r, ev->text, sizeof(ev->text), rr_str(r, o, "text"), "text");
@@ -459,6 +461,7 @@ static int rr_event(struct rr *r, int o, const char *type, struct rec_event *ev)
 		ev->ret = (int)rr_i64(r, o, "ret");
 		rr_copy(r, ev->text, sizeof(ev->text), rr_str(r, o, "message"), "message");
 		rr_tally(r, o, &ev->tally);
+		rr_errors(r, rr_node(r, o, "errors"), &ev->errors);
 		ev->split = jsonr_get(&r->rd->j, o, "read") >= 0;
 		if (ev->split) {
 			rr_stats(r, o, "read", &ev->read);

@@ -207,7 +207,11 @@ if require_fuse_soft() { [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPRO
 		--prometheus "$T_TMP/fault.prom" "$DEV" "$D" \
 		>"$T_TMP/fault.live" 2>"$T_TMP/fault.err" &
 	pid=$!
-	sleep 2.5
+	sleep 1.5
+	fault_ctl "$M" "hang 1" # a request held 0.8 s: the verdict's stall
+	sleep 0.8
+	fault_ctl "$M" "hang 0"
+	sleep 0.7
 	fault_ctl "$M" "latency 4ms"
 	wait "$pid"
 	LIVE_RC=$?
@@ -219,13 +223,18 @@ if require_fuse_soft() { [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPRO
 	check "fault disk: --replay prints the live --iostat blocks and verdicts" \
 		diff <(blocks "$T_TMP/fault.live" | fold /dev/stdin) <(blocks "$OUT" | fold /dev/stdin)
 	check "fault disk: the verdicts are there" grep -q "^$DEV: " "$OUT"
+	check "fault disk: the held request reads as a stall, live and replayed" \
+		grep -q "^$DEV: falls short: stalled" "$OUT"
 	check "fault disk: the latency step shows (p50 1 ms, then 4 ms)" python3 -c '
 import json, sys
 p = [json.loads(l) for l in open(sys.argv[1])]
 p = [l for l in p if l["type"] == "period" and l["target"] == 0]
-lo, hi = p[1]["percentiles"]["50"], p[-2]["percentiles"]["50"]
+lo, hi = p[1]["percentiles"]["50"], max(l["percentiles"]["50"] for l in p)
 assert 1e6 <= lo < 2.5e6 and hi >= 4e6, (lo, hi)
 assert sum(l["errors"].get("EIO", 0) for l in p) == sum(l["failed"] for l in p) > 0
+s = [json.loads(l) for l in open(sys.argv[1])]
+s = [l for l in s if l["type"] == "summary" and l["target"] == 0][0]
+assert s["errors"]["EIO"] == s["failed"] >= sum(l["failed"] for l in p), s["errors"]
 ' "$R.fault"
 	probe --replay "$R.fault" -q --prometheus "$T_TMP/faultrep.prom"
 	# from the totals (no request lines): counts, sums, bytes, errors by errno exact; the
