@@ -629,7 +629,7 @@ static int rp_run(struct replay *p, gzFile gz)
 			continue;
 		if (ret == -EPROTO || (ret && !p->rd.have_header)) {
 			cli_msg("--replay: %s: %s", p->path, msg);
-			code = ret == -EPROTO ? CLI_EXIT_PREPARE : CLI_EXIT_PREPARE;
+			code = CLI_EXIT_PREPARE; /* nothing of it is replayed */
 			break;
 		}
 		if (ret) {

@@ -43,6 +43,14 @@ int cli_run_check(const struct opts *o)
 {
 	struct stat st;
 
+	if (o->record_requests && !o->record) {
+		cli_msg("--record-requests needs --record FILE");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->record && o->fio_job) {
+		cli_msg("--record: --fio-job issues no request, there is no run to record");
+		return CLI_EXIT_USAGE;
+	}
 	if (o->record && o->npaths > 1 && o->sweep) {
 		cli_msg("--record: sweeps over several targets run one after the other; record "
 			"one target's sweep at a time");

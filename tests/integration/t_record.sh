@@ -151,6 +151,10 @@ check "a symbolic link is refused, nothing created through it" \
 probe --engine=null -c 2 -i 0 --record "$T_TMP/unprepared" "$T_TMP/no/such/dir"
 check "a run that prepared nothing leaves no file" [ "$RC" = 2 ] && [ ! -e "$T_TMP/unprepared" ]
 sed '1s/"version":1,/"version":99,/' "$R.q" >"$T_TMP/v99"
+probe --engine=null -c 2 -i 0 --record-requests "$D"
+check "--record-requests without --record: exit 1" rc_is 1 && err_has 'needs --record'
+probe --fio-job=1 --record "$T_TMP/fio.rec" "$D"
+check "--record with --fio-job: exit 1, no file" rc_is 1 && [ ! -e "$T_TMP/fio.rec" ]
 probe --replay "$T_TMP/v99"
 check "a later format version is refused: exit 2" rc_is 2 && err_has 'newer' && out_empty
 probe --replay /etc/hostname
