@@ -660,6 +660,8 @@ static int rp_run(struct replay *p, gzFile gz)
 	sbuf_free(&line);
 	if (code >= 0)
 		return code;
+	if (p->out.err) /* standard output went away: a closed pipe ends quietly */
+		return cli_out_error(p->out.err);
 	if (!p->rd.have_header) {
 		cli_msg("--replay: %s: empty: no recording in it", p->path);
 		return CLI_EXIT_PREPARE;
