@@ -127,6 +127,8 @@ Test(opts, path_only_gives_defaults)
 	d.path = o.path;
 	d.paths[0] = o.path;
 	d.npaths = 1;
+	d.argc = o.argc; /* the command line as given (a recording keeps it) */
+	d.argv = o.argv;
 	cr_assert_eq(memcmp(&o, &d, sizeof(o)), 0, "\"dir\" changed a default");
 }
 
@@ -1443,4 +1445,35 @@ Test(opts_ioprobe, target_names)
 			     bad[i].c);
 		cr_assert_str_eq(msg, bad[i].msg);
 	}
+}
+
+/* ---- --record, --record-requests, --replay ------------------------------ */
+
+Test(opts, record_and_replay)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	PARSE_OK(&o, "--record", "r.jsonl", "-record", "x.gz", "--record-requests", "dir");
+	cr_assert_str_eq(o.record, "x.gz", "the last --record wins");
+	cr_assert(o.record_requests);
+	cr_assert_str_eq(o.path, "dir");
+	cr_assert_eq(o.argc, 7);
+	PARSE_OK(&o, "--replay", "r.jsonl", "-q", "-P", "2");
+	cr_assert_str_eq(o.replay, "r.jsonl");
+	cr_assert_null(o.path, "a replay has no destination");
+	PARSE_OK(&o, "-repl=r.jsonl");
+	cr_assert_str_eq(o.replay, "r.jsonl");
+	PARSE_OK(&o, "--rep=r.jsonl");
+	cr_assert_str_eq(o.replay, "r.jsonl");
+	cr_assert_eq(PARSE(&o, msg, "--replay", "r.jsonl", "dir"), OPTS_ERR);
+	cr_assert_str_eq(msg, "--replay takes no destination: \"dir\"");
+	cr_assert_eq(PARSE(&o, msg, "--record=", "dir"), OPTS_ERR);
+	cr_assert_str_eq(msg, "--record needs a file name");
+	cr_assert_eq(PARSE(&o, msg, "--replay="), OPTS_ERR);
+	cr_assert_str_eq(msg, "--replay needs a file name");
+	/* a prefix of record is one of record-requests too: ambiguous, as getopt says */
+	cr_assert_eq(PARSE(&o, msg, "--reco", "x", "dir"), OPTS_ERR_USAGE);
+	/* ioping's -r (rate) keeps its meaning: -rec is -r ec, no prefix of ours */
+	cr_assert_neq(PARSE(&o, msg, "-rec", "dir"), OPTS_OK);
 }

@@ -23,7 +23,7 @@ enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
-	OPT_QUALIFY, OPT_NAME,
+	OPT_QUALIFY, OPT_NAME, OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY,
 };
 
 struct opt_def {
@@ -92,6 +92,9 @@ static const struct opt_def opt_table[] = {
 	{ "check-timeout", 0, ARG_REQUIRED, false, OPT_CHECK_TIMEOUT },
 	{ "qualify", 0, ARG_REQUIRED, false, OPT_QUALIFY },
 	{ "name", 0, ARG_REQUIRED, false, OPT_NAME },
+	{ "record", 0, ARG_REQUIRED, false, OPT_RECORD },
+	{ "record-requests", 0, ARG_NONE, false, OPT_RECORD_REQUESTS },
+	{ "replay", 0, ARG_REQUIRED, false, OPT_REPLAY },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -480,6 +483,21 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		}
 		o->qualify = arg;
 		break;
+	case OPT_RECORD:
+		if (!*arg) {
+			err_set(msg, msglen, 0, "--record needs a file name");
+			ret = -1;
+		}
+		o->record = arg;
+		break;
+	case OPT_RECORD_REQUESTS: o->record_requests = true; break;
+	case OPT_REPLAY:
+		if (!*arg) {
+			err_set(msg, msglen, 0, "--replay needs a file name");
+			ret = -1;
+		}
+		o->replay = arg;
+		break;
 	case OPT_LISTEN:
 	case OPT_PROMETHEUS:
 	case OPT_PROMETHEUS_PERIOD:
@@ -704,6 +722,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 	enum opts_status st;
 
 	opts_defaults(o);
+	o->argc = argc;
+	o->argv = argv;
 	if (msglen)
 		msg[0] = '\0';
 	if (argc < 2) {
@@ -762,6 +782,13 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 			return st;
 		if (o->action == OPTS_HELP || o->action == OPTS_VERSION)
 			return OPTS_OK;
+	}
+	if (o->replay) { /* the recording is the input: no destination */
+		if (paths) {
+			err_set(msg, msglen, 0, "--replay takes no destination: \"%s\"", o->paths[0]);
+			return OPTS_ERR;
+		}
+		return OPTS_OK;
 	}
 	if (paths == 0) {
 		err_set(msg, msglen, 0, "no destination specified");

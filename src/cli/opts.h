@@ -119,6 +119,11 @@ struct opts {
 	const char *qualify;       /* --qualify PROFILE: a built-in profile's name or a file */
 	/* one step of a qualification (cli_qualify.c): the run measures into it, prints nothing */
 	void *qualify_step;
+	const char *record;        /* --record FILE: the run written as JSON lines, or NULL */
+	bool record_requests;      /* --record-requests: a line per request in it too */
+	const char *replay;        /* --replay FILE: show a recording instead of probing */
+	int argc;                  /* the command line as given (a recording's header keeps it) */
+	char *const *argv;
 };
 
 /* --check's default timeout: below the 10 s most plugin runners (NRPE, Icinga) allow. */

@@ -106,6 +106,15 @@
 	"          -check-timeout <time>  -check answers within this (8s): a request in\n" \
 	"                                 flight then is CRITICAL\n" \
 	"\n" \
+	" keep a run:\n" \
+	"          -record <file>         write the run as JSON lines while it runs (periods,\n" \
+	"                                 iostat blocks, verdicts, summaries; .gz compresses;\n" \
+	"                                 an existing file is refused)\n" \
+	"          -record-requests       the recording keeps every request too\n" \
+	"          -replay <file>         print a recording as its run printed it: summaries,\n" \
+	"                                 periods, JSON, iostat blocks, the check line;\n" \
+	"                                 no destination\n" \
+	"\n" \
 	"      -h, -help                  display this message and exit\n" \
 	"      -v, -version               display version and exit\n" \
 	"\n" \

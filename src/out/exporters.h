@@ -81,6 +81,13 @@ struct exporters {
 	pthread_t probe_thread;
 };
 
+/*
+ * The device labels of a target at path: device = the top of the stack under it, disk =
+ * its first whole disk (the top itself when nothing below is one and it is no partition);
+ * "" when unknown.
+ */
+void exporters_devices_of(const char *path, char *device, size_t dlen, char *disk, size_t klen);
+
 /* Is any exporter asked for? */
 bool exporters_wanted(const struct exporters_cfg *cfg);
 

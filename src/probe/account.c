@@ -45,6 +45,18 @@ void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n)
 	stats_add_series(&t->response, hi, step, n);
 }
 
+void tally_merge(struct tally *dst, const struct tally *src)
+{
+	stats_merge(&dst->valid, &src->valid);
+	stats_merge(&dst->response, &src->response);
+	dst->requests += src->requests;
+	dst->too_fast += src->too_fast;
+	dst->too_slow += src->too_slow;
+	dst->failed += src->failed;
+	dst->skipped += src->skipped;
+	dst->wall += src->wall;
+}
+
 double tally_iops(const struct tally *t)
 {
 	return t->valid.sum ? (double)t->valid.count * 1e9 / (double)t->valid.sum : 0;

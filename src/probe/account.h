@@ -63,6 +63,9 @@ void tally_add(struct tally *t, const struct sample *s, enum notice n);
  */
 void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n);
 
+/* Add every count and sample of src into dst (stats_merge; wall times add up). */
+void tally_merge(struct tally *dst, const struct tally *src);
+
 /* ioping's "iops": valid requests * 1e9 / their summed time (1 / mean latency); 0 when none. */
 double tally_iops(const struct tally *t);
 
