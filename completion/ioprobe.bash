@@ -26,7 +26,7 @@ __ioprobe_opts=(
 	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
-	'qualify - profile' 'name - names'
+	'qualify - profile' 'name - names' 'percentiles - percentiles'
 	'record - promfile' 'record-requests - none' 'replay - promfile'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
@@ -131,6 +131,7 @@ __ioprobe_values() {
 	rates) echo "auto 50,100,200,400" ;;
 	qualify) echo "db" ;;
 	names) echo "db,log a,b,c" ;;
+	percentiles) echo "50,90,99,99.9 50,95,99 50,99,99.9,99.99" ;;
 	engine)
 		if [[ $word == null:* ]]; then
 			echo "null:10us null:100us null:1ms"

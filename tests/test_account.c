@@ -620,3 +620,17 @@ Test(account, tally_merge_halves)
 	cr_assert_eq(a.skipped, 1);
 	cr_assert_float_eq(a.valid.mean, all.valid.mean, 1e-9);
 }
+
+/* Percentile names: "p99.9" for people, "p999" for InfluxDB field keys. */
+Test(account, percentile_labels_and_keys)
+{
+	char b[32];
+
+	cr_assert_str_eq(pcts_label(99.9, b, sizeof(b)), "p99.9");
+	cr_assert_str_eq(pcts_label(95, b, sizeof(b)), "p95");
+	cr_assert_str_eq(pcts_label(99.99, b, sizeof(b)), "p99.99");
+	cr_assert_str_eq(pcts_key(99.9, b, sizeof(b)), "p999");
+	cr_assert_str_eq(pcts_key(50, b, sizeof(b)), "p50");
+	cr_assert_str_eq(pcts_key(99.99, b, 4), "p99", "cut to the buffer");
+	cr_assert_eq(pcts_default.n, 4);
+}

@@ -1477,3 +1477,45 @@ Test(opts, record_and_replay)
 	/* ioping's -r (rate) keeps its meaning: -rec is -r ec, no prefix of ours */
 	cr_assert_neq(PARSE(&o, msg, "-rec", "dir"), OPTS_OK);
 }
+
+/* --percentiles LIST (issue 25 item 6). */
+Test(opts_ioprobe, percentiles)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	{
+		const char *w[] = { "ioprobe", "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_not(o.pcts_set);
+		cr_assert_eq(o.pcts.n, 4, "the default: 50 90 99 99.9");
+	}
+	{
+		const char *w[] = { "ioprobe", "--percentiles", "50,95,99.99", "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert(o.pcts_set);
+		cr_assert_eq(o.pcts.n, 3);
+		cr_assert_float_eq(o.pcts.p[1], 95, 1e-9);
+		cr_assert_float_eq(o.pcts.p[2], 99.99, 1e-9);
+	}
+	static const struct { const char *arg, *msg; } bad[] = {
+		{ "0", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+		       "(50,95,99.9): \"0\"" },
+		{ "100.5", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+			   "(50,95,99.9): \"100.5\"" },
+		{ "50,", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+			 "(50,95,99.9): \"50,\"" },
+		{ "50,x", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+			  "(50,95,99.9): \"50,x\"" },
+		{ "99,99", "--percentiles: 99 twice: \"99,99\"" },
+		{ "1,2,3,4,5,6,7,8,9", "--percentiles: at most 8: \"1,2,3,4,5,6,7,8,9\"" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *w[] = { "ioprobe", "--percentiles", bad[i].arg, "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_ERR, "%s", bad[i].arg);
+		cr_assert_str_eq(msg, bad[i].msg);
+	}
+}

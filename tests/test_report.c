@@ -53,7 +53,7 @@ static void use_tz(const char *tz)
 static struct report_cfg dir_cfg(void)
 {
 	struct report_cfg c = { { "/mnt/data", "ext4", "/dev/sda", FS_SIZE, NULL }, NULL, 4096,
-				false, false, false, false, false, false };
+				false, false, false, false, false, false, NULL };
 
 	return c;
 }
@@ -61,7 +61,7 @@ static struct report_cfg dir_cfg(void)
 static struct report_cfg blk_cfg(void)
 {
 	struct report_cfg c = { { "/dev/loop2", "block device", "", 256 * MIB, NULL }, NULL, 4096,
-				false, false, false, false, false, false };
+				false, false, false, false, false, false, NULL };
 
 	return c;
 }
@@ -213,7 +213,7 @@ Test(report, request_line_character_device)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct report_cfg c = { { "/dev/zero", "character device", "", 0, NULL }, NULL, 4096,
-				false, false, false, false, false, false };
+				false, false, false, false, false, false, NULL };
 	struct sample s = smp(2, OP_READ, 4096, 4500);
 
 	report_request_line(&sb, &c, &s, NOTICE_NONE, REALTIME);
@@ -374,7 +374,7 @@ Test(report, summary_write_example)
 Test(report, summary_empty_run)
 {
 	struct report_cfg c = { { "/tmp", "ext4", "/dev/vda", 270553174016u, NULL }, NULL, 4096,
-				false, false, false, false, false, false };
+				false, false, false, false, false, false, NULL };
 	struct tally t;
 
 	make_tally(&t, NULL, 0, 1, 115420);

@@ -673,6 +673,8 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	tui_describe(t);
 	tui_pace(t);
 	mc.size = vp->rc->size;
+	if (vp->rc->pcts)
+		mc.pcts = *vp->rc->pcts;
 	mc.interval = t->interval;
 	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
 			0 : 1000000000ull;

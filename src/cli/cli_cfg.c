@@ -75,6 +75,7 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 	rc->read_write = o->read_write;
 	rc->json_lines = o->json_lines;
 	rc->raw_percentiles = o->raw_percentiles;
+	rc->pcts = o->pcts_set ? &o->pcts : NULL;
 	rc->response = opts_response(o);
 }
 

@@ -92,6 +92,7 @@ int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t
 		.listen = o->listen, .prom_file = o->prometheus,
 		.prom_period = o->prometheus_period, .influx = o->influx,
 		.influx_period = o->print_count ? 0 : o->print_interval, .engine = ops->name,
+		.pcts = o->pcts_set ? &o->pcts : NULL,
 		.warn = cli_fleet_warn,
 	};
 	char msg[MSG_MAX];

@@ -23,7 +23,7 @@ enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
-	OPT_QUALIFY, OPT_NAME, OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY,
+	OPT_QUALIFY, OPT_NAME, OPT_PERCENTILES, OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY,
 };
 
 struct opt_def {
@@ -92,6 +92,7 @@ static const struct opt_def opt_table[] = {
 	{ "check-timeout", 0, ARG_REQUIRED, false, OPT_CHECK_TIMEOUT },
 	{ "qualify", 0, ARG_REQUIRED, false, OPT_QUALIFY },
 	{ "name", 0, ARG_REQUIRED, false, OPT_NAME },
+	{ "percentiles", 0, ARG_REQUIRED, false, OPT_PERCENTILES },
 	{ "record", 0, ARG_REQUIRED, false, OPT_RECORD },
 	{ "record-requests", 0, ARG_NONE, false, OPT_RECORD_REQUESTS },
 	{ "replay", 0, ARG_REQUIRED, false, OPT_REPLAY },
@@ -115,6 +116,40 @@ void opts_defaults(struct opts *o)
 	o->max_time = UINT64_MAX;
 	o->fio_job_window = OPTS_FIO_JOB_WINDOW;
 	o->prometheus_period = 10000000000ull;
+	o->pcts = pcts_default;
+}
+
+/* --percentiles P,...: 1 to PCTS_MAX numbers in (0, 100], each once. 0 or -1 with msg. */
+static int parse_pcts(const char *arg, struct pcts *out, char *msg, size_t msglen)
+{
+	const char *s = arg;
+
+	out->n = 0;
+	for (;;) {
+		char *end;
+		double p;
+
+		errno = 0;
+		p = strtod(s, &end);
+		if (end == s || errno || !(p > 0 && p <= 100) || (*end && *end != ',')) {
+			err_set(msg, msglen, 0, "--percentiles takes numbers above 0 and up to 100, "
+				"comma-separated (50,95,99.9): \"%s\"", arg);
+			return -1;
+		}
+		for (unsigned i = 0; i < out->n; i++)
+			if (out->p[i] == p) {
+				err_set(msg, msglen, 0, "--percentiles: %g twice: \"%s\"", p, arg);
+				return -1;
+			}
+		if (out->n == PCTS_MAX) {
+			err_set(msg, msglen, 0, "--percentiles: at most %d: \"%s\"", PCTS_MAX, arg);
+			return -1;
+		}
+		out->p[out->n++] = p;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
 }
 
 static const struct opt_def *opt_by_letter(char c)
@@ -458,6 +493,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		break;
 	case OPT_RAW_PERCENTILES: o->raw_percentiles = true; break;
 	case OPT_NAME: o->name_list = arg; break;
+	case OPT_PERCENTILES: ret = parse_pcts(arg, &o->pcts, msg, msglen); o->pcts_set = true; break;
 	case OPT_IOSTAT:
 		o->iostat = true;
 		o->iostat_devices = arg && *arg ? arg : NULL;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "account.h"
 #include "check.h"
 
 /* Most destinations one run takes (each costs a thread, an engine and fixed memory). */
@@ -92,7 +93,9 @@ struct opts {
 	bool no_color;             /* --no-color (NO_COLOR in the environment too) */
 	bool ascii;                /* --ascii: no braille or box drawing */
 	bool json_lines;           /* --json-lines: one compact JSON object per line (sets json) */
-	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
+	bool raw_percentiles;      /* --raw-percentiles: raw lines gain the percentiles */
+	struct pcts pcts;          /* --percentiles LIST; pcts_default unless set */
+	bool pcts_set;
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
 	bool sweep;                /* --sweep[=RATE,...|auto]: step the asked rate */

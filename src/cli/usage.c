@@ -61,6 +61,8 @@
 	"      -J, -json                  print output in JSON format\n" \
 	"          -json-lines            one compact JSON object per line (request, period, total)\n" \
 	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n" \
+	"          -percentiles <p,...>   the percentiles shown (50,90,99,99.9; at most 8):\n" \
+	"                                 summary, view, raw, JSON, -influx\n" \
 	"          -response              response times (from the scheduled start) in the\n" \
 	"                                 summary; raw lines gain their 4 percentiles (15-18)\n" \
 	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \

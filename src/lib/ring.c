@@ -39,9 +39,16 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
 	if (data == MAP_FAILED)
 		return -ENOMEM;
 	ring_init_at(r, data, rec_size, cap);
-	r->returns = true;
+	r->returns = r->owned = true;
 	r->bytes = (size_t)cap * rec_size;
 	return 0;
+}
+
+void ring_hand_back(struct ring *r, bool shared)
+{
+	r->returns = true;
+	r->shared = shared;
+	r->bytes = (size_t)r->capacity * r->rec_size;
 }
 
 bool ring_full(struct ring *r)
@@ -51,7 +58,7 @@ bool ring_full(struct ring *r)
 
 void ring_free(struct ring *r)
 {
-	if (r->data && r->returns)
+	if (r->data && r->owned)
 		munmap(r->data, r->bytes);
 	r->data = NULL;
 }
@@ -63,8 +70,8 @@ static void ring_return_bytes(struct ring *r, size_t from, size_t to)
 	uintptr_t a = ((uintptr_t)r->data + from + page - 1) & ~(uintptr_t)(page - 1);
 	uintptr_t b = ((uintptr_t)r->data + to) & ~(uintptr_t)(page - 1);
 
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED); /* advice: a failure costs memory only */
+	if (b > a) /* advice: a failure costs memory only */
+		madvise((void *)a, b - a, r->shared ? MADV_REMOVE : MADV_DONTNEED);
 }
 
 /*

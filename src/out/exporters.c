@@ -300,7 +300,7 @@ static void exporters_hung_tick(void *arg)
 		if (!n)
 			continue;
 		influx_line(&sb, &(struct influx_point){
-			.target = m->info.target, .name = m->info.name,
+			.target = m->info.target, .name = m->info.name, .pcts = x->cfg.pcts,
 			.operation = exporters_ops[op],
 			.device = m->info.device, .in_flight = n, .oldest_ms = (double)oldest / 1e6,
 			.time = clock_realtime() });
@@ -391,7 +391,8 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 	for (int op = 0; op < METRICS_OPS; op++) {
 		struct exporters_period *pe = &g->period[op];
 		struct influx_point pt = {
-			.target = in->target, .name = in->name, .operation = exporters_ops[op],
+			.target = in->target, .name = in->name, .pcts = x->cfg.pcts,
+			.operation = exporters_ops[op],
 			.device = in->device,
 			.requests = pe->requests, .errors = pe->errors, .bytes = pe->bytes,
 			.in_flight = in_flight, .oldest_ms = (double)oldest / 1e6,

@@ -34,6 +34,7 @@ struct exporters_cfg {
 	uint64_t influx_period;    /* ns: the -P period (0: periods of -p requests; a hung
 				    * target's line then comes every second) */
 	const char *engine;        /* engine name (ioprobe_probe_info) */
+	const struct pcts *pcts;   /* --influx's percentile fields (--percentiles); NULL default */
 	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
 };
 

@@ -3,9 +3,30 @@
 #include "account.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 const double tally_pcts[TALLY_PCTS] = { 50, 90, 99, 99.9 };
+const struct pcts pcts_default = { TALLY_PCTS, { 50, 90, 99, 99.9 } };
+
+char *pcts_label(double p, char *buf, size_t len)
+{
+	snprintf(buf, len, "p%g", p);
+	return buf;
+}
+
+char *pcts_key(double p, char *buf, size_t len)
+{
+	char t[32], *o = buf;
+
+	snprintf(t, sizeof(t), "p%g", p);
+	for (const char *c = t; *c && (size_t)(o - buf) + 1 < len; c++)
+		if (*c != '.')
+			*o++ = *c;
+	if (len)
+		*o = '\0';
+	return buf;
+}
 
 void tally_init(struct tally *t)
 {

@@ -97,6 +97,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"duplicate target \"",
 		"duplicate target name \"",
 		"--name: ",
+		"--percentiles",
 		"target names: ",
 		"too many targets: ",
 		"-Q: the queue depth must be 1 to ",
