@@ -42,6 +42,16 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 		.kept_up = v->state == VERDICT_KEEPS_UP ||
 			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
 	};
+	r->depth = sp->run.depth ? sp->run.depth : 1;
+	r->pieces = 1;
+	if (n) {
+		struct verdict_expect e;
+
+		if (!verdict_expect(&vp, &devs[0], rate, &e)) {
+			r->pieces = e.pieces;
+			r->flushes = e.per_request - e.pieces;
+		}
+	}
 	if (row) {
 		r->areq_kb = row->avgrq_sz / 2;
 		r->aqu = row->aqu_sz;

@@ -73,6 +73,9 @@ struct sweep_row {
 	uint64_t skipped;
 	bool kept_up;
 	const char *verdict;        /* the verdict line's words ("keeps up", "falls short: ...") */
+	unsigned depth;             /* requests in flight at most (-Q) */
+	unsigned pieces;            /* device requests per probe request (max_sectors_kb, ...) */
+	double flushes;             /* flushes per probe request in expected (write share x 1) */
 };
 
 /* What a step's probe was, for judging it. */
