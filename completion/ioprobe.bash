@@ -7,8 +7,9 @@
 
 # Every option of `ioprobe -h`: long name, short letter (- for none), argument kind
 # (none, or a value hint: count size time seed engine format devices listen promfile
-# check checkiops profile; format and devices are optional and must be attached: -I%T,
-# --time=%T, --iostat=sda; promfile is a path; profile is db or a path).
+# check checkiops profile aqu; format and devices are optional and must be attached: -I%T,
+# --time=%T, --iostat=sda; promfile is a path; profile is db or a path). --yes is offered
+# after two dashes only (after one, -yes is ioping's -y -e s).
 # ioping 1.3's options first, in its order: on an ambiguous prefix they win, as in ioprobe.
 __ioprobe_opts=(
 	'help h none' 'version v none' 'keep k none' 'quiet q none' 'batch B none'
@@ -25,7 +26,7 @@ __ioprobe_opts=(
 	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
-	'qualify - profile'
+	'qualify - profile' 'best-aqu - aqu' 'limit-aqu - aqu' 'yes - none'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 
@@ -105,7 +106,7 @@ __ioprobe_takes() {
 __ioprobe_values() {
 	local name=${1%% *} word=$2 d head
 	case $name in
-	size) echo "4k 64k 1m" ;;
+	size) echo "4k 64k 1m 256k,512k,5m" ;;
 	work-size) echo "1m 64m 1g" ;;
 	work-offset) echo "0 1m 1g" ;;
 	speed-limit) echo "1m 10m 100m" ;;
@@ -120,6 +121,7 @@ __ioprobe_values() {
 	check-iops) echo "100,50 1k,500" ;;
 	check-timeout) echo "5s 8s 25s" ;;
 	count) echo "1 10 100 1k" ;;
+	depth) echo "1 4 32 1,4 auto" ;;
 	warmup) echo "0 1 10" ;;
 	burst) echo "0 10 100" ;;
 	print-count) echo "10 100 1k" ;;
@@ -128,6 +130,8 @@ __ioprobe_values() {
 	window) echo "5s 10s 30s 1m" ;;
 	rates) echo "auto 50,100,200,400" ;;
 	qualify) echo "db" ;;
+	best-aqu) echo "1 0.9 1.5" ;;
+	limit-aqu) echo "4 2 8" ;;
 	engine)
 		if [[ $word == null:* ]]; then
 			echo "null:10us null:100us null:1ms"
@@ -255,7 +259,7 @@ _ioprobe() {
 				cands+=("--$name")
 			else
 				[[ $r != - ]] && cands+=("-$r")
-				cands+=("-$name")
+				[[ $name != yes ]] && cands+=("-$name")
 			fi
 		done
 		# -I takes its format attached: -I%T

@@ -351,3 +351,50 @@ Test(sweepgrid, row_and_json)
 	sbuf_free(&sb);
 	sweepgrid_free(&g);
 }
+
+/*
+ * -Q auto with split requests: a 1 MiB request in 4 pieces on a serial disk queues 2.45 at
+ * depth 1 (never 4: one piece in service, the rest waiting): depth 2 still follows.
+ */
+Test(sweepgrid, auto_depth_follows_from_the_queue_of_depth_1)
+{
+	static const uint64_t sizes[] = { 1 * MiB };
+	struct sweepgrid_cfg c = cfg_of(sizes, 1, NULL, 0, true);
+	struct sweepgrid g;
+	uint64_t size;
+	unsigned depth;
+
+	sweepgrid_init(&g, &c);
+	cr_assert(sweepgrid_next_cell(&g, &size, &depth));
+	add(&g, size, 1, 30, 2.0, true, "keeps up");
+	add(&g, size, 1, 60, 2.45, false, "falls short: device saturated");
+	cr_assert(sweepgrid_more(&g), "depth 2 follows");
+	cr_assert(sweepgrid_next_cell(&g, &size, &depth));
+	cr_assert_eq(depth, 2);
+	add(&g, size, 2, 60, 3.0, true, "keeps up"); /* the knee doubled */
+	add(&g, size, 2, 120, 3.2, false, "falls short: device saturated");
+	cr_assert_not(sweepgrid_more(&g), "aqu-sz 3.2 is not 1.5 x 2.45: over");
+	cr_assert_eq(g.depth, 2, "more() leaves the grid as it was");
+	cr_assert_not(sweepgrid_next_cell(&g, &size, &depth));
+	sweepgrid_free(&g);
+}
+
+Test(sweepgrid, more_on_a_list)
+{
+	static const uint64_t sizes[] = { 4 * KiB, 8 * KiB };
+	struct sweepgrid_cfg c = cfg_of(sizes, 2, NULL, 0, false);
+	struct sweepgrid g;
+	uint64_t size;
+	unsigned depth;
+
+	sweepgrid_init(&g, &c);
+	cr_assert(sweepgrid_more(&g));
+	cr_assert(sweepgrid_next_cell(&g, &size, &depth));
+	cr_assert(sweepgrid_more(&g));
+	cr_assert(sweepgrid_next_cell(&g, &size, &depth));
+	cr_assert_eq(size, 8 * KiB);
+	cr_assert_not(sweepgrid_more(&g), "the last cell");
+	g.done = true;
+	cr_assert_not(sweepgrid_next_cell(&g, &size, &depth), "a grid marked over");
+	sweepgrid_free(&g);
+}

@@ -68,7 +68,9 @@
 	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
 	"                                 then bisecting), each step -w long (5s); print\n" \
 	"                                 the saturation table and the knee (several\n" \
-	"                                 targets: each in turn)\n" \
+	"                                 targets: each in turn); -s and -Q as lists\n" \
+	"                                 (-s 256k,512k,5m -Q 1,4 or -Q auto): each\n" \
+	"                                 size x depth, one table, best and limit\n" \
 	"          -fio-job[=time]        no requests: watch the targets' devices (or the\n" \
 	"                                 -iostat devices) for <time> (10s), print a fio job\n" \
 	"                                 that imitates their load\n" \
@@ -78,6 +80,13 @@
 
 /* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
 #define USAGE_FLEET \
+	"\n" \
+	" sweep across sizes and depths (-sweep with -s A,B,... or -Q A,B,...|auto):\n" \
+	"          -best-aqu <aqu>        best point: the most bytes/s kept up with aqu-sz\n" \
+	"                                 near <aqu> (at most +0.1; 1)\n" \
+	"          -limit-aqu <aqu>       limit: the most bytes/s kept up with aqu-sz at\n" \
+	"                                 most <aqu> (4)\n" \
+	"          --yes                  run a grid planned longer than 10 minutes\n" \
 	"\n" \
 	" qualification:\n" \
 	"          -qualify <profile>     run a fixed battery on the target and judge it:\n" \

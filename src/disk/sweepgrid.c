@@ -34,12 +34,10 @@ void sweepgrid_free(struct sweepgrid *g)
 	g->nrows = g->cap = 0;
 }
 
-/* The current cell's knee (highest asked that kept up), highest aqu-sz and pieces. */
-static void sweepgrid_cell_stats(const struct sweepgrid *g, double *knee, double *aqu,
-				 unsigned *pieces)
+/* The current cell's knee (highest asked that kept up) and highest aqu-sz. */
+static void sweepgrid_cell_stats(const struct sweepgrid *g, double *knee, double *aqu)
 {
 	*knee = *aqu = 0;
-	*pieces = 1;
 	for (size_t i = g->cell_first; i < g->nrows; i++) {
 		const struct sweep_row *r = &g->rows[i].r;
 
@@ -47,8 +45,6 @@ static void sweepgrid_cell_stats(const struct sweepgrid *g, double *knee, double
 			*knee = r->asked;
 		if (r->aqu > *aqu)
 			*aqu = r->aqu;
-		if (r->pieces > *pieces)
-			*pieces = r->pieces;
 	}
 }
 
@@ -56,15 +52,15 @@ static void sweepgrid_cell_stats(const struct sweepgrid *g, double *knee, double
 static bool sweepgrid_auto_deeper(struct sweepgrid *g)
 {
 	double knee, aqu;
-	unsigned pieces;
 	bool follows, gains;
 
-	sweepgrid_cell_stats(g, &knee, &aqu, &pieces);
-	follows = aqu >= SWEEPGRID_FOLLOW * (double)g->depth * (double)pieces;
+	sweepgrid_cell_stats(g, &knee, &aqu);
+	follows = g->prev_knee > 0 ? aqu >= g->prev_aqu * SWEEPGRID_FOLLOW : aqu > 0;
 	gains = g->prev_knee > 0 ? knee >= g->prev_knee * (1 + SWEEPGRID_GAIN) : knee > 0;
 	if (!follows || !gains || g->depth * 2 > SWEEPGRID_AUTO_DEPTH_MAX)
 		return false;
 	g->prev_knee = knee;
+	g->prev_aqu = aqu;
 	g->depth *= 2;
 	return true;
 }
@@ -80,7 +76,7 @@ bool sweepgrid_next_cell(struct sweepgrid *g, uint64_t *size, unsigned *depth)
 		if (!sweepgrid_auto_deeper(g)) {
 			g->size_i++;
 			g->depth = 1;
-			g->prev_knee = 0;
+			g->prev_knee = g->prev_aqu = 0;
 		}
 	} else if (++g->depth_i >= g->cfg.ndepths) {
 		g->depth_i = 0;
@@ -98,6 +94,15 @@ bool sweepgrid_next_cell(struct sweepgrid *g, uint64_t *size, unsigned *depth)
 	*size = g->cfg.sizes[g->size_i];
 	*depth = g->depth;
 	return true;
+}
+
+bool sweepgrid_more(const struct sweepgrid *g)
+{
+	struct sweepgrid copy = *g; /* next_cell reads the rows, changes only the cursor */
+	uint64_t size;
+	unsigned depth;
+
+	return sweepgrid_next_cell(&copy, &size, &depth);
 }
 
 long sweepgrid_add(struct sweepgrid *g, const struct sweep_row *r, const char *verdict,

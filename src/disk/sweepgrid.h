@@ -16,10 +16,11 @@
  * Ties go to the earlier row (smaller size, then lower depth, then the
  * order run). Depths may be a list or automatic: 1, 2, 4, ... for each size
  * while the device's aqu-sz follows the depth (the cell's highest aqu-sz at
- * least SWEEPGRID_FOLLOW x depth x pieces) and the depth still buys
- * throughput (the cell's knee at least SWEEPGRID_GAIN above the previous
- * depth's), up to SWEEPGRID_AUTO_DEPTH_MAX. Pure: no I/O; the CLI runs the
- * cells.
+ * least SWEEPGRID_FOLLOW times the previous depth's: a doubled depth grows
+ * the queue; the pieces of a split request are in it from depth 1) and the
+ * depth still buys throughput (the cell's knee at least SWEEPGRID_GAIN above
+ * the previous depth's), up to SWEEPGRID_AUTO_DEPTH_MAX. Pure: no I/O; the
+ * CLI runs the cells.
  */
 #ifndef IOPROBE_SWEEPGRID_H
 #define IOPROBE_SWEEPGRID_H
@@ -40,8 +41,9 @@
 #define SWEEPGRID_BEST_SLACK 0.1
 /* -Q auto: the depths tried, 1 doubling up to this */
 #define SWEEPGRID_AUTO_DEPTH_MAX 64u
-/* -Q auto: the queue follows the depth while the cell's highest aqu-sz reaches this share */
-#define SWEEPGRID_FOLLOW 0.75
+/* -Q auto: the queue follows a doubled depth while the cell's highest aqu-sz is this many
+ * times the previous depth's */
+#define SWEEPGRID_FOLLOW 1.5
 /* -Q auto: ... and the knee rises at least this share over the previous depth's */
 #define SWEEPGRID_GAIN 0.10
 /* a grid planned to run longer than this needs --yes (10 minutes) */
@@ -74,6 +76,7 @@ struct sweepgrid {
 	unsigned depth;          /* its depth */
 	size_t cell_first;       /* its first row */
 	double prev_knee;        /* auto: the knee of the previous depth at this size (0: none) */
+	double prev_aqu;         /* auto: its highest aqu-sz */
 	bool started, done;
 };
 
@@ -100,6 +103,9 @@ void sweepgrid_free(struct sweepgrid *g);
  * previous cell's rows were added.
  */
 bool sweepgrid_next_cell(struct sweepgrid *g, uint64_t *size, unsigned *depth);
+
+/* Would sweepgrid_next_cell() give another cell now (g unchanged)? */
+bool sweepgrid_more(const struct sweepgrid *g);
 
 /*
  * Add a finished step of the current cell: r (its verdict pointer is not
