@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "stats.h"
 #include "sweepgrid.h"
 
 #define KiB 1024ull
@@ -396,5 +397,43 @@ Test(sweepgrid, more_on_a_list)
 	cr_assert_not(sweepgrid_more(&g), "the last cell");
 	g.done = true;
 	cr_assert_not(sweepgrid_next_cell(&g, &size, &depth), "a grid marked over");
+	sweepgrid_free(&g);
+}
+
+/* -G: reads and writes apart in the row and its JSON. */
+Test(sweepgrid, read_write_apart)
+{
+	static const uint64_t sizes[] = { 4 * KiB };
+	struct sweepgrid_cfg c = cfg_of(sizes, 1, NULL, 0, false);
+	struct sweepgrid g;
+	struct sbuf sb = SBUF_INIT;
+	struct sweep_row r = { .size = 4 * KiB, .depth = 1, .asked = 10, .achieved = 10,
+			       .pieces = 1, .flushes = 0.5, .p50_ns = 1000000, .p99_ns = 19000000,
+			       .kept_up = true };
+	struct stats rd, wr;
+	uint64_t size;
+	unsigned depth;
+
+	stats_init(&rd);
+	stats_init(&wr);
+	for (int i = 0; i < 100; i++) {
+		stats_add(&rd, 19000000);
+		stats_add(&wr, 190000);
+	}
+	sweep_row_split(&r, &rd, &wr);
+	cr_assert(r.split);
+	sweepgrid_init(&g, &c);
+	cr_assert(sweepgrid_next_cell(&g, &size, &depth));
+	sweepgrid_add(&g, &r, "keeps up", "keeps up");
+	sweepgrid_format_row(&sb, &g, 0);
+	cr_assert(strstr(sbuf_str(&sb), "  read   19.000   19.000 write    0.190    0.190  keeps up\n"),
+		  "%s", sbuf_str(&sb));
+	cr_assert(strstr(sbuf_str(&sb), "   0.5 "), "half the requests write, each with a flush");
+	sbuf_reset(&sb);
+	sweepgrid_json_row(&sb, &g, 0);
+	cr_assert(strstr(sbuf_str(&sb), "\"flushes\": 0.5, \"read\": {\"p50\": 19"), "%s",
+		  sbuf_str(&sb));
+	cr_assert(strstr(sbuf_str(&sb), "\"write\": {\"p50\": 19"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
 	sweepgrid_free(&g);
 }

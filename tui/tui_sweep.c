@@ -56,7 +56,11 @@ static void sw_record(struct sw *s, const struct tally *t)
 	sweep_run_done(&s->run, t, devs, n, r, s->verdict[s->nrows], sizeof(s->verdict[0]));
 	snprintf(s->words[s->nrows], sizeof(s->words[0]), "%s", s->run.words);
 	if (s->grid) { /* the grid's row, in the grid's table */
-		long i = sweepgrid_add(s->grid, r, s->verdict[s->nrows], s->words[s->nrows]);
+		long i;
+
+		if (s->vp->cfg->read_write) /* reads and writes apart, as on the command line */
+			sweep_row_split(r, &s->vp->probe->acct.read, &s->vp->probe->acct.write);
+		i = sweepgrid_add(s->grid, r, s->verdict[s->nrows], s->words[s->nrows]);
 
 		if (i >= 0)
 			sweepgrid_format_row(s->vp->sweep_out, s->grid, (size_t)i);

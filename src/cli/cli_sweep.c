@@ -113,7 +113,11 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
 		sweep_run_done(&sr, &p->acct.total, devs, n, &r, verdict, sizeof(verdict));
 		if (grid) {
-			long i = sweepgrid_add(&grid->g, &r, verdict, sr.words);
+			long i;
+
+			if (p->cfg.read_write) /* reads and writes apart in the grid's rows */
+				sweep_row_split(&r, &p->acct.read, &p->acct.write);
+			i = sweepgrid_add(&grid->g, &r, verdict, sr.words);
 
 			if (i < 0) {
 				ret = err_set(msg, msglen, (int)i, "out of memory");

@@ -61,6 +61,15 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 	}
 }
 
+void sweep_row_split(struct sweep_row *r, const struct stats *reads, const struct stats *writes)
+{
+	r->split = true;
+	r->read_p50_ns = stats_percentile(reads, 50);
+	r->read_p99_ns = stats_percentile(reads, 99);
+	r->write_p50_ns = stats_percentile(writes, 50);
+	r->write_p99_ns = stats_percentile(writes, 99);
+}
+
 int sweep_parse(const char *arg, struct sweep_plan *p, char *msg, size_t msglen)
 {
 	const char *s = arg;

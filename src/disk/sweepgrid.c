@@ -256,6 +256,14 @@ void sweepgrid_format_row(struct sbuf *sb, const struct sweepgrid *g, size_t i)
 		    r->aqu, r->await_ms, r->util, r->dev_mbs);
 	sweepgrid_ms(sb, r->p50_ns);
 	sweepgrid_ms(sb, r->p99_ns);
+	if (r->split) { /* -G: reads and writes apart before the verdict */
+		sbuf_puts(sb, "  read");
+		sweepgrid_ms(sb, r->read_p50_ns);
+		sweepgrid_ms(sb, r->read_p99_ns);
+		sbuf_puts(sb, " write");
+		sweepgrid_ms(sb, r->write_p50_ns);
+		sweepgrid_ms(sb, r->write_p99_ns);
+	}
 	sbuf_printf(sb, "  %s\n", g->rows[i].verdict[0] ? g->rows[i].verdict : "-");
 }
 
@@ -320,6 +328,10 @@ void sweepgrid_json_row(struct sbuf *sb, const struct sweepgrid *g, size_t i)
 	sweep_json_row(&one, r);
 	sbuf_printf(sb, "{\"depth\": %u, \"pieces\": %u, \"flushes\": %g, ", r->depth, r->pieces,
 		    r->flushes);
+	if (r->split)
+		sbuf_printf(sb, "\"read\": {\"p50\": %" PRIu64 ", \"p99\": %" PRIu64 "}, "
+			    "\"write\": {\"p50\": %" PRIu64 ", \"p99\": %" PRIu64 "}, ",
+			    r->read_p50_ns, r->read_p99_ns, r->write_p50_ns, r->write_p99_ns);
 	if (one.len > 1)
 		sbuf_append(sb, sbuf_str(&one) + 1, one.len - 1);
 	else

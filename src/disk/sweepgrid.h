@@ -144,7 +144,10 @@ bool sweepgrid_plan_too_long(const struct sweepgrid_plan *p);
 /* The table's header, newline included. */
 void sweepgrid_format_header(struct sbuf *sb);
 
-/* Row i, newline included (the verdict last, whole). */
+/*
+ * Row i, newline included (the verdict last, whole). A -G row (split) carries "read P50 P99
+ * write P50 P99" (ms) before its verdict: reads and writes apart.
+ */
 void sweepgrid_format_row(struct sbuf *sb, const struct sweepgrid *g, size_t i);
 
 /*
@@ -157,7 +160,8 @@ void sweepgrid_format_row(struct sbuf *sb, const struct sweepgrid *g, size_t i);
 void sweepgrid_format_best(struct sbuf *sb, const struct sweepgrid *g);
 void sweepgrid_format_limit(struct sbuf *sb, const struct sweepgrid *g);
 
-/* Row i as a JSON object: sweep_json_row()'s keys and depth, pieces, flushes. */
+/* Row i as a JSON object: sweep_json_row()'s keys and depth, pieces, flushes (-G: read
+ * and write, each {p50, p99} in ns). */
 void sweepgrid_json_row(struct sbuf *sb, const struct sweepgrid *g, size_t i);
 
 /*

@@ -147,6 +147,20 @@ assert d["best"]["size"] == 1048576 and d["best"]["asked"] == 20, d["best"]
 assert d["best"]["line"].startswith("best: 1 MiB at 20 MiB/s (20/s, aqu-sz "), d["best"]
 assert d["limit"]["row"] == 3 and d["limit"]["aqu_sz"] <= 2.5, d["limit"]' "$OUT" "$L"
 
+## -G: reads and writes apart in the grid's rows (text and JSON)
+probe --sweep=20 -s 4k,8k -G -WWW -w 1 -D -J "$L"
+check "-G -J: every row carries read and write p50/p99 apart" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["grid"]
+assert len(rows) == 2, rows
+for r in rows:
+    assert 5e6 < r["read"]["p50"] < 50e6 and r["write"]["p50"] > 0, r
+    assert r["flushes"] == 0.5, r  # half the requests write, each followed by fdatasync' "$OUT"
+probe --sweep=20 -s 4k,8k -G -WWW -w 1 -D "$L"
+check "-G: the text rows carry read and write p50/p99" \
+	eval '[ "$(grep -Ec "^[48] KiB +1 +20 .*  read +[0-9.]+ +[0-9.]+ write +[0-9.]+ +[0-9.]+  " "$OUT")" = 2 ]'
+
 ## the view (tmux): each cell's steps, the grid's table so far with its best and limit;
 ## q after the last cell prints the rows and the conclusions; q mid-grid ends the whole grid
 if command -v tmux >/dev/null 2>&1 && "$IOPROBE" -h 2>/dev/null | grep -q -- '-tui'; then
