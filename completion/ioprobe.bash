@@ -106,7 +106,7 @@ __ioprobe_takes() {
 __ioprobe_values() {
 	local name=${1%% *} word=$2 d head
 	case $name in
-	size) echo "4k 64k 1m 256k,512k,5m" ;;
+	size) echo "4k 64k 1m" ;;
 	work-size) echo "1m 64m 1g" ;;
 	work-offset) echo "0 1m 1g" ;;
 	speed-limit) echo "1m 10m 100m" ;;
