@@ -118,7 +118,6 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 			if (p->cfg.read_write) /* reads and writes apart in the grid's rows */
 				sweep_row_split(&r, &p->acct.read, &p->acct.write);
 			i = sweepgrid_add(&grid->g, &r, verdict, sr.words);
-
 			if (i < 0) {
 				ret = err_set(msg, msglen, (int)i, "out of memory");
 				break;
