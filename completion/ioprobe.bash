@@ -8,8 +8,8 @@
 # Every option of `ioprobe -h`: long name, short letter (- for none), argument kind
 # (none, or a value hint: count size time seed engine format devices listen promfile
 # check checkiops profile aqu; format and devices are optional and must be attached: -I%T,
-# --time=%T, --iostat=sda; promfile is a path; profile is db or a path). --yes is offered
-# after two dashes only (after one, -yes is ioping's -y -e s).
+# --time=%T, --iostat=sda; promfile is a path: --prometheus, --record, --replay; profile is
+# db or a path). --yes is offered after two dashes only (after one, -yes is ioping's -y -e s).
 # ioping 1.3's options first, in its order: on an ambiguous prefix they win, as in ioprobe.
 __ioprobe_opts=(
 	'help h none' 'version v none' 'keep k none' 'quiet q none' 'batch B none'
@@ -27,6 +27,8 @@ __ioprobe_opts=(
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
 	'qualify - profile' 'best-aqu - aqu' 'limit-aqu - aqu' 'yes - none'
+	'name - names' 'percentiles - percentiles'
+	'record - promfile' 'record-requests - none' 'replay - promfile'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
 
@@ -132,6 +134,8 @@ __ioprobe_values() {
 	qualify) echo "db" ;;
 	best-aqu) echo "1 0.9 1.5" ;;
 	limit-aqu) echo "4 2 8" ;;
+	names) echo "db,log a,b,c" ;;
+	percentiles) echo "50,90,99,99.9 50,95,99 50,99,99.9,99.99" ;;
 	engine)
 		if [[ $word == null:* ]]; then
 			echo "null:10us null:100us null:1ms"
@@ -230,7 +234,7 @@ _ioprobe() {
 			return 0
 		fi
 		if [[ ${REPLY##* } == promfile ]]; then
-			__ioprobe_target "$cur" # --prometheus FILE.prom: any path
+			__ioprobe_target "$cur" # --prometheus, --record, --replay FILE: any path
 			return 0
 		fi
 		# shellcheck disable=SC2046

@@ -23,12 +23,12 @@ fi
 
 # Build and run: compiler, meson, ninja, pkg-config, ncursesw (the view), libaio and liburing
 # (engines), protobuf-c and its protoc-c generator (the protobuf exposition with native
-# histograms).
+# histograms), zlib (--record FILE.gz and --replay).
 DEB_PKGS="gcc pkg-config meson ninja-build libncurses-dev libaio-dev liburing-dev
-	libprotobuf-c-dev protobuf-c-compiler"
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
-	protobuf-c-devel protobuf-c-compiler"
-PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c"
+	protobuf-c-devel protobuf-c-compiler zlib-devel"
+PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib"
 # Tests (--tests): criterion (unit suites), ioping (reference), sysstat (iostat reference), tmux
 # (view tests), python3 and python3-yaml (JSON and rule files), util-linux and mount (losetup,
 # mount), e2fsprogs (mkfs), fuse3 (the fault-injecting test disk), man-db and groff (man page

@@ -590,3 +590,47 @@ Test(account, tally_rates_without_data_are_zero)
 	t.wall = 2000000000ull;
 	cr_assert_float_eq(tally_load_iops(&t), 5.0, 1e-12);
 }
+
+/* tally_merge: two halves add up to the whole (counts exact, mean within rounding). */
+Test(account, tally_merge_halves)
+{
+	static struct tally a, b, all;
+	struct sample s = { .result = 4096 };
+
+	tally_init(&a);
+	tally_init(&b);
+	tally_init(&all);
+	for (uint64_t k = 1; k <= 100; k++) {
+		s.request = k;
+		s.time = k * 1000;
+		s.response = k * 1000 + 7;
+		tally_add(k <= 40 ? &a : &b, &s, k % 10 ? NOTICE_NONE : NOTICE_ERROR);
+		tally_add(&all, &s, k % 10 ? NOTICE_NONE : NOTICE_ERROR);
+	}
+	a.wall = 3;
+	b.wall = 4;
+	a.skipped = 1;
+	tally_merge(&a, &b);
+	cr_assert_eq(a.requests, all.requests);
+	cr_assert_eq(a.failed, all.failed);
+	cr_assert_eq(a.valid.count, all.valid.count);
+	cr_assert_eq(a.valid.sum, all.valid.sum);
+	cr_assert_eq(memcmp(a.valid.hist, all.valid.hist, sizeof(a.valid.hist)), 0);
+	cr_assert_eq(a.wall, 7);
+	cr_assert_eq(a.skipped, 1);
+	cr_assert_float_eq(a.valid.mean, all.valid.mean, 1e-9);
+}
+
+/* Percentile names: "p99.9" for people, "p999" for InfluxDB field keys. */
+Test(account, percentile_labels_and_keys)
+{
+	char b[32];
+
+	cr_assert_str_eq(pcts_label(99.9, b, sizeof(b)), "p99.9");
+	cr_assert_str_eq(pcts_label(95, b, sizeof(b)), "p95");
+	cr_assert_str_eq(pcts_label(99.99, b, sizeof(b)), "p99.99");
+	cr_assert_str_eq(pcts_key(99.9, b, sizeof(b)), "p999");
+	cr_assert_str_eq(pcts_key(50, b, sizeof(b)), "p50");
+	cr_assert_str_eq(pcts_key(99.99, b, 4), "p99", "cut to the buffer");
+	cr_assert_eq(pcts_default.n, 4);
+}

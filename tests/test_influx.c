@@ -121,3 +121,21 @@ Test(influx, hung_target_line)
 					"skipped=3i 5\n");
 	sbuf_free(&sb);
 }
+
+/* A target's short name is a tag after target, escaped as tags are. */
+Test(influx, name_tag)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stats v;
+	struct influx_point p = {
+		.target = "/d", .name = "db 1", .operation = "read", .device = "", .requests = 0,
+		.valid = &v, .time = 5,
+	};
+
+	stats_init(&v);
+	influx_line(&sb, &p);
+	const char *want = "ioprobe,target=/d,name=db\\ 1,operation=read ";
+
+	cr_assert(!strncmp(sbuf_str(&sb), want, strlen(want)), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}

@@ -127,6 +127,8 @@ Test(opts, path_only_gives_defaults)
 	d.path = o.path;
 	d.paths[0] = o.path;
 	d.npaths = 1;
+	d.argc = o.argc; /* the command line as given (a recording keeps it) */
+	d.argv = o.argv;
 	cr_assert_eq(memcmp(&o, &d, sizeof(o)), 0, "\"dir\" changed a default");
 }
 
@@ -1451,4 +1453,132 @@ Test(opts_ioprobe, yes_needs_two_dashes)
 	cr_assert(o.yes && !o.dsync);
 	PARSE_OK(&o, "--ye", ".");
 	cr_assert(o.yes, "a prefix after two dashes");
+}
+
+/* Target names (issue 25 item 5): NAME=PATH, --name NAME,..., and what is refused. */
+Test(opts_ioprobe, target_names)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	{
+		const char *w[] = { "ioprobe", "db=/dev/sda", "/tmp", "./a=b", "log:1=/var/x=y",
+				    NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_eq(o.npaths, 4);
+		cr_assert_str_eq(o.paths[0], "/dev/sda");
+		cr_assert_str_eq(o.names[0], "db");
+		cr_assert_str_eq(o.path, "/dev/sda");
+		cr_assert_str_eq(o.name, "db");
+		cr_assert_null(o.names[1]);
+		cr_assert_str_eq(o.paths[2], "./a=b", "a '/' before '=': a path");
+		cr_assert_null(o.names[2]);
+		cr_assert_str_eq(o.paths[3], "/var/x=y", "split at the first '='");
+		cr_assert_str_eq(o.names[3], "log:1");
+	}
+	{
+		const char *w[] = { "ioprobe", "--name", "a,b", "/tmp", "/var", "/srv", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_str_eq(o.names[0], "a");
+		cr_assert_str_eq(o.names[1], "b");
+		cr_assert_null(o.names[2], "fewer names than targets: the rest unnamed");
+	}
+	{
+		const char *w[] = { "ioprobe", "x=", "/tmp", NULL }; /* "x=" is a path */
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_str_eq(o.paths[0], "x=");
+		cr_assert_null(o.names[0]);
+	}
+	static const struct { const char *a, *b, *c, *msg; } bad[] = {
+		{ "--name", "a b", "/tmp", "--name: \"a b\": a name is 1 to 40 letters, digits or "
+					   "_ . : + -" },
+		{ "--name", "a,,b", "/tmp", "--name: \"\": a name is 1 to 40 letters, digits or "
+					    "_ . : + -" },
+		{ "--name", "a,b", "/tmp", "--name: more names than targets (1)" },
+		{ "--name", "a", "x=/tmp", "--name: \"/tmp\" is named x already" },
+		{ "a=/tmp", "a=/var", "/srv", "duplicate target name \"a\"" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *w[] = { "ioprobe", bad[i].a, bad[i].b, bad[i].c, NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_ERR, "%s %s %s", bad[i].a, bad[i].b,
+			     bad[i].c);
+		cr_assert_str_eq(msg, bad[i].msg);
+	}
+}
+
+/* ---- --record, --record-requests, --replay ------------------------------ */
+
+Test(opts, record_and_replay)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	PARSE_OK(&o, "--record", "r.jsonl", "-record", "x.gz", "--record-requests", "dir");
+	cr_assert_str_eq(o.record, "x.gz", "the last --record wins");
+	cr_assert(o.record_requests);
+	cr_assert_str_eq(o.path, "dir");
+	cr_assert_eq(o.argc, 7);
+	PARSE_OK(&o, "--replay", "r.jsonl", "-q", "-P", "2");
+	cr_assert_str_eq(o.replay, "r.jsonl");
+	cr_assert_null(o.path, "a replay has no destination");
+	PARSE_OK(&o, "-repl=r.jsonl");
+	cr_assert_str_eq(o.replay, "r.jsonl");
+	PARSE_OK(&o, "--rep=r.jsonl");
+	cr_assert_str_eq(o.replay, "r.jsonl");
+	cr_assert_eq(PARSE(&o, msg, "--replay", "r.jsonl", "dir"), OPTS_ERR);
+	cr_assert_str_eq(msg, "--replay takes no destination: \"dir\"");
+	cr_assert_eq(PARSE(&o, msg, "--record=", "dir"), OPTS_ERR);
+	cr_assert_str_eq(msg, "--record needs a file name");
+	cr_assert_eq(PARSE(&o, msg, "--replay="), OPTS_ERR);
+	cr_assert_str_eq(msg, "--replay needs a file name");
+	/* a prefix of record is one of record-requests too: ambiguous, as getopt says */
+	cr_assert_eq(PARSE(&o, msg, "--reco", "x", "dir"), OPTS_ERR_USAGE);
+	/* ioping's -r (rate) keeps its meaning: -rec is -r ec, no prefix of ours */
+	cr_assert_neq(PARSE(&o, msg, "-rec", "dir"), OPTS_OK);
+}
+
+/* --percentiles LIST (issue 25 item 6). */
+Test(opts_ioprobe, percentiles)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	{
+		const char *w[] = { "ioprobe", "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert_not(o.pcts_set);
+		cr_assert_eq(o.pcts.n, 4, "the default: 50 90 99 99.9");
+	}
+	{
+		const char *w[] = { "ioprobe", "--percentiles", "50,95,99.99", "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_OK, "%s", msg);
+		cr_assert(o.pcts_set);
+		cr_assert_eq(o.pcts.n, 3);
+		cr_assert_float_eq(o.pcts.p[1], 95, 1e-9);
+		cr_assert_float_eq(o.pcts.p[2], 99.99, 1e-9);
+	}
+	static const struct { const char *arg, *msg; } bad[] = {
+		{ "0", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+		       "(50,95,99.9): \"0\"" },
+		{ "100.5", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+			   "(50,95,99.9): \"100.5\"" },
+		{ "50,", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+			 "(50,95,99.9): \"50,\"" },
+		{ "50,x", "--percentiles takes numbers above 0 and up to 100, comma-separated "
+			  "(50,95,99.9): \"50,x\"" },
+		{ "99,99", "--percentiles: 99 twice: \"99,99\"" },
+		{ "1,2,3,4,5,6,7,8,9", "--percentiles: at most 8: \"1,2,3,4,5,6,7,8,9\"" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *w[] = { "ioprobe", "--percentiles", bad[i].arg, "/tmp", NULL };
+
+		cr_assert_eq(run_parse(&o, msg, w), OPTS_ERR, "%s", bad[i].arg);
+		cr_assert_str_eq(msg, bad[i].msg);
+	}
 }

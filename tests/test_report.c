@@ -52,16 +52,16 @@ static void use_tz(const char *tz)
 
 static struct report_cfg dir_cfg(void)
 {
-	struct report_cfg c = { { "/mnt/data", "ext4", "/dev/sda", FS_SIZE }, NULL, 4096,
-				false, false, false, false, false, false };
+	struct report_cfg c = { { "/mnt/data", "ext4", "/dev/sda", FS_SIZE, NULL }, NULL, 4096,
+				false, false, false, false, false, false, NULL };
 
 	return c;
 }
 
 static struct report_cfg blk_cfg(void)
 {
-	struct report_cfg c = { { "/dev/loop2", "block device", "", 256 * MIB }, NULL, 4096,
-				false, false, false, false, false, false };
+	struct report_cfg c = { { "/dev/loop2", "block device", "", 256 * MIB, NULL }, NULL, 4096,
+				false, false, false, false, false, false, NULL };
 
 	return c;
 }
@@ -118,7 +118,8 @@ ParameterizedTestParameters(report, target_desc)
 ParameterizedTest(struct dcase *c, report, target_desc)
 {
 	struct sbuf sb = SBUF_INIT;
-	struct report_target t = { "x", c->fstype, c->null_device ? NULL : c->device, c->size };
+	struct report_target t = { "x", c->fstype, c->null_device ? NULL : c->device,
+				   c->size, NULL };
 
 	report_target_desc(&sb, &t);
 	cr_assert_str_eq(sbuf_str(&sb), c->want, "%s/%s/%" PRIu64 ": \"%s\", want \"%s\"",
@@ -211,8 +212,8 @@ ParameterizedTest(struct lcase *c, report, request_line)
 Test(report, request_line_character_device)
 {
 	struct sbuf sb = SBUF_INIT;
-	struct report_cfg c = { { "/dev/zero", "character device", "", 0 }, NULL, 4096,
-				false, false, false, false, false, false };
+	struct report_cfg c = { { "/dev/zero", "character device", "", 0, NULL }, NULL, 4096,
+				false, false, false, false, false, false, NULL };
 	struct sample s = smp(2, OP_READ, 4096, 4500);
 
 	report_request_line(&sb, &c, &s, NOTICE_NONE, REALTIME);
@@ -372,8 +373,8 @@ Test(report, summary_write_example)
 /* The empty run, as `ioping -c 1 dir` prints it (only the warmup request). */
 Test(report, summary_empty_run)
 {
-	struct report_cfg c = { { "/tmp", "ext4", "/dev/vda", 270553174016u }, NULL, 4096,
-				false, false, false, false, false, false };
+	struct report_cfg c = { { "/tmp", "ext4", "/dev/vda", 270553174016u, NULL }, NULL, 4096,
+				false, false, false, false, false, false, NULL };
 	struct tally t;
 
 	make_tally(&t, NULL, 0, 1, 115420);

@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ring.h"
@@ -160,4 +162,53 @@ Test(ring, full_ring_keeps_its_records)
 		cr_assert_eq(got, v);
 	}
 	ring_free(&r);
+}
+
+/* A ring in a shared mapping (a probe's process writes it, its parent reads it) hands back
+ * too: its pages are removed from the shared memory, and a reader in another process sees
+ * every record intact. */
+Test(ring, shared_ring_hands_back_across_a_fork)
+{
+	size_t bytes = 4096 * 88;
+	unsigned char *data = mmap(NULL, bytes + sizeof(struct ring), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct ring *r;
+	unsigned char rec[88] = { 0 };
+	long most = 0;
+	pid_t pid;
+	int st;
+
+	cr_assert_neq(data, MAP_FAILED);
+	r = (struct ring *)(void *)(data + bytes);
+	cr_assert_eq(ring_init_at(r, data, sizeof(rec), 4096), 0);
+	ring_hand_back(r, true);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) { /* the producer: 10 times round, never more than 100 ahead */
+		for (uint64_t i = 0; i < 10 * 4096ull; i++) {
+			while (ring_count(r) >= 100)
+				;
+			memcpy(rec, &i, sizeof(i));
+			ring_push(r, rec);
+		}
+		_exit(0);
+	}
+	for (uint64_t i = 0; i < 10 * 4096ull; i++) {
+		uint64_t got;
+
+		while (!ring_pop(r, rec))
+			;
+		memcpy(&got, rec, sizeof(got));
+		cr_assert_eq(got, i);
+		if (!(i % 1024)) {
+			long res = ring_resident(r);
+
+			most = res > most ? res : most;
+		}
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && !WEXITSTATUS(st));
+	cr_assert_leq(most, 100 * 88 + 2 * RING_RETURN_EVERY * 88 + 4 * 4096,
+		      "at most %ld bytes resident, of %zu", most, bytes);
+	munmap(data, bytes + sizeof(struct ring));
 }

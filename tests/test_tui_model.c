@@ -21,7 +21,7 @@
 static struct tui_model *model(uint64_t interval, uint64_t own_period)
 {
 	struct tui_model *m = malloc(sizeof(*m));
-	struct tui_model_cfg cfg = { 4096, interval, own_period };
+	struct tui_model_cfg cfg = { 4096, interval, own_period, { 0, { 0 } } };
 
 	cr_assert_not_null(m);
 	tui_model_init(m, &cfg);
@@ -509,7 +509,7 @@ Test(tui_model, tally_row_of_an_empty_tally)
 	memset(&t, 0, sizeof(t));
 	stats_init(&t.valid);
 	t.requests = 1;
-	tui_model_tally_row(&t, 5 * SEC, 4096, &r);
+	tui_model_tally_row(&t, 5 * SEC, 4096, NULL, &r);
 	cr_assert_eq(r.count, 0);
 	cr_assert_eq(r.min, 0);
 	cr_assert_float_eq(r.iops, 0, 1e-9);
@@ -556,7 +556,7 @@ Test(tui_model, skipped_slots_enter_the_response_times)
 	/* account_add_skipped's rule: E = 1.035 s, D = 1.01 s: 25, 15 and 5 ms */
 	cr_assert_eq(m->total.response.count, 5);
 	cr_assert_eq(m->total.valid.count, 2, "service times do not change");
-	tui_model_tally_row(&m->total, SEC, 4096, &row);
+	tui_model_tally_row(&m->total, SEC, 4096, NULL, &row);
 	cr_assert_geq(row.rpct[3], 34 * MS);
 	cr_assert_leq(row.rpct[3], 36 * MS);
 	tui_model_columns(m, TUI_WIN_1MIN, 59999 * MS, c, 120);

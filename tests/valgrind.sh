@@ -153,6 +153,12 @@ printf 'qualify q\nstep w -W -c 20 -i 0\nrequire IOPS > 1\nstep rw -G -c 20 -i 0
 EXPECT_OUT='^QUALIFY q: PASS$'
 vg qualify 0 --qualify "$T/q.prof" -WWW -S 1m "$D"
 vg qualify-refused 2 --qualify db "$D"
+# --record (a writer thread, zlib) and --replay (the reader, zlib)
+vg record 0 --record "$T/rec.jsonl.gz" -c 5 -i 0.3 -q "$D"
+EXPECT_OUT='ioprobe statistics'
+vg replay 0 --replay "$T/rec.jsonl.gz"
+head -c 700 "$T/rec.jsonl.gz" >"$T/cut.gz"
+vg replay-cut 3 --replay "$T/cut.gz" -q
 
 # --iostat needs a block device behind the temp dir (not tmpfs, overlay, ...)
 devno=$(stat -c '%Hd:%Ld' "$D" 2>/dev/null)

@@ -236,7 +236,7 @@ static void tui_stat_cell(char *buf, size_t len, int c, const struct tui_row *ro
 	case SC_MDEV: tui_fmt_time(buf, len, fmt_trunc(row->mdev), ascii); break;
 	case SC_TOTAL: tui_fmt_count(buf, len, row->requests); break;
 	case SC_WALL: tui_fmt_time(buf, len, row->wall, ascii); break;
-	case SC_P99: tui_fmt_time(buf, len, row->pct[2], ascii); break;
+	case SC_P99: tui_fmt_time(buf, len, row->p99, ascii); break;
 	case SC_FAILED: tui_fmt_count(buf, len, row->failed); break;
 	case SC_SKIPPED: tui_fmt_count(buf, len, row->skipped); break;
 	default: buf[0] = '\0';
@@ -272,20 +272,25 @@ static void tui_stat_line(int y, int x, const bool *shown, const struct tui_row 
  * counters; p90, then p99.9 and the rare counters are left out first when
  * the line does not fit.
  */
-static void tui_pct_line(int y, int x, int w, const struct tui_row *row, bool resp,
-			 bool counts, bool ascii)
+static void tui_pct_line(int y, int x, int w, const struct tui_row *row,
+			 const struct pcts *pcts, bool resp, bool counts, bool ascii)
 {
-	static const char *const name[4] = { "p50", "p90", "p99", "p99.9" };
-	static const int prio[4] = { 0, 3, 0, 2 };
+	const struct pcts *pc = pcts && pcts->n ? pcts : &pcts_default;
 	const uint64_t *pct = resp ? row->rpct : row->pct;
-	char t[8][2 * TUI_FMT_LEN], v[TUI_FMT_LEN], line[512];
-	struct tui_fit_item it[8];
+	char t[PCTS_MAX + 4][2 * TUI_FMT_LEN], v[TUI_FMT_LEN], name[32], line[512];
+	struct tui_fit_item it[PCTS_MAX + 4];
 	int n = 0;
 
-	for (int i = 0; i < 4; i++, n++) {
+	for (unsigned i = 0; i < row->npct && i < pc->n; i++, n++) {
+		/* kept longest: the first and p99; then the highest; the others go first */
+		int prio = !i || pc->p[i] == 99 ? 0 : (int)(pc->n - i) + 1;
+
+		if (pc == &pcts_default) /* p90 first, then p99.9, as before */
+			prio = i == 1 ? 3 : i == 3 ? 2 : 0;
 		snprintf(t[n], sizeof(t[n]), "%s%s %s", i ? "" : resp ? "response " : "service ",
-			 name[i], tui_fmt_time(v, sizeof(v), pct[i], ascii));
-		it[n] = (struct tui_fit_item){ t[n], prio[i] };
+			 pcts_label(pc->p[i], name, sizeof(name)),
+			 tui_fmt_time(v, sizeof(v), pct[i], ascii));
+		it[n] = (struct tui_fit_item){ t[n], prio };
 	}
 	if (counts) {
 		const uint64_t val[4] = { row->failed, row->skipped, row->too_slow, row->too_fast };
@@ -341,15 +346,16 @@ static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 			      f->ascii, f->own_periods);
 	}
 	if (r->h >= 3) {
-		tui_model_tally_row(&f->m->total, f->total_wall, f->rc->size, &total);
+		tui_model_tally_row(&f->m->total, f->total_wall, f->rc->size, &f->m->cfg.pcts, &total);
 		tui_stat_line(r->h >= 4 ? bottom - 1 - both : bottom, x, shown, &total, "total",
 			      TA_BOLD, f->ascii, f->own_periods);
 	}
 	if (r->h >= 4) {
 		/* the service line, or (no room for both) the distribution the graph shows */
-		tui_pct_line(bottom - both, x, r->w, &total, !both && f->response, true, f->ascii);
+		tui_pct_line(bottom - both, x, r->w, &total, &f->m->cfg.pcts, !both && f->response,
+			     true, f->ascii);
 		if (both)
-			tui_pct_line(bottom, x, r->w, &total, true, false, f->ascii);
+			tui_pct_line(bottom, x, r->w, &total, &f->m->cfg.pcts, true, false, f->ascii);
 	}
 }
 

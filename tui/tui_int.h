@@ -45,6 +45,7 @@ struct tui_peek {
 	uint64_t interval, last_draw;
 	int wake_fd;
 	const char *target;           /* the path as given */
+	const char *name;             /* its short name, or NULL */
 };
 
 /*

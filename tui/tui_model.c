@@ -28,9 +28,10 @@ void tui_model_init(struct tui_model *m, const struct tui_model_cfg *cfg)
 }
 
 void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
-			 struct tui_row *out)
+			 const struct pcts *pcts, struct tui_row *out)
 {
 	const struct stats *v = &t->valid;
+	const struct pcts *pc = pcts && pcts->n ? pcts : &pcts_default;
 
 	memset(out, 0, sizeof(*out));
 	out->count = v->count;
@@ -47,10 +48,12 @@ void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
 	out->skipped = t->skipped;
 	out->too_fast = t->too_fast;
 	out->too_slow = t->too_slow;
-	for (int i = 0; i < TALLY_PCTS; i++) {
-		out->pct[i] = stats_percentile(v, tally_pcts[i]);
-		out->rpct[i] = stats_percentile(&t->response, tally_pcts[i]);
+	out->npct = pc->n;
+	for (unsigned i = 0; i < pc->n; i++) {
+		out->pct[i] = stats_percentile(v, pc->p[i]);
+		out->rpct[i] = stats_percentile(&t->response, pc->p[i]);
 	}
+	out->p99 = stats_percentile(v, 99);
 }
 
 /* Close the open period at run ns end, covering wall ns, and open the next. */
@@ -58,7 +61,7 @@ static void tui_model_close(struct tui_model *m, uint64_t end, uint64_t wall)
 {
 	struct tui_row *r = &m->rows[m->nrows % TUI_ROWS];
 
-	tui_model_tally_row(&m->period, wall, m->cfg.size, r);
+	tui_model_tally_row(&m->period, wall, m->cfg.size, &m->cfg.pcts, r);
 	r->index = m->period_index++;
 	r->end = end;
 	m->nrows++;

@@ -82,8 +82,10 @@ struct tui_row {
 	uint64_t requests;  /* every counted request */
 	uint64_t wall;      /* ns */
 	uint64_t failed, skipped, too_fast, too_slow;
-	uint64_t pct[TALLY_PCTS]; /* p50 p90 p99 p99.9 (tally_pcts), ns */
-	uint64_t rpct[TALLY_PCTS]; /* the same of the response times, ns */
+	unsigned npct;             /* the percentiles shown (the model's pcts) */
+	uint64_t pct[PCTS_MAX];    /* their values (p50 p90 p99 p99.9 by default), ns */
+	uint64_t rpct[PCTS_MAX];   /* the same of the response times, ns */
+	uint64_t p99;              /* p99, ns (the table's column, whatever the list) */
 };
 
 /* A recent request line (or a blank line after a burst). */
@@ -97,6 +99,7 @@ struct tui_model_cfg {
 	uint64_t size;       /* request size, bytes */
 	uint64_t interval;   /* ns between starts at the start */
 	uint64_t own_period; /* ns; 0 = the probe closes periods (-p / -P) */
+	struct pcts pcts;    /* the percentiles rows carry (--percentiles); n 0: the default */
 };
 
 struct tui_model {
@@ -172,8 +175,10 @@ const struct tui_row *tui_model_row(const struct tui_model *m, uint64_t back);
 /* The recent line k back (0 = the latest), or NULL. */
 const struct tui_line *tui_model_line(const struct tui_model *m, uint64_t back);
 
-/* Summarise a tally as a row (index 0, end 0), with wall and size given. */
+/* Summarise a tally as a row (index 0, end 0), with wall, size and its percentiles (NULL or
+ * none: the default) given. */
 void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
+			 const struct pcts *pcts,
 			 struct tui_row *out);
 
 #endif

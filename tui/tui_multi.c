@@ -126,6 +126,8 @@ static void ov_row(struct ov *o, size_t i, uint64_t mono)
 	memset(row, 0, sizeof(*row));
 	esc_puts(&sb, p.target);
 	snprintf(row->target, sizeof(row->target), "%s", sbuf_str(&sb));
+	if (p.name)
+		snprintf(row->name, sizeof(row->name), "%s", p.name); /* [A-Za-z0-9_.:+-] only */
 	sbuf_free(&sb);
 	row->asked = p.interval ? 1e9 / (double)p.interval : 0;
 	last = tui_model_row(p.m, 0);
@@ -261,7 +263,7 @@ static void ov_paint_row(struct ov *o, int y, size_t i, const struct tui_ov_cols
 		tui_text_fill(y, 0, COLS, a, " ");
 	snprintf(buf, sizeof(buf), "%c%c%3zu ", sel ? '>' : ' ', slow ? '!' : ' ', i + 1);
 	tui_text_put(y, c->x[TUI_OV_NUM], c->w[TUI_OV_NUM], a, buf);
-	ov_target_cell(y, c, a, r->target);
+	ov_target_cell(y, c, a, tui_ov_label(r));
 	if (c->w[TUI_OV_DEV])
 		tui_text_put(y, c->x[TUI_OV_DEV], c->w[TUI_OV_DEV] - 1, a,
 			     r->dev[0] ? r->dev : "-");
@@ -366,7 +368,7 @@ static void ov_paint_selected(struct ov *o, int y)
 		return;
 	if (r->have_verdict)
 		verdict_format_brief(&sb, &r->v);
-	snprintf(line, sizeof(line), "> #%zu %s: %s", o->sel + 1, r->target,
+	snprintf(line, sizeof(line), "> #%zu %s: %s", o->sel + 1, tui_ov_label(r),
 		 r->have_verdict ? sbuf_str(&sb) : r->dev[0] ? "no verdict yet" :
 		 "no verdict (no block device)");
 	sbuf_free(&sb);
@@ -397,11 +399,11 @@ static void ov_paint_status(struct ov *o, int y, uint64_t mono)
 		return;
 	}
 	r = &o->rows[o->slowest];
-	snprintf(buf, sizeof(buf), "! slowest: #%zu %s %s %s", o->slowest + 1, r->target,
+	snprintf(buf, sizeof(buf), "! slowest: #%zu %s %s %s", o->slowest + 1, tui_ov_label(r),
 		 o->ascii ? "-" : "—", tui_ov_reason(r, o->ascii, why, sizeof(why)));
 	tui_ov_fit_clauses(buf, COLS);
 	if (tui_text_width(buf) > COLS) { /* narrow: the verdict column's words, or the p99 */
-		const char *path = r->target;
+		const char *label = tui_ov_label(r), *path = label;
 		char t[TUI_FMT_LEN];
 		int room;
 
@@ -412,13 +414,13 @@ static void ov_paint_status(struct ov *o, int y, uint64_t mono)
 				 tui_fmt_time(t, sizeof(t), r->p99, o->ascii));
 		snprintf(buf, sizeof(buf), "! slowest: #%zu ", o->slowest + 1);
 		room = COLS - tui_text_width(buf) - tui_text_width(why);
-		while (tui_text_width(r->target) > room && *path && tui_text_width(path) > room - 1) {
+		while (tui_text_width(label) > room && *path && tui_text_width(path) > room - 1) {
 			path++; /* its end tells targets apart */
 			while ((*path & 0xc0) == 0x80)
 				path++;
 		}
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s%s",
-			 path == r->target ? "" : "<", path, why);
+			 path == label ? "" : "<", path, why);
 	}
 	tui_text_put(y, 0, COLS, TA_BAD, buf);
 }
@@ -454,7 +456,7 @@ static void ov_paint(struct ov *o, uint64_t mono)
 		return;
 	}
 	for (size_t k = 0; k < o->nshow; k++) {
-		int w = tui_text_width(o->rows[o->order[k]].target);
+		int w = tui_text_width(tui_ov_label(&o->rows[o->order[k]]));
 
 		need = w > need ? w : need;
 	}
@@ -473,7 +475,8 @@ static void ov_paint(struct ov *o, uint64_t mono)
 	if (!o->nshow && rows) {
 		char buf[160];
 
-		snprintf(buf, sizeof(buf), "no target's path contains \"%s\" (/ then Esc clears)",
+		snprintf(buf, sizeof(buf), "no target's path or name contains \"%s\" (/ then Esc "
+			 "clears)",
 			 o->filter);
 		tui_text_put(2, 0, COLS, TA_WARN, buf);
 	}
@@ -519,13 +522,22 @@ static void ov_open(struct ov *o, int i)
 	clearok(curscr, TRUE);
 }
 
-/* A probe key (pause, interval, reset) on the selected target or on all. */
+/* Whether row i is shown (the filter keeps it). */
+static bool ov_shown(const struct ov *o, size_t i)
+{
+	for (size_t k = 0; k < o->nshow; k++)
+		if (o->order[k] == i)
+			return true;
+	return false;
+}
+
+/* A probe key (pause, interval, reset) on the selected target or on all the filter shows. */
 static void ov_probe_key(struct ov *o, int ch)
 {
 	char buf[200];
 
 	for (size_t i = 0; i < o->n; i++) {
-		if (!o->all && i != o->sel)
+		if (o->all ? !ov_shown(o, i) : i != o->sel)
 			continue;
 		tui_key(o->tg[i].t, ch);
 		if (tui_key_action_in(TUI_KEYS_OVERVIEW, ch) == TUI_ACT_RESET) {
@@ -535,11 +547,14 @@ static void ov_probe_key(struct ov *o, int ch)
 			tui_ov_win_init(&o->tg[i].win, p.now); /* the windows restart too */
 		}
 	}
-	if (o->all)
+	if (o->all && o->nshow < o->n)
+		snprintf(buf, sizeof(buf), "'%c' on the %zu targets shown (of %zu)", ch, o->nshow,
+			 o->n);
+	else if (o->all)
 		snprintf(buf, sizeof(buf), "'%c' on all %zu targets", ch, o->n);
 	else
 		snprintf(buf, sizeof(buf), "'%c' on #%zu %s only", ch, o->sel + 1,
-			 o->rows[o->sel].target);
+			 tui_ov_label(&o->rows[o->sel]));
 	ov_note(o, buf);
 	ov_rows(o, clock_now());
 }

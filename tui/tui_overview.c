@@ -205,9 +205,14 @@ const char *tui_ov_sort_name(enum tui_ov_sort s)
 	return s < TUI_OV_NSORTS ? names[s] : "";
 }
 
+const char *tui_ov_label(const struct tui_ov_row *r)
+{
+	return r->name[0] ? r->name : r->target;
+}
+
 bool tui_ov_match(const struct tui_ov_row *r, const char *filter)
 {
-	return !filter || !*filter || strstr(r->target, filter);
+	return !filter || !*filter || strstr(r->target, filter) || strstr(r->name, filter);
 }
 
 /* The verdict order's rank: the device side, the probe side, no verdict, keeps up. */

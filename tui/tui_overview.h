@@ -26,6 +26,7 @@
 /* One target's row, as the overview shows it (0 where unknown). */
 struct tui_ov_row {
 	char target[128];            /* the path, control characters escaped */
+	char name[48];               /* its short name (NAME=PATH, --name), "" none */
 	char dev[64];                /* the top device of its stack (DEVSTACK_NAME_LEN), "" none */
 	double asked, achieved;      /* requests/s; asked 0 = unpaced */
 	uint64_t last;               /* ns: the last request (the instant column) */
@@ -106,7 +107,10 @@ enum tui_ov_sort {
 /* "given order", "p99", "verdict", "busy", "await", "rate". */
 const char *tui_ov_sort_name(enum tui_ov_sort s);
 
-/* Whether r's path contains filter (NULL or "" matches every row). */
+/* What the row is called on screen: its name, else its path. */
+const char *tui_ov_label(const struct tui_ov_row *r);
+
+/* Whether r's path or name contains filter (NULL or "" matches every row). */
 bool tui_ov_match(const struct tui_ov_row *r, const char *filter);
 
 /*

@@ -106,6 +106,10 @@ static void tui_describe(struct tui *t)
 	struct tui_mode m = { 0 };
 	char a[TUI_FMT_LEN];
 
+	if (vp->rc->target.name) {
+		esc_puts(&sb, vp->rc->target.name);
+		sbuf_puts(&sb, ": ");
+	}
 	esc_puts(&sb, vp->rc->target.path);
 	sbuf_puts(&sb, " (");
 	report_target_desc(&sb, &vp->rc->target);
@@ -669,6 +673,8 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	tui_describe(t);
 	tui_pace(t);
 	mc.size = vp->rc->size;
+	if (vp->rc->pcts)
+		mc.pcts = *vp->rc->pcts;
 	mc.interval = t->interval;
 	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
 			0 : 1000000000ull;
@@ -758,6 +764,7 @@ void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
 	p->busy = t->busy;
 	p->last_draw = t->last_draw;
 	p->target = t->vp->cfg->path;
+	p->name = t->vp->cfg->name;
 }
 
 void tui_set_busy(struct tui *t, bool busy)

@@ -262,6 +262,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 			   o.action == OPTS_RUN;
 	if (code >= 0)
 		return code;
+	if (o.replay)
+		return cli_replay(&o);
 	if ((code = cli_fleet_setup(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;

@@ -65,6 +65,7 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 {
 	memset(rc, 0, sizeof(*rc));
 	rc->target.path = o->path;
+	rc->target.name = o->name;
 	rc->target.fstype = t->fstype;
 	rc->target.device = t->device;
 	rc->target.device_size = t->device_size;
@@ -74,6 +75,7 @@ void cli_report_cfg(const struct opts *o, const struct target *t, struct report_
 	rc->read_write = o->read_write;
 	rc->json_lines = o->json_lines;
 	rc->raw_percentiles = o->raw_percentiles;
+	rc->pcts = o->pcts_set ? &o->pcts : NULL;
 	rc->response = opts_response(o);
 }
 
@@ -81,6 +83,7 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 {
 	memset(vc, 0, sizeof(*vc));
 	vc->path = o->path;
+	vc->name = o->name;
 	vc->ascii = o->ascii;
 	vc->no_color = o->no_color;
 	vc->write = opts_writes_only(o);

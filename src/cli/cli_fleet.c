@@ -92,6 +92,7 @@ int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t
 		.listen = o->listen, .prom_file = o->prometheus,
 		.prom_period = o->prometheus_period, .influx = o->influx,
 		.influx_period = o->print_count ? 0 : o->print_interval, .engine = ops->name,
+		.pcts = o->pcts_set ? &o->pcts : NULL,
 		.warn = cli_fleet_warn,
 	};
 	char msg[MSG_MAX];
@@ -118,7 +119,7 @@ int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target
 		  struct probe *p)
 {
 	const struct exporters_target_cfg tc = {
-		.path = o->path, .interval = opts_interval(o), .write = o->write > 0,
+		.path = o->path, .name = o->name, .interval = opts_interval(o), .write = o->write > 0,
 		.read_write = o->read_write, .response = opts_response(o),
 	};
 	char msg[MSG_MAX];

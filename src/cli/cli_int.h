@@ -35,6 +35,7 @@
 
 struct devwatch;
 struct exporters;
+struct recorder;
 struct stats;
 struct view_cfg;
 struct view_ops;
@@ -154,6 +155,7 @@ struct cli_run {
 	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct cli_target *tg;
 	struct exporters *x;     /* --listen, --prometheus, --influx (one series set per target) */
+	struct recorder *rec;    /* --record: the run written while it runs, or NULL */
 	struct ticker check_timer; /* --check: stops the run at --check-timeout */
 	volatile sig_atomic_t timed_out; /* ... and it did */
 };
@@ -205,6 +207,37 @@ int cli_iostat_start(struct cli_run *r);
 
 /* Release what cli_iostat_prepare() and the sampler took (the sampler stopped). */
 void cli_iostat_release(struct cli_run *r);
+
+/* A block's time line for realtime, as `iostat -t` prints it (iso: S_TIME_FORMAT=ISO). */
+void cli_iostat_time(struct sbuf *sb, bool iso, uint64_t realtime);
+
+/* A target's lines of a block: its probe line and its verdict ("PATH: " first unless NULL;
+ * the caller gives a named target's name). */
+void cli_iostat_target(struct sbuf *sb, const char *path, const struct verdict *v);
+
+/* cli_record.c: --record (the recorder wired to the run) and --replay. */
+
+/* Create o->record before anything is prepared: 0, or the exit code (said). */
+int cli_record_open(struct cli_run *r);
+
+/*
+ * Start recording the run's prepared targets (after --iostat's devices are
+ * watched, before any probe or ticker runs: the header comes first). 0 or the exit code.
+ */
+int cli_record_start(struct cli_run *r, bool own_periods);
+
+/* Target tg's side: a request, skipped slots, a closed period, a warning, a failure. */
+void cli_record_request(struct cli_target *tg, const struct sample *s, enum notice n);
+void cli_record_skipped(struct cli_target *tg, uint64_t hi, uint64_t step, uint64_t n);
+void cli_record_period(struct cli_target *tg, const struct tally *t);
+void cli_record_warning(struct cli_target *tg, const char *text);
+void cli_record_failure(struct cli_target *tg);
+
+/* After the probes: the last periods, the summaries and the exit code; the file closed. */
+void cli_record_end(struct cli_run *r, int code);
+
+/* --replay FILE: print the recording as the run printed it; the exit code. */
+int cli_replay(const struct opts *o);
 
 /* cli_sweep.c: --sweep. */
 

@@ -15,6 +15,7 @@
 #include "iostat.h"
 #include "opts.h"
 #include "outw.h"
+#include "recorder.h"
 #include "report.h"
 #include "sbuf.h"
 #include "stats.h"
@@ -76,15 +77,14 @@ static void cli_iv_judge(struct cli_target *tg, struct verdict *v)
 	verdict_judge(&tg->vhist, &tg->vp, dev, n, v);
 }
 
-/* The block's time line, as `iostat -t` prints it (ISO 8601 with S_TIME_FORMAT=ISO). */
-static void cli_iostat_time(const struct cli_run *r, struct sbuf *sb)
+void cli_iostat_time(struct sbuf *sb, bool iso, uint64_t realtime)
 {
-	time_t now = time(NULL);
+	time_t now = (time_t)(realtime / 1000000000ull);
 	struct tm tm;
 	char buf[64];
 
 	localtime_r(&now, &tm);
-	if (r->iso_time) {
+	if (iso) {
 		strftime(buf, sizeof(buf), "%FT%T%z", &tm);
 		sbuf_printf(sb, "%s\n", buf);
 		return;
@@ -105,18 +105,35 @@ static int cli_iostat_sample(struct cli_run *r, uint64_t now)
 	return err;
 }
 
-/* One target's lines of a block: its probe line and its verdict ("PATH: " first when n > 1). */
-static void cli_iostat_target(const struct cli_run *r, const struct cli_target *tg,
-			      const struct verdict *v, struct sbuf *sb)
+void cli_iostat_target(struct sbuf *sb, const char *path, const struct verdict *v)
 {
-	if (r->n > 1)
-		sbuf_printf(sb, "%s: ", tg->o.path);
+	if (path)
+		sbuf_printf(sb, "%s: ", path);
 	verdict_format_probe(sb, v);
 	sbuf_putc(sb, '\n');
-	if (r->n > 1)
-		sbuf_printf(sb, "%s: ", tg->o.path);
+	if (path)
+		sbuf_printf(sb, "%s: ", path);
 	verdict_format(sb, v);
 	sbuf_putc(sb, '\n');
+}
+
+/* --record: the block's rows, then each target's side (its own rows when n > 1). */
+static void cli_iostat_record(struct cli_run *r, const struct iostat_dev_row *rows, size_t n,
+			      const struct verdict *v)
+{
+	struct iostat_dev_row own[DEVWATCH_MAX];
+
+	recorder_iostat(r->rec, rows, n);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cli_target *tg = &r->tg[i];
+		size_t k = 0;
+
+		if (tg->state != CLI_TARGET_RUNNING)
+			continue;
+		if (r->n > 1)
+			k = devwatch_rows(tg->watch, own, DEVWATCH_MAX);
+		recorder_verdict(r->rec, i, r->n > 1 ? own : NULL, k, &tg->vp, &v[i]);
+	}
 }
 
 /* With -J: one "iostat" object per target, its own stack's rows, its probe and verdict. */
@@ -174,15 +191,21 @@ static void cli_iostat_tick(void *arg)
 	for (size_t i = 0; i < r->n; i++)
 		if (r->tg[i].state == CLI_TARGET_RUNNING)
 			cli_iv_judge(&r->tg[i], &v[i]);
+	if (r->rec)
+		cli_iostat_record(r, rows, n, v);
 	pthread_mutex_lock(&r->out.lock);
 	if (r->o->json) {
 		cli_iostat_json(r, v, &sb);
 	} else {
-		cli_iostat_time(r, &sb);
+		cli_iostat_time(&sb, r->iso_time, clock_realtime());
 		iostat_format_table(&sb, rows, n);
-		for (size_t i = 0; i < r->n; i++)
+		for (size_t i = 0; i < r->n; i++) {
+			const struct opts *to = &r->tg[i].o;
+
 			if (r->tg[i].state == CLI_TARGET_RUNNING)
-				cli_iostat_target(r, &r->tg[i], &v[i], &sb);
+				cli_iostat_target(&sb, r->n > 1 ? to->name ? to->name : to->path
+							      : NULL, &v[i]);
+		}
 		sbuf_putc(&sb, '\n');
 	}
 	if (outw_flush(&r->out, &sb))

@@ -44,6 +44,19 @@ int cli_run_check(const struct opts *o)
 {
 	struct stat st;
 
+	if (o->record_requests && !o->record) {
+		cli_msg("--record-requests needs --record FILE");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->record && o->fio_job) {
+		cli_msg("--record: --fio-job issues no request, there is no run to record");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->record && o->npaths > 1 && o->sweep) {
+		cli_msg("--record: sweeps over several targets run one after the other; record "
+			"one target's sweep at a time");
+		return CLI_EXIT_USAGE;
+	}
 	if (o->npaths > 1 && o->sweep && o->tui) {
 		cli_msg("--sweep over several targets runs without the view: drop -X");
 		return CLI_EXIT_USAGE;
@@ -91,6 +104,8 @@ static int run_on_request(void *ctx, const struct sample *s, enum notice n)
 
 	if (r->x)
 		exporters_request(r->x, tg->xi, s, n);
+	if (r->rec)
+		cli_record_request(tg, s, n);
 	if (tg->iv_lat[0])
 		cli_iv_add(tg, s);
 	if (r->o->quiet)
@@ -115,6 +130,8 @@ static int run_on_period(void *ctx, const struct tally *t)
 	struct cli_run *r = tg->run;
 	int ret;
 
+	if (r->rec)
+		cli_record_period(tg, t);
 	if (r->o->influx) { /* whole lines under the exporters' own lock */
 		ret = exporters_period(r->x, tg->xi, clock_realtime());
 		if (ret) {
@@ -157,6 +174,10 @@ static int run_on_burst_end(void *ctx)
 
 static void run_on_warn(void *ctx, const char *text)
 {
+	struct cli_target *tg = ctx;
+
+	if (tg->run->rec)
+		cli_record_warning(tg, text);
 	run_say(ctx, text);
 }
 
@@ -165,7 +186,10 @@ static int run_on_tap(void *ctx, const struct sample *s, enum notice n)
 {
 	struct cli_target *tg = ctx;
 
-	exporters_request(tg->run->x, tg->xi, s, n);
+	if (tg->run->x)
+		exporters_request(tg->run->x, tg->xi, s, n);
+	if (tg->run->rec)
+		cli_record_request(tg, s, n);
 	return 0;
 }
 
@@ -176,6 +200,8 @@ static void run_on_skipped(void *ctx, uint64_t hi, uint64_t step, uint64_t n)
 
 	if (tg->run->x)
 		exporters_skipped(tg->run->x, tg->xi, hi, step, n);
+	if (tg->run->rec)
+		cli_record_skipped(tg, hi, step, n);
 }
 
 /* ---- one target's probe ---- */
@@ -216,12 +242,14 @@ static void *run_target(void *arg)
 	clock_tighten_slack(); /* per thread; the probe's process inherits it */
 	if (r->n >= r->ncpu)
 		clock_set_adaptive();
-	if (o->quiet && !r->x && !tg->iv_lat[0])
+	if (o->quiet && !r->x && !tg->iv_lat[0] && !r->rec)
 		sink.request = NULL; /* nothing to say of a request: none crosses from the probe */
-	if (!r->x)
+	if (!r->x && !r->rec)
 		sink.skipped = NULL;
 	run_stagger(tg);
 	tg->ret = prober_run(tg->p, &sink, &cli_stop, tg->msg, sizeof(tg->msg));
+	if (tg->ret && r->rec)
+		cli_record_failure(tg);
 	if (tg->ret && tg->msg[0] && run_says_failure(r))
 		run_say(tg, tg->msg);
 	return NULL;
@@ -280,6 +308,7 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 	tg->run = r;
 	tg->o = *r->o;
 	tg->o.path = path;
+	tg->o.name = r->o->names[tg - r->tg];
 	tg->sb = (struct sbuf)SBUF_INIT;
 	pthread_mutex_init(&tg->iv_lock, NULL);
 	tg->state = CLI_TARGET_UNUSED;
@@ -535,7 +564,11 @@ static int run_plain(struct cli_run *r, int code)
 {
 	int c;
 
-	if (r->o->iostat && ((c = cli_iostat_prepare(r)) || (c = cli_iostat_start(r))))
+	if (r->o->iostat && (c = cli_iostat_prepare(r)))
+		return c;
+	if (r->rec && (c = cli_record_start(r, !r->o->print_count && !r->o->print_interval)))
+		return c;
+	if (r->o->iostat && (c = cli_iostat_start(r)))
 		return c;
 	if ((c = run_fleet_start(r))) {
 		ticker_stop(&r->iostat);
@@ -581,7 +614,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 
 		if (tg->state != CLI_TARGET_READY)
 			continue;
-		if (r->x) { /* --listen/--prometheus beside the view: each probe's tap */
+		if (r->x || r->rec) { /* the exporters, the recorder beside the view: the tap */
 			tg->tap = (struct probe_sink){ tg, run_on_tap, NULL, NULL, NULL,
 						       run_on_skipped };
 			tg->p->tap = &tg->tap;
@@ -598,6 +631,8 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 		};
 		of[n++] = tg;
 	}
+	if (!c && r->rec)
+		c = cli_record_start(r, true);
 	if (!c && vp && vc && of) {
 		cli_view_emergency = view->emergency;
 		if (n == 1) /* one target's screen: its result is the probe's */
@@ -648,7 +683,7 @@ static int run_sweep(struct cli_run *r)
 	struct cli_target *tg = &r->tg[0];
 	int c = cli_iostat_prepare(r), ret;
 
-	if (c)
+	if (c || (r->rec && (c = cli_record_start(r, false))))
 		return c;
 	ret = cli_sweep(tg, tg->msg, sizeof(tg->msg));
 	watchdog_stop(&r->wd);
@@ -673,7 +708,8 @@ static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
 	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
 	struct devwatch *w = malloc(sizeof(*w));
 	char wmsg[MSG_MAX];
-	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size };
+	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size,
+				    tg->o.name };
 	struct sbuf desc = SBUF_INIT;
 	int ret;
 
@@ -750,6 +786,11 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		return CLI_EXIT_PREPARE;
 	}
 	outw_init(&r.out, STDOUT_FILENO, o->json_lines);
+	if (o->record && (code = cli_record_open(&r))) {
+		outw_destroy(&r.out);
+		free(r.tg);
+		return code;
+	}
 	if (!o->tui)
 		run_watchdog_start(&r);
 	code = run_prepare_all(&r, pg, &ready);
@@ -765,6 +806,8 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = run_sweep(&r);
 	else
 		code = run_plain(&r, code);
+	if (r.rec)
+		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
 	watchdog_stop(&r.wd);
 	cli_iostat_release(&r);
 	for (size_t i = 0; i < r.n; i++)
@@ -791,6 +834,7 @@ static int run_sweep_each(const struct opts *o, const struct engine_ops *ops,
 		struct opts one = *o;
 
 		one.path = one.paths[0] = o->paths[i];
+		one.name = one.names[0] = o->names[i];
 		one.npaths = 1;
 		sbuf_reset(&title);
 		if (o->json)

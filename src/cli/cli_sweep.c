@@ -107,6 +107,8 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		p->ctl = ctl; /* the watchdog's, shared with the probe's process */
 		devwatch_sample(tg->watch, NULL, 0);
 		ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
+		if (tg->run->rec && !ret)
+			cli_record_period(tg, &p->acct.total); /* each step is one period */
 		if (ret || cli_stop)
 			break;
 		devwatch_sample(tg->watch, NULL, 0);

@@ -23,7 +23,8 @@ enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
-	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES,
+	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES, OPT_NAME, OPT_PERCENTILES,
+	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY,
 };
 
 struct opt_def {
@@ -94,6 +95,11 @@ static const struct opt_def opt_table[] = {
 	{ "best-aqu", 0, ARG_REQUIRED, false, OPT_BEST_AQU },
 	{ "limit-aqu", 0, ARG_REQUIRED, false, OPT_LIMIT_AQU },
 	{ "yes", 0, ARG_NONE, false, OPT_YES },
+	{ "name", 0, ARG_REQUIRED, false, OPT_NAME },
+	{ "percentiles", 0, ARG_REQUIRED, false, OPT_PERCENTILES },
+	{ "record", 0, ARG_REQUIRED, false, OPT_RECORD },
+	{ "record-requests", 0, ARG_NONE, false, OPT_RECORD_REQUESTS },
+	{ "replay", 0, ARG_REQUIRED, false, OPT_REPLAY },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -122,6 +128,40 @@ void opts_defaults(struct opts *o)
 	o->prometheus_period = 10000000000ull;
 	o->best_aqu = 1.0;
 	o->limit_aqu = 4.0;
+	o->pcts = pcts_default;
+}
+
+/* --percentiles P,...: 1 to PCTS_MAX numbers in (0, 100], each once. 0 or -1 with msg. */
+static int parse_pcts(const char *arg, struct pcts *out, char *msg, size_t msglen)
+{
+	const char *s = arg;
+
+	out->n = 0;
+	for (;;) {
+		char *end;
+		double p;
+
+		errno = 0;
+		p = strtod(s, &end);
+		if (end == s || errno || !(p > 0 && p <= 100) || (*end && *end != ',')) {
+			err_set(msg, msglen, 0, "--percentiles takes numbers above 0 and up to 100, "
+				"comma-separated (50,95,99.9): \"%s\"", arg);
+			return -1;
+		}
+		for (unsigned i = 0; i < out->n; i++)
+			if (out->p[i] == p) {
+				err_set(msg, msglen, 0, "--percentiles: %g twice: \"%s\"", p, arg);
+				return -1;
+			}
+		if (out->n == PCTS_MAX) {
+			err_set(msg, msglen, 0, "--percentiles: at most %d: \"%s\"", PCTS_MAX, arg);
+			return -1;
+		}
+		out->p[out->n++] = p;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
 }
 
 static const struct opt_def *opt_by_letter(char c)
@@ -561,6 +601,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		o->time_format = "%FT%T%z";
 		break;
 	case OPT_RAW_PERCENTILES: o->raw_percentiles = true; break;
+	case OPT_NAME: o->name_list = arg; break;
+	case OPT_PERCENTILES: ret = parse_pcts(arg, &o->pcts, msg, msglen); o->pcts_set = true; break;
 	case OPT_IOSTAT:
 		o->iostat = true;
 		o->iostat_devices = arg && *arg ? arg : NULL;
@@ -585,6 +627,21 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 			ret = -1;
 		}
 		o->qualify = arg;
+		break;
+	case OPT_RECORD:
+		if (!*arg) {
+			err_set(msg, msglen, 0, "--record needs a file name");
+			ret = -1;
+		}
+		o->record = arg;
+		break;
+	case OPT_RECORD_REQUESTS: o->record_requests = true; break;
+	case OPT_REPLAY:
+		if (!*arg) {
+			err_set(msg, msglen, 0, "--replay needs a file name");
+			ret = -1;
+		}
+		o->replay = arg;
 		break;
 	case OPT_LISTEN:
 	case OPT_PROMETHEUS:
@@ -652,9 +709,92 @@ static enum opts_status parse_short(struct opts *o, const char *word, int argc,
 	return OPTS_OK;
 }
 
+/* Whether c may be in a target's name. */
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == ':' || c == '+' || c == '-';
+}
+
+/* The length of the name at s (up to end), or 0 when s[0..end) is not a valid name. */
+static size_t name_len(const char *s, const char *end)
+{
+	size_t n = (size_t)(end - s);
+
+	if (!n || n > OPTS_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!name_char(s[i]))
+			return 0;
+	return n;
+}
+
+/*
+ * A destination "NAME=PATH": NAME is a valid name (no '/': "./a=b" is a path) and PATH is
+ * not empty. Returns the length of NAME (PATH at word + len + 1), or 0 for a plain path.
+ */
+static size_t opts_split_name(const char *word)
+{
+	const char *eq = strchr(word, '=');
+
+	return eq && eq[1] ? name_len(word, eq) : 0;
+}
+
+/* Keep name[0..len) for destination i; -1 with msg when the store is full. */
+static int opts_keep_name(struct opts *o, unsigned i, const char *name, size_t len, char *msg,
+			  size_t msglen)
+{
+	if (o->name_used + len + 1 > sizeof(o->name_store)) {
+		err_set(msg, msglen, 0, "target names: more than %zu bytes in all",
+			sizeof(o->name_store) - 1);
+		return -1;
+	}
+	memcpy(o->name_store + o->name_used, name, len);
+	o->name_store[o->name_used + len] = '\0';
+	o->names[i] = o->name_store + o->name_used;
+	o->name_used += len + 1;
+	return 0;
+}
+
+/* --name NAME[,NAME...]: the destinations' names in order; each target named once. */
+static enum opts_status opts_name_list(struct opts *o, unsigned paths, char *msg, size_t msglen)
+{
+	const char *s = o->name_list;
+	unsigned i = 0;
+
+	while (s) {
+		const char *end = strchr(s, ',');
+		size_t len;
+
+		if (!end)
+			end = s + strlen(s);
+		len = name_len(s, end);
+		if (!len) {
+			err_set(msg, msglen, 0, "--name: \"%.*s\": a name is 1 to %d letters, digits "
+				"or _ . : + -", (int)(end - s), s, OPTS_NAME_MAX);
+			return OPTS_ERR;
+		}
+		if (i >= paths) {
+			err_set(msg, msglen, 0, "--name: more names than targets (%u)", paths);
+			return OPTS_ERR;
+		}
+		if (o->names[i]) {
+			err_set(msg, msglen, 0, "--name: \"%s\" is named %s already", o->paths[i],
+				o->names[i]);
+			return OPTS_ERR;
+		}
+		if (opts_keep_name(o, i, s, len, msg, msglen))
+			return OPTS_ERR;
+		i++;
+		s = *end ? end + 1 : NULL;
+	}
+	return OPTS_OK;
+}
+
 /*
  * Several destinations: at most OPTS_MAX_TARGETS, each named once (the same
- * file under two names is found later, when the targets are opened).
+ * file under two names is found later, when the targets are opened); their
+ * short names (NAME=PATH, --name) distinct.
  */
 static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *msg,
 					 size_t msglen)
@@ -670,6 +810,15 @@ static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *m
 				err_set(msg, msglen, 0, "duplicate target \"%s\"", o->paths[i]);
 				return OPTS_ERR;
 			}
+	if (o->name_list && opts_name_list(o, paths, msg, msglen) != OPTS_OK)
+		return OPTS_ERR;
+	for (unsigned i = 1; i < paths; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (o->names[i] && o->names[j] && !strcmp(o->names[i], o->names[j])) {
+				err_set(msg, msglen, 0, "duplicate target name \"%s\"", o->names[i]);
+				return OPTS_ERR;
+			}
+	o->name = o->names[0];
 	return OPTS_OK;
 }
 
@@ -742,6 +891,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 	enum opts_status st;
 
 	opts_defaults(o);
+	o->argc = argc;
+	o->argv = argv;
 	if (msglen)
 		msg[0] = '\0';
 	if (argc < 2) {
@@ -752,6 +903,12 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		const char *word = argv[i];
 
 		if (options_done || word[0] != '-' || word[1] == '\0') {
+			size_t named = opts_split_name(word);
+
+			if (named && paths < OPTS_MAX_TARGETS &&
+			    opts_keep_name(o, paths, word, named, msg, msglen))
+				return OPTS_ERR;
+			word += named ? named + 1 : 0;
 			if (paths < OPTS_MAX_TARGETS) {
 				o->paths[paths] = word;
 				o->path_after_option[paths] =
@@ -794,6 +951,13 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 			return st;
 		if (o->action == OPTS_HELP || o->action == OPTS_VERSION)
 			return OPTS_OK;
+	}
+	if (o->replay) { /* the recording is the input: no destination */
+		if (paths) {
+			err_set(msg, msglen, 0, "--replay takes no destination: \"%s\"", o->paths[0]);
+			return OPTS_ERR;
+		}
+		return OPTS_OK;
 	}
 	if (paths == 0) {
 		err_set(msg, msglen, 0, "no destination specified");

@@ -21,10 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "account.h"
 #include "check.h"
 
 /* Most destinations one run takes (each costs a thread, an engine and fixed memory). */
 #define OPTS_MAX_TARGETS 256
+/* A target's short name (NAME=PATH, --name): 1 to OPTS_NAME_MAX of [A-Za-z0-9_.:+-]. */
+#define OPTS_NAME_MAX 40
+#define OPTS_NAME_STORE 2048 /* all names together, with their NULs */
 
 /* Most entries of a -s or -Q list (--sweep across sizes and depths). */
 #define OPTS_LIST_MAX 16
@@ -44,6 +48,13 @@ struct opts {
 	/* for a destination that is a plain number right after an option word (`-ca 3`: 3
 	 * may be meant as a value of an option that takes none), that option word; else NULL */
 	const char *path_after_option[OPTS_MAX_TARGETS];
+	/* each destination's short name (NAME=PATH, --name), or NULL; the strings live in
+	 * name_store of the opts that parsed them (a copy of opts points at the original's) */
+	const char *names[OPTS_MAX_TARGETS];
+	const char *name;          /* the name of o->path (a target's own opts), or NULL */
+	const char *name_list;     /* --name NAME[,NAME...]: names for the destinations in order */
+	char name_store[OPTS_NAME_STORE];
+	size_t name_used;
 
 	uint64_t warmup;           /* -a, default 1 */
 	uint64_t burst;            /* -b, 0 = off */
@@ -85,7 +96,9 @@ struct opts {
 	bool no_color;             /* --no-color (NO_COLOR in the environment too) */
 	bool ascii;                /* --ascii: no braille or box drawing */
 	bool json_lines;           /* --json-lines: one compact JSON object per line (sets json) */
-	bool raw_percentiles;      /* --raw-percentiles: raw lines gain p50 p90 p99 p99.9 */
+	bool raw_percentiles;      /* --raw-percentiles: raw lines gain the percentiles */
+	struct pcts pcts;          /* --percentiles LIST; pcts_default unless set */
+	bool pcts_set;
 	bool iostat;               /* --iostat[=DEV,...]: device statistics beside the probe */
 	const char *iostat_devices;/* extra devices for --iostat, comma-separated, or NULL */
 	bool sweep;                /* --sweep[=RATE,...|auto]: step the asked rate */
@@ -124,6 +137,11 @@ struct opts {
 	bool yes;                  /* --yes: run a grid planned longer than its bound */
 	/* one cell of a grid (cli_sweepgrid.c): its sweep's rows go into this grid */
 	void *sweep_grid;
+	const char *record;        /* --record FILE: the run written as JSON lines, or NULL */
+	bool record_requests;      /* --record-requests: a line per request in it too */
+	const char *replay;        /* --replay FILE: show a recording instead of probing */
+	int argc;                  /* the command line as given (a recording's header keeps it) */
+	char *const *argv;
 };
 
 /* --check's default timeout: below the 10 s most plugin runners (NRPE, Icinga) allow. */

@@ -53,7 +53,10 @@
 	"                                 (libaio, io_uring, null; 1); buffers of a run:\n" \
 	"                                 targets x depth x size <= 1 GiB\n" \
 	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
-	"      -T, -max-time <time>       maximum valid request time\n" \
+	"      -T, -max-time <time>       maximum valid request time\n"
+
+/* The output options (a literal of its own: C99 caps one at 4095). */
+#define USAGE_OUTPUT \
 	"\n" \
 	" output:\n" \
 	"      -B, -batch                 print final statistics in raw format\n" \
@@ -61,6 +64,8 @@
 	"      -J, -json                  print output in JSON format\n" \
 	"          -json-lines            one compact JSON object per line (request, period, total)\n" \
 	"          -raw-percentiles       raw lines gain p50 p90 p99 p99.9 (ns) as fields 11-14\n" \
+	"          -percentiles <p,...>   the percentiles shown (50,90,99,99.9; at most 8):\n" \
+	"                                 summary, view, raw, JSON, -influx\n" \
 	"          -response              response times (from the scheduled start) in the\n" \
 	"                                 summary; raw lines gain their 4 percentiles (15-18)\n" \
 	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \
@@ -76,7 +81,9 @@
 	"                                 that imitates their load\n" \
 	"      -p, -print-count <count>   print statistics for every <count> requests\n" \
 	"      -P, -print-interval <time> print statistics for every <time>\n" \
-	"      -q, -quiet                 suppress human-readable output\n"
+	"      -q, -quiet                 suppress human-readable output\n" \
+	"          -name <name,...>       short names for the targets in order (also\n" \
+	"                                 NAME=PATH): titles, raw $NF, JSON, labels, rows\n"
 
 /* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
 #define USAGE_FLEET \
@@ -113,6 +120,15 @@
 	"          -check-timeout <time>  -check answers within this (8s): a request in\n" \
 	"                                 flight then is CRITICAL\n" \
 	"\n" \
+	" keep a run:\n" \
+	"          -record <file>         write the run as JSON lines while it runs (periods,\n" \
+	"                                 iostat blocks, verdicts, summaries; .gz compresses;\n" \
+	"                                 an existing file is refused)\n" \
+	"          -record-requests       the recording keeps every request too\n" \
+	"          -replay <file>         print a recording as its run printed it: summaries,\n" \
+	"                                 periods, JSON, iostat blocks, the check line;\n" \
+	"                                 no destination\n" \
+	"\n" \
 	"      -h, -help                  display this message and exit\n" \
 	"      -v, -version               display version and exit\n" \
 	"\n" \
@@ -126,7 +142,8 @@
 /* The text with the engine list from the registry (built once; a few KiB). */
 const char *usage_text(void)
 {
-	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + sizeof(USAGE_FLEET) + 128];
+	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + sizeof(USAGE_OUTPUT) +
+			 sizeof(USAGE_FLEET) + 128];
 	char names[128];
 	int n;
 
@@ -135,7 +152,8 @@ const char *usage_text(void)
 	engine_names(names, sizeof(names), " or ", true);
 	n = snprintf(text, sizeof(text), USAGE_FORMAT, names);
 	if (n > 0 && (size_t)n < sizeof(text))
-		snprintf(text + n, sizeof(text) - (size_t)n, "%s%s", USAGE_BODY, USAGE_FLEET);
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s%s%s", USAGE_BODY, USAGE_OUTPUT,
+			 USAGE_FLEET);
 	return text;
 }
 

@@ -20,6 +20,7 @@
 /* What the view needs to know of the command line (the CLI fills it from struct opts). */
 struct view_cfg {
 	const char *path;              /* the target as given */
+	const char *name;              /* its short name (NAME=PATH, --name), or NULL */
 	bool ascii, no_color;          /* --ascii, --no-color */
 	bool write, read_write;        /* the mode: writes, -G ping-pong */
 	bool direct, cached, sync, dsync;

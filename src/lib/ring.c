@@ -39,9 +39,16 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
 	if (data == MAP_FAILED)
 		return -ENOMEM;
 	ring_init_at(r, data, rec_size, cap);
-	r->returns = true;
+	r->returns = r->owned = true;
 	r->bytes = (size_t)cap * rec_size;
 	return 0;
+}
+
+void ring_hand_back(struct ring *r, bool shared)
+{
+	r->returns = true;
+	r->shared = shared;
+	r->bytes = (size_t)r->capacity * r->rec_size;
 }
 
 bool ring_full(struct ring *r)
@@ -51,7 +58,7 @@ bool ring_full(struct ring *r)
 
 void ring_free(struct ring *r)
 {
-	if (r->data && r->returns)
+	if (r->data && r->owned)
 		munmap(r->data, r->bytes);
 	r->data = NULL;
 }
@@ -63,8 +70,8 @@ static void ring_return_bytes(struct ring *r, size_t from, size_t to)
 	uintptr_t a = ((uintptr_t)r->data + from + page - 1) & ~(uintptr_t)(page - 1);
 	uintptr_t b = ((uintptr_t)r->data + to) & ~(uintptr_t)(page - 1);
 
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED); /* advice: a failure costs memory only */
+	if (b > a) /* advice: a failure costs memory only */
+		madvise((void *)a, b - a, r->shared ? MADV_REMOVE : MADV_DONTNEED);
 }
 
 /*
@@ -78,7 +85,7 @@ static void ring_return(struct ring *r, uint64_t head)
 {
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 	uint64_t from = head > r->capacity ? head - r->capacity : 0;
-	uint64_t mask = r->capacity - 1;
+	uint64_t mask = r->capacity - 1, back;
 	size_t a, b;
 
 	if (r->returned > from)
@@ -87,9 +94,8 @@ static void ring_return(struct ring *r, uint64_t head)
 		return;
 	/* the page holding tail's record is left (shared with waiting records): start the next
 	 * range a page of slots back, so that page goes once it is all consumed */
-	r->returned = tail - (uint64_t)((size_t)sysconf(_SC_PAGESIZE) / r->rec_size + 2);
-	if (r->returned < from)
-		r->returned = from;
+	back = (uint64_t)((size_t)sysconf(_SC_PAGESIZE) / r->rec_size + 2);
+	r->returned = tail > from + back ? tail - back : from;
 	if (tail - from >= r->capacity)
 		from = tail - r->capacity;
 	a = (size_t)(from & mask) * r->rec_size;

@@ -6,7 +6,8 @@
  *
  * A ring from ring_init() keeps its resident memory to what is in flight: the
  * producer hands the pages of records the consumer has taken back to the kernel
- * (madvise MADV_DONTNEED, every RING_RETURN_EVERY pushes) before it comes round
+ * (madvise MADV_DONTNEED, every RING_RETURN_EVERY pushes; at 1024, a view's
+ * target at one request a second kept 90 KB for 8 minutes) before it comes round
  * to them again, so a ring that is drained as it fills costs a few pages, not
  * its capacity, however long it runs (a 65,536-record ring touched as it filled
  * grew a view of 8 targets at 1 kHz from 13 to 56 MB over its first minute).
@@ -26,13 +27,15 @@ struct ring {
 	_Atomic uint64_t head;    /* next slot the producer writes (producer-owned) */
 	_Atomic uint64_t tail;    /* next slot the consumer reads (consumer-owned) */
 	_Atomic uint64_t dropped; /* records lost because the ring was full */
-	bool returns;             /* ring_init()'s own mapping: consumed pages go back */
+	bool returns;             /* consumed pages go back (ring_init(), ring_hand_back()) */
+	bool shared;              /* ... from a MAP_SHARED mapping: MADV_REMOVE */
+	bool owned;               /* ring_init() mapped the storage: ring_free() unmaps it */
 	size_t bytes;             /* its length */
 	uint64_t returned;        /* producer: slots below this were handed back or skipped */
 };
 
 /* The producer hands consumed pages back every this many pushes (a power of two). */
-#define RING_RETURN_EVERY 1024u
+#define RING_RETURN_EVERY 64u
 
 /*
  * Allocate a ring of at least capacity records of rec_size bytes (capacity is
@@ -48,6 +51,13 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity);
  * such a ring to ring_free(). Returns 0 or -EINVAL.
  */
 int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity);
+
+/*
+ * Hand consumed pages back on a ring_init_at() ring too (call before the first push): its
+ * storage must be an anonymous mapping, MAP_SHARED when shared (its pages are removed from
+ * the shared memory, MADV_REMOVE: a probe's process writes a ring its parent reads).
+ */
+void ring_hand_back(struct ring *r, bool shared);
 
 /* Producer: whether a push would be dropped now (only the consumer can change that). */
 bool ring_full(struct ring *r);

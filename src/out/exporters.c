@@ -27,14 +27,13 @@ bool exporters_wanted(const struct exporters_cfg *cfg)
 	return cfg->listen || cfg->prom_file || cfg->influx;
 }
 
-/* device = the top of the stack under the target, disk = its first whole disk (the top
- * itself when nothing below is one and it is no partition). */
-static void exporters_devices(struct exporters_tgt *g, const char *path)
+void exporters_devices_of(const char *path, char *device, size_t dlen, char *disk, size_t klen)
 {
 	struct devstack *ds = calloc(1, sizeof(*ds));
 	char real[PATH_MAX], *mountinfo;
 	int err = 0;
 
+	device[0] = disk[0] = '\0';
 	if (!ds)
 		return;
 	mountinfo = readfile_text("/proc/self/mountinfo", &err);
@@ -42,17 +41,17 @@ static void exporters_devices(struct exporters_tgt *g, const char *path)
 		snprintf(real, sizeof(real), "%s", path);
 	if (!devstack_resolve_path("/sys", mountinfo, real, devstack_stat_path, NULL, ds) &&
 	    ds->ndev) {
-		snprintf(g->device, sizeof(g->device), "%s", ds->dev[0].name);
+		snprintf(device, dlen, "%s", ds->dev[0].name);
 		for (size_t i = 0; i < ds->ndev; i++) {
 			if (ds->dev[i].kind == DEVSTACK_DISK) {
-				snprintf(g->disk, sizeof(g->disk), "%s", ds->dev[i].name);
+				snprintf(disk, klen, "%s", ds->dev[i].name);
 				break;
 			}
 		}
 		/* no disk below (a loop device over tmpfs, an md or dm device on its own): the top
 		 * is the whole device node_disk_* reports, unless it is a partition */
-		if (!g->disk[0] && ds->dev[0].kind != DEVSTACK_PARTITION)
-			snprintf(g->disk, sizeof(g->disk), "%s", ds->dev[0].name);
+		if (!disk[0] && ds->dev[0].kind != DEVSTACK_PARTITION)
+			snprintf(disk, klen, "%s", ds->dev[0].name);
 	}
 	free(mountinfo);
 	free(ds);
@@ -65,9 +64,10 @@ static void exporters_info(struct exporters *x, struct exporters_tgt *g,
 	bool rw = o->read_write, w = o->write && !rw;
 
 	snprintf(g->mode, sizeof(g->mode), "%s", rw ? "read-write" : w ? "write" : "read");
-	exporters_devices(g, o->path);
+	exporters_devices_of(o->path, g->device, sizeof(g->device), g->disk, sizeof(g->disk));
 	memset(in, 0, sizeof(*in));
 	in->target = o->path;
+	in->name = o->name;
 	in->device = g->device;
 	in->disk = g->disk;
 	in->fstype = t->kind == TARGET_DIR || t->kind == TARGET_FILE ? t->fstype : "";
@@ -300,7 +300,8 @@ static void exporters_hung_tick(void *arg)
 		if (!n)
 			continue;
 		influx_line(&sb, &(struct influx_point){
-			.target = m->info.target, .operation = exporters_ops[op],
+			.target = m->info.target, .name = m->info.name, .pcts = x->cfg.pcts,
+			.operation = exporters_ops[op],
 			.device = m->info.device, .in_flight = n, .oldest_ms = (double)oldest / 1e6,
 			.time = clock_realtime() });
 	}
@@ -390,7 +391,9 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 	for (int op = 0; op < METRICS_OPS; op++) {
 		struct exporters_period *pe = &g->period[op];
 		struct influx_point pt = {
-			.target = in->target, .operation = exporters_ops[op], .device = in->device,
+			.target = in->target, .name = in->name, .pcts = x->cfg.pcts,
+			.operation = exporters_ops[op],
+			.device = in->device,
 			.requests = pe->requests, .errors = pe->errors, .bytes = pe->bytes,
 			.in_flight = in_flight, .oldest_ms = (double)oldest / 1e6,
 			.skipped = op == (int)x->target[i].last_op ? skipped : 0,

@@ -34,12 +34,14 @@ struct exporters_cfg {
 	uint64_t influx_period;    /* ns: the -P period (0: periods of -p requests; a hung
 				    * target's line then comes every second) */
 	const char *engine;        /* engine name (ioprobe_probe_info) */
+	const struct pcts *pcts;   /* --influx's percentile fields (--percentiles); NULL default */
 	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
 };
 
 /* One target as the exporters describe it (filled from the options by the caller). */
 struct exporters_target_cfg {
 	const char *path;          /* the target as given */
+	const char *name;          /* its short name, or NULL */
 	uint64_t interval;         /* ns between request starts (0 = as fast as possible) */
 	bool write, read_write;    /* -W (writes only), -G (reads and writes) */
 	bool response;             /* -Q or --response: response times are published */
@@ -79,6 +81,13 @@ struct exporters {
 	_Atomic bool stopping;
 	pthread_t probe_thread;
 };
+
+/*
+ * The device labels of a target at path: device = the top of the stack under it, disk =
+ * its first whole disk (the top itself when nothing below is one and it is no partition);
+ * "" when unknown.
+ */
+void exporters_devices_of(const char *path, char *device, size_t dlen, char *disk, size_t klen);
 
 /* Is any exporter asked for? */
 bool exporters_wanted(const struct exporters_cfg *cfg);

@@ -72,21 +72,22 @@ static void influx_ms(struct sbuf *sb, const char *key, double ns)
 	sbuf_printf(sb, ",%s=%.6f", key, ns / 1e6);
 }
 
-/* The seven latency fields of v, each key prefixed with prefix. */
-static void influx_stats(struct sbuf *sb, const char *prefix, const struct stats *v)
+/* The latency fields of v (min, avg, the percentiles of pc, max), each key after prefix. */
+static void influx_stats(struct sbuf *sb, const char *prefix, const struct stats *v,
+			 const struct pcts *pc)
 {
-	static const char *const key[] = { "min", "avg", "p50", "p90", "p99", "p999", "max" };
-	double val[7] = {
-		(double)stats_min(v), stats_mean(v), (double)stats_percentile(v, 50),
-		(double)stats_percentile(v, 90), (double)stats_percentile(v, 99),
-		(double)stats_percentile(v, 99.9), (double)v->max,
-	};
-	char name[32];
+	char name[48], key[32];
 
-	for (size_t i = 0; i < 7; i++) {
-		snprintf(name, sizeof(name), "%s%s_ms", prefix, key[i]);
-		influx_ms(sb, name, val[i]);
+	snprintf(name, sizeof(name), "%smin_ms", prefix);
+	influx_ms(sb, name, (double)stats_min(v));
+	snprintf(name, sizeof(name), "%savg_ms", prefix);
+	influx_ms(sb, name, stats_mean(v));
+	for (unsigned i = 0; i < pc->n; i++) {
+		snprintf(name, sizeof(name), "%s%s_ms", prefix, pcts_key(pc->p[i], key, sizeof(key)));
+		influx_ms(sb, name, (double)stats_percentile(v, pc->p[i]));
 	}
+	snprintf(name, sizeof(name), "%smax_ms", prefix);
+	influx_ms(sb, name, (double)v->max);
 }
 
 int influx_line(struct sbuf *sb, const struct influx_point *p)
@@ -94,6 +95,10 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 	influx_escape(sb, "ioprobe", INFLUX_MEASUREMENT);
 	sbuf_puts(sb, ",target=");
 	influx_escape(sb, p->target, INFLUX_TAG);
+	if (p->name) {
+		sbuf_puts(sb, ",name=");
+		influx_escape(sb, p->name, INFLUX_TAG);
+	}
 	sbuf_puts(sb, ",operation=");
 	influx_escape(sb, p->operation, INFLUX_TAG);
 	if (p->device && *p->device) {
@@ -105,9 +110,9 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 	sbuf_printf(sb, ",in_flight=%ui,oldest_in_flight_ms=%.3f,skipped=%" PRIu64 "i",
 		    p->in_flight, p->oldest_ms >= 0 ? p->oldest_ms : 0, p->skipped);
 	if (p->valid && p->valid->count)
-		influx_stats(sb, "", p->valid);
+		influx_stats(sb, "", p->valid, p->pcts ? p->pcts : &pcts_default);
 	if (p->response && p->response->count)
-		influx_stats(sb, "resp_", p->response);
+		influx_stats(sb, "resp_", p->response, p->pcts ? p->pcts : &pcts_default);
 	sbuf_printf(sb, " %" PRIu64 "\n", p->time);
 	return sb->error;
 }

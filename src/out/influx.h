@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "account.h"
 #include "sbuf.h"
 #include "stats.h"
 
@@ -27,6 +28,7 @@ void influx_escape(struct sbuf *sb, const char *s, enum influx_part part);
 
 struct influx_point {
 	const char *target;
+	const char *name;       /* NULL = no name tag */
 	const char *operation;  /* "read", "write" */
 	const char *device;     /* "" = no device tag */
 	uint64_t requests;      /* every request of the period: valid, warmup, failed... */
@@ -38,13 +40,15 @@ struct influx_point {
 	const struct stats *valid; /* latencies of the period's valid requests */
 	const struct stats *response; /* their response times and skipped slots', or NULL */
 	uint64_t time;          /* CLOCK_REALTIME ns at the end of the period */
+	const struct pcts *pcts; /* the percentile fields; NULL: p50 p90 p99 p999 */
 };
 
 /*
  * Append one line (with its newline): requests, errors, bytes, in_flight,
  * oldest_in_flight_ms and skipped always (a hung target's line says so).
  * Latency fields (min_ms avg_ms p50_ms
- * p90_ms p99_ms p999_ms max_ms) are left out when the period had no valid
+ * p90_ms p99_ms p999_ms max_ms; the percentiles those of pcts, "p" and the percentile
+ * without its dot: p95_ms, p9999_ms) are left out when the period had no valid
  * request; with response times the same seven with a resp_ prefix follow
  * (resp_min_ms ... resp_max_ms), left out when they are empty. Returns sb->error.
  */

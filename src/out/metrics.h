@@ -64,6 +64,7 @@ extern const char *const metrics_bucket_le[METRICS_BUCKETS];
 /* What a target is: fixed once the probe starts. Strings are owned by the caller. */
 struct metrics_info {
 	const char *target;   /* the path as given */
+	const char *name;     /* its short name (NAME=PATH, --name): a "name" label; or NULL */
 	const char *device;   /* the device holding it ("loop0", "nvme0n1p1"), or "" */
 	const char *disk;     /* its whole disk (what node_exporter's node_disk_* keep), or "" */
 	const char *fstype;   /* file system type, or "" for a device */

@@ -167,6 +167,11 @@ static void series_open(struct sbuf *sb, const char *name, const char *suffix,
 	sbuf_puts(sb, "{target=\"");
 	promfmt_label_value(sb, s->info->target);
 	sbuf_putc(sb, '"');
+	if (s->info->name) {
+		sbuf_puts(sb, ",name=\"");
+		promfmt_label_value(sb, s->info->name);
+		sbuf_putc(sb, '"');
+	}
 }
 
 static void series_op(struct sbuf *sb, const char *name, const char *suffix,

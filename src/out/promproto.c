@@ -75,7 +75,7 @@ typedef Io__Prometheus__Client__Histogram pb_histogram;
 typedef Io__Prometheus__Client__Bucket pb_bucket;
 typedef Io__Prometheus__Client__BucketSpan pb_span;
 
-#define PROMPROTO_LABELS 6 /* the most a series has: ioprobe_probe_info's */
+#define PROMPROTO_LABELS 7 /* the most a series has: ioprobe_probe_info's, with a name */
 
 static const char *const op_name[METRICS_OPS] = { "read", "write" };
 
@@ -250,6 +250,8 @@ static pb_metric *series(struct fam *b, const struct metrics_snap *s, int op)
 		return NULL;
 	b->f.metric[b->f.n_metric++] = m;
 	if (s && label(b, m, "target", s->info->target))
+		return NULL;
+	if (s && s->info->name && label(b, m, "name", s->info->name))
 		return NULL;
 	if (op >= 0 && label(b, m, "operation", op_name[op]))
 		return NULL;

@@ -48,6 +48,16 @@ static void put_localtime(struct sbuf *sb, const char *format, uint64_t realtime
 	sbuf_append(sb, buf, n);
 }
 
+/* The target as a line shows it: "PATH", or "NAME: PATH" when it has a short name. */
+static void put_ident(struct sbuf *sb, const struct report_target *t)
+{
+	if (t->name) {
+		esc_puts(sb, t->name);
+		sbuf_puts(sb, ": ");
+	}
+	esc_puts(sb, t->path);
+}
+
 void report_request_line(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime)
 {
@@ -60,7 +70,7 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	}
 	put_value(sb, s->result > 0 ? (uint64_t)s->result : 0, FMT_SIZE);
 	sbuf_puts(sb, s->op == OP_WRITE ? " >>> " : " <<< ");
-	esc_puts(sb, c->target.path);
+	put_ident(sb, &c->target);
 	sbuf_puts(sb, " (");
 	report_target_desc(sb, &c->target);
 	sbuf_printf(sb, "): request=%" PRIu64 " time=", s->request);
@@ -72,13 +82,26 @@ void report_request_line(struct sbuf *sb, const struct report_cfg *c, const stru
 	sbuf_putc(sb, '\n');
 }
 
-static void put_percentiles(struct sbuf *sb, const char *prefix, const struct stats *s)
+/* The percentiles c shows. */
+static const struct pcts *cfg_pcts(const struct report_cfg *c)
 {
-	sbuf_printf(sb, "%sp50/p90/p99/p99.9 = ", prefix);
-	for (size_t i = 0; i < TALLY_PCTS; i++) {
+	return c->pcts ? c->pcts : &pcts_default;
+}
+
+/* "p50/p90/p99/p99.9 = a / b / c / d" (the labels and values of the list). */
+static void put_percentiles(struct sbuf *sb, const char *prefix, const struct stats *s,
+			    const struct pcts *pc)
+{
+	char label[32];
+
+	sbuf_puts(sb, prefix);
+	for (unsigned i = 0; i < pc->n; i++)
+		sbuf_printf(sb, "%s%s", i ? "/" : "", pcts_label(pc->p[i], label, sizeof(label)));
+	sbuf_puts(sb, " = ");
+	for (unsigned i = 0; i < pc->n; i++) {
 		if (i)
 			sbuf_puts(sb, " / ");
-		put_value(sb, stats_percentile(s, tally_pcts[i]), FMT_TIME);
+		put_value(sb, stats_percentile(s, pc->p[i]), FMT_TIME);
 	}
 	sbuf_putc(sb, '\n');
 }
@@ -90,7 +113,7 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 	double iops = tally_iops(t), load_iops = tally_load_iops(t);
 
 	sbuf_puts(sb, "\n--- ");
-	esc_puts(sb, c->target.path);
+	put_ident(sb, &c->target);
 	sbuf_puts(sb, " (");
 	report_target_desc(sb, &c->target);
 	sbuf_puts(sb, ") ioprobe statistics ---\n");
@@ -145,13 +168,13 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 	sbuf_puts(sb, " / ");
 	put_value(sb, fmt_trunc(stats_mdev(v)), FMT_TIME);
 	sbuf_putc(sb, '\n');
-	put_percentiles(sb, "", v);
+	put_percentiles(sb, "", v, cfg_pcts(c));
 	if (c->read_write && read && write) {
-		put_percentiles(sb, "read ", read);
-		put_percentiles(sb, "write ", write);
+		put_percentiles(sb, "read ", read, cfg_pcts(c));
+		put_percentiles(sb, "write ", write, cfg_pcts(c));
 	}
 	if (c->response)
-		put_percentiles(sb, "response ", &t->response);
+		put_percentiles(sb, "response ", &t->response, cfg_pcts(c));
 }
 
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t)
@@ -163,14 +186,15 @@ void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct t
 		    " %" PRIu64, v->count, v->sum, iops, iops * (double)c->size, stats_min(v),
 		    stats_mean(v), v->max, stats_mdev(v), t->requests, t->wall);
 	if (c->raw_percentiles)
-		for (size_t i = 0; i < TALLY_PCTS; i++)
-			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, tally_pcts[i]));
+		for (unsigned i = 0; i < cfg_pcts(c)->n; i++)
+			sbuf_printf(sb, " %" PRIu64, stats_percentile(v, cfg_pcts(c)->p[i]));
 	if (c->raw_percentiles && c->response)
-		for (size_t i = 0; i < TALLY_PCTS; i++)
-			sbuf_printf(sb, " %" PRIu64, stats_percentile(&t->response, tally_pcts[i]));
+		for (unsigned i = 0; i < cfg_pcts(c)->n; i++)
+			sbuf_printf(sb, " %" PRIu64,
+				    stats_percentile(&t->response, cfg_pcts(c)->p[i]));
 	if (c->raw_target) {
 		sbuf_putc(sb, ' ');
-		esc_field(sb, c->target.path);
+		esc_field(sb, c->target.name ? c->target.name : c->target.path);
 	}
 	sbuf_putc(sb, '\n');
 }
@@ -195,6 +219,8 @@ static void put_target_obj(struct json_w *w, const struct report_target *t)
 	}
 	json_w_open(w, "target");
 	json_w_str(w, "path", t->path);
+	if (t->name)
+		json_w_str(w, "name", t->name);
 	json_w_str(w, "fstype", fstype);
 	json_w_str(w, "device", device);
 	json_w_u64(w, "device_size", t->device_size);
@@ -268,11 +294,24 @@ static void put_histogram(struct json_w *w, const struct stats *v)
 	sbuf_putc(w->sb, ']');
 }
 
+/* "percentiles": {"50": ns, ...}: JSON's own default (50 90 99 99.9 99.99) or --percentiles. */
+static void put_json_pcts(struct json_w *w, const struct report_cfg *c, const struct stats *v)
+{
+	static const struct pcts json_default = { 5, { 50, 90, 99, 99.9, 99.99 } };
+	const struct pcts *pc = c->pcts ? c->pcts : &json_default;
+	char key[32];
+
+	json_w_open(w, "percentiles");
+	for (unsigned i = 0; i < pc->n; i++) {
+		snprintf(key, sizeof(key), "%g", pc->p[i]);
+		json_w_u64(w, key, stats_percentile(v, pc->p[i]));
+	}
+	json_w_close(w);
+}
+
 void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 		      uint64_t realtime, bool total)
 {
-	static const double json_pcts[] = { 50, 90, 99, 99.9, 99.99 };
-	static const char *const json_pct_keys[] = { "50", "90", "99", "99.9", "99.99" };
 	struct json_w w = { sb, c->json_lines, 0, true };
 	const struct stats *v = &t->valid;
 	double iops = tally_iops(t), load_iops = tally_load_iops(t);
@@ -288,10 +327,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	json_w_raw(&w, "avg", "%.0f", stats_mean(v));
 	json_w_u64(&w, "max", v->max);
 	json_w_raw(&w, "mdev", "%.0f", stats_mdev(v));
-	json_w_open(&w, "percentiles");
-	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
-		json_w_u64(&w, json_pct_keys[i], stats_percentile(v, json_pcts[i]));
-	json_w_close(&w);
+	put_json_pcts(&w, c, v);
 	put_histogram(&w, v);
 	/* completion - scheduled start, skipped slots included (see the man page) */
 	json_w_open(&w, "response");
@@ -299,10 +335,7 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	json_w_u64(&w, "min", stats_min(&t->response));
 	json_w_raw(&w, "avg", "%.0f", stats_mean(&t->response));
 	json_w_u64(&w, "max", t->response.max);
-	json_w_open(&w, "percentiles");
-	for (size_t i = 0; i < ARRAY_SIZE(json_pcts); i++)
-		json_w_u64(&w, json_pct_keys[i], stats_percentile(&t->response, json_pcts[i]));
-	json_w_close(&w);
+	put_json_pcts(&w, c, &t->response);
 	json_w_close(&w);
 	json_w_close(&w);
 	json_w_open(&w, "load");

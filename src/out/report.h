@@ -18,6 +18,7 @@ struct report_target {
 	const char *fstype;   /* "ext4", "block device", "character device" */
 	const char *device;   /* "/dev/vda"; "" for devices */
 	uint64_t device_size; /* filesystem or device size, bytes */
+	const char *name;     /* its short name (NAME=PATH, --name), or NULL */
 };
 
 struct report_cfg {
@@ -27,9 +28,11 @@ struct report_cfg {
 	bool write;              /* every request writes */
 	bool read_write;         /* -G: mixed */
 	bool json_lines;         /* compact one-object-per-line JSON */
-	bool raw_percentiles;    /* raw lines get p50 p90 p99 p99.9 appended */
+	bool raw_percentiles;    /* raw lines get the percentiles (pcts) appended */
 	bool response;           /* -Q or --response: response-time percentiles too (summary, raw) */
 	bool raw_target;         /* raw lines end with the target path (esc_field): several targets */
+	const struct pcts *pcts; /* --percentiles: the summary's, raw lines', JSON's; NULL: the
+				  * default (p50 p90 p99 p99.9; JSON 50 90 99 99.9 99.99) */
 };
 
 /*

@@ -3,9 +3,30 @@
 #include "account.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 const double tally_pcts[TALLY_PCTS] = { 50, 90, 99, 99.9 };
+const struct pcts pcts_default = { TALLY_PCTS, { 50, 90, 99, 99.9 } };
+
+char *pcts_label(double p, char *buf, size_t len)
+{
+	snprintf(buf, len, "p%g", p);
+	return buf;
+}
+
+char *pcts_key(double p, char *buf, size_t len)
+{
+	char t[32], *o = buf;
+
+	snprintf(t, sizeof(t), "p%g", p);
+	for (const char *c = t; *c && (size_t)(o - buf) + 1 < len; c++)
+		if (*c != '.')
+			*o++ = *c;
+	if (len)
+		*o = '\0';
+	return buf;
+}
 
 void tally_init(struct tally *t)
 {
@@ -43,6 +64,18 @@ void tally_add(struct tally *t, const struct sample *s, enum notice n)
 void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n)
 {
 	stats_add_series(&t->response, hi, step, n);
+}
+
+void tally_merge(struct tally *dst, const struct tally *src)
+{
+	stats_merge(&dst->valid, &src->valid);
+	stats_merge(&dst->response, &src->response);
+	dst->requests += src->requests;
+	dst->too_fast += src->too_fast;
+	dst->too_slow += src->too_slow;
+	dst->failed += src->failed;
+	dst->skipped += src->skipped;
+	dst->wall += src->wall;
 }
 
 double tally_iops(const struct tally *t)

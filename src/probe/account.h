@@ -42,9 +42,23 @@ struct account {
 	struct stats write;  /* valid writes of the run (when cfg.split) */
 };
 
-/* The percentiles every output shows: p50 p90 p99 p99.9. */
+/* The percentiles every output shows by default: p50 p90 p99 p99.9. */
 #define TALLY_PCTS 4
 extern const double tally_pcts[TALLY_PCTS];
+
+/* A list of percentiles to show (--percentiles): 1 to PCTS_MAX, each in (0, 100]. */
+#define PCTS_MAX 8
+struct pcts {
+	unsigned n;
+	double p[PCTS_MAX];
+};
+extern const struct pcts pcts_default; /* tally_pcts */
+
+/* "p99.9", "p95": percentile p as outputs name it (%g after a "p"). Returns buf. */
+char *pcts_label(double p, char *buf, size_t len);
+
+/* "p999", "p95": the same without a dot (an InfluxDB field key). Returns buf. */
+char *pcts_key(double p, char *buf, size_t len);
 
 /* An empty tally. */
 void tally_init(struct tally *t);
@@ -62,6 +76,9 @@ void tally_add(struct tally *t, const struct sample *s, enum notice n);
  * (see account_add_skipped). Nothing else changes.
  */
 void tally_add_skipped(struct tally *t, uint64_t hi, uint64_t step, uint64_t n);
+
+/* Add every count and sample of src into dst (stats_merge; wall times add up). */
+void tally_merge(struct tally *dst, const struct tally *src);
 
 /* ioping's "iops": valid requests * 1e9 / their summed time (1 / mean latency); 0 when none. */
 double tally_iops(const struct tally *t);

@@ -62,6 +62,15 @@ static bool in_argv(const char *p, int argc, char **argv)
 	return false;
 }
 
+/* p points into one of the argv words (an option's value after '=' or a whole word). */
+static bool in_argv_word(const char *p, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (p >= argv[i] && p <= argv[i] + strlen(argv[i]))
+			return true;
+	return false;
+}
+
 static bool is_argv_word(const char *p, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -86,6 +95,10 @@ static void check_msg(enum opts_status st, const char *msg)
 		"integer overflow at parsing argument: ",
 		"request size must be greater than zero",
 		"duplicate target \"",
+		"duplicate target name \"",
+		"--name: ",
+		"--percentiles",
+		"target names: ",
 		"too many targets: ",
 		"-Q: the queue depth must be 1 to ",
 		"-Q ",                               /* -Q D x -s S x N targets needs ... buffers */
@@ -111,6 +124,9 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--check-iops: \"",
 		"--check: WARN above CRIT: ",
 		"--check-iops: WARN below CRIT (iops alerts below them): ",
+		"--record needs a file name",
+		"--replay needs a file name",
+		"--replay takes no destination: ",
 		NULL,
 	};
 	const char *const *p;
@@ -240,8 +256,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(o.action == OPTS_RUN || o.action == OPTS_HELP || o.action == OPTS_VERSION ||
 	      o.action == OPTS_USAGE, "action %d", (int)o.action);
 	check_values(&o, argc, argv);
-	if (st == OPTS_OK && o.action == OPTS_RUN)
+	if (st == OPTS_OK && o.action == OPTS_RUN && !o.replay)
 		CHECK(o.path && is_argv_word(o.path, argc, argv), "success without an argv path");
+	if (st == OPTS_OK && o.action == OPTS_RUN && o.replay) /* a replay has no destination */
+		CHECK(!o.path && in_argv_word(o.replay, argc, argv) && *o.replay,
+		      "a replay with a path or without its file");
 	CHECK(!o.path || is_argv_word(o.path, argc, argv), "path is not an argv word");
 	if (st == OPTS_OK)
 		check_derived(&o);

@@ -38,8 +38,9 @@ declare -A SOURCES=(
 	[fuzz_suffix]="lib/suffix.c"
 	[fuzz_diskstats]="disk/diskstats.c disk/iostat.c lib/sbuf.c lib/json.c lib/esc.c disk/verdict.c probe/stats.c lib/fmt.c"
 	[fuzz_mountinfo]="lib/mountinfo.c"
+	[fuzz_recread]="out/recread.c out/recfmt.c lib/jsonr.c lib/msg.c lib/json.c lib/sbuf.c lib/esc.c lib/fmt.c probe/stats.c probe/account.c disk/verdict.c disk/iostat.c disk/diskstats.c"
 )
-ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo)
+ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo fuzz_recread)
 if [ $# -gt 0 ]; then
 	HARNESSES=("$@")
 else

@@ -165,8 +165,9 @@ while read -r letter name arg; do
 		offers "-$letter" || unknown+=("-$letter")
 	fi
 	comp "--$name" ""
-	if [ "$arg" = arg ] && { [ "$name" = prometheus ] || [ "$name" = qualify ]; }; then
-		: # its argument is a path (FILE.prom, a profile file): directories are fine there
+	if [ "$arg" = arg ] && { [ "$name" = prometheus ] || [ "$name" = qualify ] ||
+		[ "$name" = record ] || [ "$name" = replay ]; }; then
+		: # its argument is a path (FILE.prom, a profile file, a recording): directories are fine
 	elif [ "$arg" = arg ]; then
 		grep -qx target.dir "$OUT" && wrong_arg+=("--$name (takes an argument)")
 	else

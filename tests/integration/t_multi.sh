@@ -202,4 +202,25 @@ check "vanish: exit 3" rc_is 3
 check "vanish: the other target's 40 requests" [ "$(grep -c "^4 KiB <<< $A " "$OUT")" = 40 ]
 check "vanish: both summaries" [ "$(heads)" = "$A $C " ]
 check "vanish: failures counted" eval "grep -A2 '^--- $C ' \"\$OUT\" | grep -Eq '[1-9][0-9]* failed'"
+# ---- names (issue 25 item 5): NAME=PATH and --name give every output a short name
+probe -D -c 3 -i 0.01 fast="$A" "$B"
+check "names: the title says NAME: PATH, an unnamed target its path" \
+	eval 'grep -q "^--- fast: $A (" "$OUT" && grep -q "^--- $B (" "$OUT"'
+check "names: request lines say NAME: PATH" grep -q "^4 KiB <<< fast: $A (" "$OUT"
+probe -D -c 4 -i 0.01 -B --name fast,second "$A" "$B"
+check "names: raw \$NF is the name" [ "$(awk '{ print $NF }' "$OUT" | tr '\n' ' ')" = "fast second " ]
+probe -D -c 3 -i 0.01 -J --name fast "$A" "$B"
+check "names: JSON target.name, target.path kept" python3 - "$OUT" "$A" "$B" <<'PY'
+import json, sys
+objs = json.load(open(sys.argv[1]))
+t = {o["target"]["path"]: o["target"].get("name") for o in objs if "target" in o}
+sys.exit(not (t.get(sys.argv[2]) == "fast" and t.get(sys.argv[3]) is None))
+PY
+probe -D -c 3 -i 0.1 -q --prometheus "$T_TMP/names.prom" --name fast "$A"
+check "names: Prometheus keeps target and adds name" \
+	grep -q "^ioprobe_request_duration_seconds_count{target=\"$A\",name=\"fast\",operation=\"read\"} [0-9]" "$T_TMP/names.prom"
+probe -c 1 fast="$A" fast="$B"
+check "names: a name twice is refused (exit 1)" \
+	eval 'rc_is 1 && err_has "^ioprobe: duplicate target name \"fast\""'
+
 finish

@@ -214,5 +214,20 @@ check "null:1ms -J: times are >= 1 ms" py '
 assert all(o["io"]["time"] >= 1000000 for o in d if "io" in o)
 assert d[-1]["stat"]["min"] >= 1000000 and d[-1]["stat"]["count"] == 3'
 
+## --percentiles (issue 25 item 6): the summary, raw lines, JSON and --influx carry the list
+probe --engine=null:1ms -c 5 -i 0 --percentiles 50,95,99 "$D"
+check "--percentiles 50,95,99: the summary line" grep -Eq '^p50/p95/p99 = [0-9.]+ ms / [0-9.]+ ms / [0-9.]+ ms$' "$OUT"
+probe --engine=null:1ms -c 5 -i 0 -B --raw-percentiles --percentiles 95,99.99 "$D"
+check "--percentiles 95,99.99 --raw-percentiles: 12 fields" [ "$(awk '{ print NF }' "$OUT")" = 12 ]
+probe --engine=null:1ms -J -c 3 -i 0 --percentiles 95 "$D"
+check "--percentiles 95 -J: the key 95 only" py '
+assert list(d[-1]["stat"]["percentiles"]) == ["95"], d[-1]["stat"]["percentiles"]'
+sleep 2.5 | "$IOPROBE" --engine=null:1ms -i 0.1 -P 1 -q --influx --percentiles 95,99.9 "$D" >"$OUT" 2>"$ERR"
+check "--percentiles 95,99.9 --influx: p95_ms and p999_ms fields, no p50_ms" \
+	eval 'grep -q ",p95_ms=[0-9.]*,p999_ms=[0-9.]*,max_ms=" "$OUT" && ! grep -q "p50_ms" "$OUT"'
+probe -c 1 --percentiles 50,0 "$D"
+check "--percentiles 50,0: refused, exit 1" \
+	eval 'rc_is 1 && err_has "^ioprobe: --percentiles takes numbers above 0 and up to 100"'
+
 check "nothing left in the directory" test -z "$(ls -A "$D")"
 finish

@@ -202,6 +202,13 @@ check "q: terminal restored" terminal_restored
 check "q: nothing on stderr" test ! -s "$ERR"
 
 ## 5. too small from the start: still quits
+# --percentiles: the view's percentile line follows the list
+start 120 40 -- --tui -i 0.05 --percentiles 50,95,99.9 "$L"
+check "--percentiles 50,95,99.9: the view shows p95" \
+	has "p50 [0-9.]+ (µs|ms) +p95 [0-9.]+ (µs|ms) +p99.9 [0-9.]+ (µs|ms) +failed 0"
+TM send-keys -t t q
+wait_for "^EXIT=0" 10
+
 start 30 8 -- --tui -i 0.1 "$L"
 check "too small at start" wait_for "terminal too small" 10
 TM send-keys -t t q

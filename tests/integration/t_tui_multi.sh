@@ -25,14 +25,15 @@ L2=$(make_loop 16M) || skip "cannot create a loop device"
 L3=$(make_fault_disk "$T_TMP/fd" 16M --latency 7ms -s) || skip "cannot mount the fault disk"
 L4=$(make_loop 512M) || skip "cannot create a loop device"
 
-# row N: the overview line of target N ("> 2 /dev/loop5 ...", marks in the first two cells).
-row() { cap; grep -E "^[ >][ !] +$1 [/<]" "$PANE"; }
+# row N: the overview line of target N ("> 2 /dev/loop5 ..." or its name, marks in the first
+# two cells).
+row() { cap; grep -E "^[ >][ !] +$1 [/<[:alnum:]_.:+-]" "$PANE"; }
 row_has() { local tries=250; while [ $tries -gt 0 ]; do row "$1" | grep -Eq -- "$2" && return 0; tries=$((tries - 1)); sleep 0.02; done; return 1; }
 row_lacks() { local tries=250; while [ $tries -gt 0 ]; do row "$1" | grep -Eq -- "$2" || return 0; tries=$((tries - 1)); sleep 0.02; done; return 1; }
 # re PATH: PATH as an ERE (the slashes of /dev/... escaped)
 re() { printf '%s' "${1//\//\\/}"; }
 # data_rows: the target rows of the pane, in the order shown
-data_rows() { cap; grep -E "^[ >][ !] +[0-9]+ [/<]" "$PANE"; }
+data_rows() { cap; grep -E "^[ >][ !] +[0-9]+ [/<[:alnum:]_.:+-]" "$PANE"; }
 # first_row N: the first row shown is target N
 first_row() { local tries=250; while [ $tries -gt 0 ]; do data_rows | head -1 | grep -Eq "^[ >][ !] +$1 " && return 0; tries=$((tries - 1)); sleep 0.02; done; return 1; }
 # spark_cells N: the sparkline's block characters in target N's row
@@ -132,7 +133,7 @@ check "/ PATH Enter: only the matching rows" \
 TM send-keys -t t / Escape
 check "/ Esc: the filter cleared, every row back" eval 'lacks "filter \"" && [ "$(data_rows | wc -l)" = 3 ]'
 TM send-keys -t t / z z z Enter
-check "a filter that matches nothing says so" has "no target's path contains \"zzz\""
+check "a filter that matches nothing says so" has "no target's path or name contains \"zzz\""
 TM send-keys -t t / Escape
 
 ## 40x10: whole columns only, the footer fitted
@@ -283,6 +284,22 @@ wait_for "step 2:" 10
 kill -INT "$(ioprobe_pid)"
 check "SIGINT mid-sweep: the table so far, terminal restored" \
 	eval 'wait_for "^EXIT=0" 10 && in_pane "^4 KiB +20 " && ! in_pane "^4 KiB +80 " && terminal_restored'
+
+# ---- names (issue 25 item 5): rows show NAME, the filter matches names and paths, the
+# selected row's line and the target screen say NAME: PATH
+mkdir -p "$T_TMP/nm1" "$T_TMP/nm2"
+start 120 40 -- -X -i 0.2 -w 60 fastdisk="$T_TMP/nm1" "$T_TMP/nm2"
+check "names: the row shows the name" wait_for "^[ >!]+1 +fastdisk " 10
+check "names: an unnamed target shows its path (its end when cut)" row_has 2 "nm2 "
+TM send-keys -t t /
+TM send-keys -t t -l fastd
+TM send-keys -t t Enter
+check "names: / NAME Enter keeps the named row" eval 'has "filter \"fastd\": 1 of 2" && row_has 1 fastdisk'
+TM send-keys -t t / Escape
+TM send-keys -t t Enter
+check "names: its screen's title says NAME: PATH" has "fastdisk: $(re "$T_TMP/nm1") \("
+TM send-keys -t t q
+wait_for "^EXIT=0" 10
 
 # ---- memory flat from the first seconds (issue 25 item 8): 8 targets at 1 kHz in the overview.
 # Each target's record ring hands consumed pages back and its fixed-size model is touched up

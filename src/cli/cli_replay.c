@@ -1,0 +1,722 @@
+/*
+ * cli_replay: --replay FILE. The recording's lines (recread) are fed, in
+ * file order, to the functions a live run prints with: report.c's request
+ * lines, raw lines, JSON records and summaries, iostat.c's table, the
+ * verdict judged again from the recorded rows and probe numbers (verdict.c
+ * is pure: the same input gives the same verdict), check.c's plugin line.
+ * Nothing is probed and nothing but stdout and stderr is written.
+ *
+ * Exit codes: what the live run's output implies (0, or 3 when a request
+ * failed; --check: the plugin state); 1 for options a replay cannot honour;
+ * 2 when the file cannot be read or is no recording of a version this
+ * ioprobe reads; 3 after a damaged or truncated file (replayed up to the
+ * damage) or one without its summaries (a killed run: totals from its
+ * periods).
+ */
+#include "config.h"
+
+#include "cli.h"
+#include "cli_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "fmt.h"
+#include "metrics.h"
+#include "promfile.h"
+#include "promfmt.h"
+#include "usage.h"
+#include "msg.h"
+#include "outw.h"
+#include "recread.h"
+#include "report.h"
+
+struct rp_target {
+	struct report_cfg rc;
+	struct tally merged;         /* every period: the totals when the summary is missing */
+	struct tally group;          /* periods gathered for the next printed one (-P) */
+	unsigned grouped;
+	bool seen;                   /* a period or a summary of it was read */
+	bool have_summary, split;
+	struct tally total;
+	struct stats read, write;
+	int ret;
+	char msg[MSG_MAX];
+	struct verdict_hist vh;
+	struct verdict_probe vp;     /* the settings; each block's interval fields */
+	bool have_v;                 /* a verdict in the open block */
+	struct verdict v;
+	bool own_rows;
+	size_t nown;
+	struct rec_row own[REC_DEVS];
+	struct rec_errors errors;    /* failures of every period */
+	uint64_t last_real;          /* the last period's end */
+	struct metrics_target *m;    /* --prometheus: what the exporters would have counted */
+};
+
+struct replay {
+	const struct opts *o;
+	const char *path;
+	struct recread rd;
+	struct rec_event *ev;
+	const struct rec_header *h;
+	struct rp_target *t;
+	size_t n;
+	struct outw out;
+	unsigned group;              /* recorded periods per printed period; 0: none printed */
+	bool block_open;
+	uint64_t block_real;
+	size_t nrows;
+	struct rec_row rows[REC_DEVS];
+	bool iso_time;
+	bool have_end;
+	int end_code;
+};
+
+/* Options a replay cannot honour: -1 when fine, else 1 (said). */
+static int rp_check_opts(const struct opts *o)
+{
+	const char *what = o->tui ? "-X (the view)" : o->listen ? "--listen" :
+			   o->influx ? "--influx" : o->sweep ? "--sweep" :
+			   o->fio_job ? "--fio-job" : o->record ? "--record" : NULL;
+
+	if (!what)
+		return -1;
+	cli_msg("--replay: %s cannot replay a recording; drop it", what);
+	return CLI_EXIT_USAGE;
+}
+
+static int rp_flush(struct replay *p, struct sbuf *sb)
+{
+	return outw_flush(&p->out, sb);
+}
+
+/* The replay's report settings of target i, as cli_report_cfg() makes a live run's. */
+static void rp_report_cfg(struct replay *p, size_t i)
+{
+	const struct rec_target *t = &p->h->target[i];
+	struct report_cfg *rc = &p->t[i].rc;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->target.path = t->path;
+	rc->target.fstype = t->fstype;
+	rc->target.device = t->device;
+	rc->target.device_size = t->device_size;
+	rc->time_format = p->o->time_format;
+	rc->size = p->h->size;
+	rc->write = p->h->write;
+	rc->read_write = p->h->read_write;
+	rc->json_lines = p->o->json_lines;
+	rc->raw_percentiles = p->o->raw_percentiles;
+	rc->response = p->h->response || opts_response(p->o);
+	rc->raw_target = p->n > 1;
+}
+
+/* --prometheus: target i's series, described as the exporters describe it. 0 or -1 (said). */
+static int rp_metrics_init(struct replay *p, size_t i)
+{
+	const struct rec_header *h = p->h;
+	const struct rec_target *t = &h->target[i];
+	static const char *const dev_words[] = { "block device", "character device" };
+	struct metrics_info in = {
+		.target = t->path, .device = t->mdevice, .disk = t->mdisk, .fstype = t->fstype,
+		.engine = h->engine, .interval = h->interval, .size = h->size,
+		.start_real = h->real, .response = h->response,
+		.mode = h->read_write ? "read-write" : h->write ? "write" : "read",
+	};
+
+	for (size_t k = 0; k < sizeof(dev_words) / sizeof(dev_words[0]); k++)
+		if (!strcmp(in.fstype, dev_words[k]))
+			in.fstype = ""; /* a device has no file system label */
+	in.op[OP_READ] = !h->write;
+	in.op[OP_WRITE] = h->write || h->read_write;
+	p->t[i].m = calloc(1, sizeof(*p->t[i].m));
+	if (!p->t[i].m || metrics_target_init(p->t[i].m, &in, NULL)) {
+		free(p->t[i].m);
+		p->t[i].m = NULL;
+		cli_msg("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The fleet histogram h from the log-linear stats s (each bucket by its midpoint). */
+static void rp_metrics_hist(uint64_t *bucket, uint64_t *count, uint64_t *sum,
+			    const struct stats *s)
+{
+	for (size_t k = 0; k < STATS_BUCKETS && s->count; k++)
+		if (s->hist[k])
+			bucket[metrics_bucket_index(stats_bucket_low(k) +
+						    (stats_bucket_high(k) - stats_bucket_low(k)) / 2)] +=
+				s->hist[k];
+	*count += s->count;
+	*sum = s->sum > UINT64_MAX - *sum ? UINT64_MAX : *sum + s->sum;
+}
+
+/*
+ * Without request lines: target i's series from its totals — the latency and response
+ * histograms from the log-linear ones (a bucket that straddles a fleet bound lands by its
+ * midpoint), failures by errno from the periods, to the operation it did (-G: reads and
+ * writes from their own statistics, response times with the reads).
+ */
+static void rp_metrics_from_totals(struct replay *p, struct rp_target *t)
+{
+	struct metrics_counts *c = &t->m->counts;
+	int op = p->h->write ? OP_WRITE : OP_READ;
+	struct metrics_op *o = &c->op[op];
+
+	if (t->split) {
+		rp_metrics_hist(c->op[OP_READ].bucket, &c->op[OP_READ].count, &c->op[OP_READ].sum,
+				&t->read);
+		rp_metrics_hist(c->op[OP_WRITE].bucket, &c->op[OP_WRITE].count,
+				&c->op[OP_WRITE].sum, &t->write);
+		c->op[OP_READ].bytes = c->op[OP_READ].count * p->h->size;
+		c->op[OP_WRITE].bytes = c->op[OP_WRITE].count * p->h->size;
+	} else {
+		rp_metrics_hist(o->bucket, &o->count, &o->sum, &t->total.valid);
+		o->bytes = o->count * p->h->size;
+	}
+	rp_metrics_hist(o->response.bucket, &o->response.count, &o->response.sum,
+			&t->total.response);
+	for (size_t k = 0; k < REC_ERRNOS && t->errors.err_no[k]; k++) {
+		size_t s = 0;
+
+		while (s < METRICS_ERRNOS && o->err_no[s] && o->err_no[s] != t->errors.err_no[k])
+			s++;
+		if (s == METRICS_ERRNOS) {
+			o->errors_other += t->errors.count[k];
+			continue;
+		}
+		o->err_no[s] = t->errors.err_no[k];
+		o->errors[s] += t->errors.count[k];
+	}
+	o->errors_other += t->errors.other;
+	c->skipped = t->total.skipped;
+	o->last_real = t->last_real;
+}
+
+/* --prometheus FILE.prom: the textfile the run's exporters wrote last. 0 or the exit code. */
+static int rp_prometheus(struct replay *p)
+{
+	struct metrics_snap *snap = calloc(p->n, sizeof(*snap));
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0;
+	int err;
+
+	if (!snap) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct rp_target *t = &p->t[i];
+
+		if (!t->seen)
+			continue;
+		if (!p->h->requests)
+			rp_metrics_from_totals(p, t);
+		metrics_snapshot(t->m, 0, &snap[n++]);
+	}
+	err = promfmt_write(&sb, snap, n, PACKAGE_VERSION, PROMFMT_TEXT);
+	if (!err)
+		err = promfile_write(p->o->prometheus, sbuf_str(&sb), sb.len);
+	sbuf_free(&sb);
+	free(snap);
+	if (err) {
+		cli_msg("--prometheus: cannot write %s: %s", p->o->prometheus, strerror(-err));
+		return CLI_EXIT_PREPARE;
+	}
+	return 0;
+}
+
+/* How many recorded periods make one printed period; 0 (none printed) or -1 (said). */
+static int rp_group(struct replay *p)
+{
+	const struct opts *o = p->o;
+	const struct rec_header *h = p->h;
+	uint64_t base = h->period ? h->period : h->print_interval;
+	char t1[FMT_BUFSZ], t2[FMT_BUFSZ];
+
+	if (o->print_count) {
+		if (h->print_count == o->print_count && !base)
+			return 1;
+		if (h->print_count && !base)
+			cli_msg("--replay: -p %llu: the recording's periods are of %llu requests: "
+				"replay them with -p %llu", (unsigned long long)o->print_count,
+				(unsigned long long)h->print_count,
+				(unsigned long long)h->print_count);
+		else
+			cli_msg("--replay: -p %llu: the recording's periods are %s long: replay "
+				"them with -P", (unsigned long long)o->print_count,
+				fmt_value(t1, sizeof(t1), base, FMT_TIME));
+		return -1;
+	}
+	if (!o->print_interval)
+		return 0;
+	if (!base) {
+		cli_msg("--replay: -P: the recording's periods are of %llu requests: replay them "
+			"with -p %llu", (unsigned long long)h->print_count,
+			(unsigned long long)h->print_count);
+		return -1;
+	}
+	if (o->print_interval % base) {
+		cli_msg("--replay: -P %s is no multiple of the recording's periods (%s)",
+			fmt_value(t1, sizeof(t1), o->print_interval, FMT_TIME),
+			fmt_value(t2, sizeof(t2), base, FMT_TIME));
+		return -1;
+	}
+	return (int)(o->print_interval / base);
+}
+
+static int rp_header(struct replay *p)
+{
+	const char *tf = getenv("S_TIME_FORMAT");
+	struct sbuf sb = SBUF_INIT;
+	int g;
+
+	p->h = &p->rd.h;
+	p->n = p->h->ntargets;
+	p->t = calloc(p->n, sizeof(*p->t));
+	if (!p->t) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	if (p->o->prometheus && !promfile_name_ok(p->o->prometheus)) {
+		cli_msg("--prometheus: the file name must end in .prom (what node_exporter reads): "
+			"\"%s\"", p->o->prometheus);
+		return CLI_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->o->prometheus && rp_metrics_init(p, i))
+			return CLI_EXIT_PREPARE;
+		rp_report_cfg(p, i);
+		tally_init(&p->t[i].merged);
+		tally_init(&p->t[i].group);
+		verdict_hist_init(&p->t[i].vh);
+		verdict_probe_settings(&p->t[i].vp, p->h->asked, p->h->size,
+				       p->h->write || p->h->read_write, p->h->read_write,
+				       p->h->cached, p->h->depth);
+	}
+	p->iso_time = tf && !strcmp(tf, "ISO");
+	if ((g = rp_group(p)) < 0)
+		return CLI_EXIT_USAGE;
+	p->group = (unsigned)g;
+	if (p->o->json && !p->o->json_lines && !p->o->check) {
+		sbuf_putc(&sb, '[');
+		rp_flush(p, &sb);
+	}
+	sbuf_free(&sb);
+	return -1;
+}
+
+/* A warning or failure as the live run said it ("PATH: " first with several targets). */
+static void rp_say(struct replay *p, long i, const char *text)
+{
+	if (p->n > 1 && i >= 0)
+		cli_msg("%s: %s", p->h->target[i].path, text);
+	else
+		cli_msg("%s", text);
+}
+
+static void rp_request(struct replay *p, const struct rec_event *ev)
+{
+	struct rp_target *t = &p->t[ev->target];
+	struct sbuf sb = SBUF_INIT;
+
+	if (p->o->quiet)
+		return;
+	if (p->o->json) {
+		outw_json_sep(&p->out, &sb);
+		report_json_request(&sb, &t->rc, &ev->sample, ev->notice, ev->real);
+		if (p->o->json_lines)
+			sbuf_putc(&sb, '\n');
+	} else {
+		report_request_line(&sb, &t->rc, &ev->sample, ev->notice, ev->real);
+	}
+	rp_flush(p, &sb);
+	sbuf_free(&sb);
+}
+
+static void rp_period(struct replay *p, const struct rec_event *ev)
+{
+	struct rp_target *t = &p->t[ev->target];
+	struct sbuf sb = SBUF_INIT;
+
+	t->seen = true;
+	tally_merge(&t->merged, &ev->tally);
+	rec_errors_merge(&t->errors, &ev->errors);
+	t->last_real = ev->real;
+	if (!p->group)
+		return;
+	tally_merge(&t->group, &ev->tally);
+	if (++t->grouped < p->group)
+		return;
+	if (p->o->json) {
+		outw_json_sep(&p->out, &sb);
+		report_json_stat(&sb, &t->rc, &t->group, ev->real, false);
+		if (p->o->json_lines)
+			sbuf_putc(&sb, '\n');
+	} else if (!p->o->check) {
+		report_raw_line(&sb, &t->rc, &t->group);
+	}
+	rp_flush(p, &sb);
+	sbuf_free(&sb);
+	tally_init(&t->group);
+	t->grouped = 0;
+}
+
+/* rows[0..n) as the report functions take them. */
+static size_t rp_dev_rows(const struct rec_row *rows, size_t n, struct iostat_dev_row *out)
+{
+	for (size_t k = 0; k < n; k++)
+		out[k] = (struct iostat_dev_row){ rows[k].name, &rows[k].row };
+	return n;
+}
+
+/* Target i's side of the open block: the verdict judged again from the recorded input. */
+static void rp_verdict(struct replay *p, const struct rec_event *ev)
+{
+	struct rp_target *t = &p->t[ev->target];
+	const struct rec_target *rt = &p->h->target[ev->target];
+	const struct rec_row *rows = ev->own_rows ? ev->row : p->rows;
+	size_t nrows = ev->own_rows ? ev->nrows : p->nrows;
+	struct verdict_dev dev[REC_DEVS];
+
+	if (!p->block_open)
+		return;
+	for (size_t k = 0; k < rt->ndev; k++) {
+		dev[k] = (struct verdict_dev){ rt->dev[k].name, NULL, rt->dev[k].max_sectors_kb,
+					       rt->dev[k].write_cache, rt->dev[k].max_segments };
+		for (size_t j = 0; j < nrows; j++) /* a row where its state was OK (no reset) */
+			if (!strcmp(rows[j].name, rt->dev[k].name) && !rows[j].row.reset)
+				dev[k].row = &rows[j].row;
+	}
+	t->vp.period_ns = ev->probe.period_ns;
+	t->vp.done = ev->probe.done;
+	t->vp.skipped = ev->probe.skipped;
+	t->vp.p50_ns = ev->probe.p50_ns;
+	t->vp.p99_ns = ev->probe.p99_ns;
+	t->vp.sum_ns = ev->probe.sum_ns;
+	t->vp.max_ns = ev->probe.max_ns;
+	t->vp.inflight_ns = ev->probe.inflight_ns;
+	verdict_judge(&t->vh, &t->vp, dev, rt->ndev, &t->v);
+	t->have_v = true;
+	t->own_rows = ev->own_rows;
+	t->nown = nrows;
+	memcpy(t->own, rows, nrows * sizeof(*rows));
+}
+
+/* The open --iostat block printed as the live ticker printed it. */
+static void rp_block_end(struct replay *p)
+{
+	struct iostat_dev_row rows[REC_DEVS];
+	struct sbuf sb = SBUF_INIT;
+	size_t n;
+
+	if (!p->block_open)
+		return;
+	p->block_open = false;
+	if (!p->o->iostat || p->o->check)
+		goto done;
+	if (p->o->json) {
+		for (size_t i = 0; i < p->n; i++) {
+			struct rp_target *t = &p->t[i];
+
+			if (!t->have_v || !(n = rp_dev_rows(t->own, t->nown, rows)))
+				continue;
+			outw_json_sep(&p->out, &sb);
+			report_json_iostat(&sb, &t->rc, rows, n, &t->v, p->block_real);
+			if (p->o->json_lines)
+				sbuf_putc(&sb, '\n');
+		}
+	} else {
+		cli_iostat_time(&sb, p->iso_time, p->block_real);
+		iostat_format_table(&sb, rows, rp_dev_rows(p->rows, p->nrows, rows));
+		for (size_t i = 0; i < p->n; i++)
+			if (p->t[i].have_v)
+				cli_iostat_target(&sb, p->n > 1 ? p->h->target[i].path : NULL,
+						  &p->t[i].v);
+		sbuf_putc(&sb, '\n');
+	}
+	rp_flush(p, &sb);
+done:
+	for (size_t i = 0; i < p->n; i++)
+		p->t[i].have_v = false;
+	sbuf_free(&sb);
+}
+
+static void rp_event(struct replay *p, const struct rec_event *ev)
+{
+	struct rp_target *t = &p->t[ev->target];
+
+	if (ev->kind != REC_VERDICT)
+		rp_block_end(p);
+	switch (ev->kind) {
+	case REC_HEADER:
+		break;
+	case REC_REQUEST:
+		if (t->m)
+			metrics_record(t->m, &ev->sample, ev->notice, ev->real, ev->sample.skipped);
+		rp_request(p, ev);
+		break;
+	case REC_SKIPPED:
+		if (t->m)
+			metrics_record_skipped(t->m, ev->hi, ev->step, ev->n);
+		break;
+	case REC_PERIOD:
+		rp_period(p, ev);
+		break;
+	case REC_IOSTAT:
+		p->block_open = true;
+		p->block_real = ev->real;
+		p->nrows = ev->nrows;
+		memcpy(p->rows, ev->row, ev->nrows * sizeof(ev->row[0]));
+		break;
+	case REC_VERDICT:
+		rp_verdict(p, ev);
+		break;
+	case REC_WARNING:
+		rp_say(p, ev->target_or_run, ev->text);
+		break;
+	case REC_FAILURE:
+		if (!(p->o->check && p->n == 1)) /* one target's --check line says it */
+			rp_say(p, ev->target_or_run, ev->text);
+		break;
+	case REC_SUMMARY:
+		t->seen = t->have_summary = true;
+		t->total = ev->tally;
+		t->split = ev->split;
+		t->read = ev->read;
+		t->write = ev->write;
+		t->ret = ev->ret;
+		t->errors = ev->errors; /* the whole run's, the last partial period's too */
+		snprintf(t->msg, sizeof(t->msg), "%s", ev->text);
+		break;
+	case REC_END:
+		p->have_end = true;
+		p->end_code = ev->ret;
+		break;
+	}
+}
+
+/* --check over the replayed targets: the plugin line; its state. */
+static int rp_check(struct replay *p)
+{
+	struct check_target *ct;
+	int code;
+
+	if (p->n == 1)
+		return cli_check_conclude(p->o, &p->t[0].total, p->t[0].ret, p->t[0].msg, false);
+	ct = calloc(p->n, sizeof(*ct));
+	if (!ct) {
+		cli_msg("out of memory");
+		return CHECK_UNKNOWN;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		ct[i].name = p->h->target[i].path;
+		if (!p->t[i].seen)
+			ct[i].problem = "could not be prepared";
+		else if (p->t[i].ret)
+			ct[i].problem = p->t[i].msg[0] ? p->t[i].msg : "the run failed";
+		ct[i].tally = &p->t[i].total;
+	}
+	code = cli_check_multi(p->o, ct, p->n);
+	free(ct);
+	return code;
+}
+
+/* The closing output of every target that ran, in order (run_conclude's rules). */
+static int rp_conclude(struct replay *p, uint64_t real)
+{
+	const struct opts *o = p->o;
+	struct sbuf sb = SBUF_INIT;
+	int code = CLI_EXIT_OK;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct rp_target *t = &p->t[i];
+		bool split = t->have_summary && t->split;
+
+		if (!t->seen)
+			continue;
+		if (!t->have_summary)
+			t->total = t->merged;
+		if (t->ret || t->total.failed)
+			code = CLI_EXIT_RUNTIME;
+		if (o->check || !(p->n > 1 || !t->ret || o->json || t->ret == -ETIMEDOUT))
+			continue;
+		if (o->json) {
+			outw_json_sep(&p->out, &sb);
+			report_json_stat(&sb, &t->rc, &t->total, real, true);
+			if (o->json_lines)
+				sbuf_putc(&sb, '\n');
+		} else if (o->batch) {
+			report_raw_line(&sb, &t->rc, &t->total);
+		} else if (!(o->quiet && (o->print_count || o->print_interval))) {
+			report_summary(&sb, &t->rc, &t->total, split ? &t->read : NULL,
+				       split ? &t->write : NULL);
+		}
+		rp_flush(p, &sb);
+	}
+	if (o->json && !o->json_lines && !o->check) {
+		sbuf_puts(&sb, "]\n");
+		rp_flush(p, &sb);
+	}
+	sbuf_free(&sb);
+	if (o->prometheus) {
+		int c = rp_prometheus(p);
+
+		if (c)
+			code = c;
+	}
+	if (o->check)
+		return rp_check(p);
+	return p->out.err ? cli_out_error(p->out.err) : code;
+}
+
+/*
+ * The next line of gz into line (its newline dropped): 1 with *whole set when
+ * it ended with a newline, 0 at the end, -1 when the stream is damaged.
+ */
+static int rp_getline(gzFile gz, struct sbuf *line, bool *whole)
+{
+	char chunk[65536];
+
+	sbuf_reset(line);
+	*whole = false;
+	for (;;) {
+		size_t n;
+
+		if (!gzgets(gz, chunk, sizeof(chunk))) {
+			int err;
+
+			gzerror(gz, &err);
+			if (err != Z_OK && err != Z_STREAM_END)
+				return line->len ? 1 : -1;
+			return line->len ? 1 : 0;
+		}
+		n = strlen(chunk);
+		if (n && chunk[n - 1] == '\n') {
+			sbuf_append(line, chunk, n - 1);
+			*whole = true;
+			return 1;
+		}
+		sbuf_append(line, chunk, n);
+		if (line->len > (256u << 20)) /* no line of a recording is this long */
+			return -1;
+	}
+}
+
+/* Read and print every line; the exit code. */
+static int rp_run(struct replay *p, gzFile gz)
+{
+	struct sbuf line = SBUF_INIT;
+	char msg[MSG_MAX];
+	unsigned long lineno = 0;
+	int code = -1, damaged = 0, ret, got;
+	bool whole;
+
+	while ((got = rp_getline(gz, &line, &whole)) > 0) {
+		lineno++;
+		ret = line.error ? -ENOMEM : recread_line(&p->rd, sbuf_str(&line), line.len, p->ev,
+							  msg, sizeof(msg));
+		if (ret == 1)
+			continue;
+		if (ret == -EPROTO || (ret && !p->rd.have_header)) {
+			cli_msg("--replay: %s: %s", p->path, msg);
+			code = CLI_EXIT_PREPARE; /* nothing of it is replayed */
+			break;
+		}
+		if (ret) {
+			cli_msg("--replay: %s: line %lu %s (%s); replayed up to the line before it",
+				p->path, lineno, whole ? "is damaged" : "is cut short", msg);
+			damaged = 1;
+			break;
+		}
+		if (p->ev->kind == REC_HEADER) {
+			if ((code = rp_header(p)) >= 0)
+				break;
+			continue;
+		}
+		rp_event(p, p->ev);
+		if (p->out.err)
+			break;
+	}
+	if (got < 0 && code < 0) {
+		if (!p->rd.have_header) {
+			cli_msg("--replay: %s: not a readable recording", p->path);
+			code = CLI_EXIT_PREPARE;
+		} else {
+			cli_msg("--replay: %s: the compressed stream is damaged or cut short after "
+				"line %lu; replayed up to it", p->path, lineno);
+			damaged = 1;
+		}
+	}
+	sbuf_free(&line);
+	if (code >= 0)
+		return code;
+	if (p->out.err) /* standard output went away: a closed pipe ends quietly */
+		return cli_out_error(p->out.err);
+	if (!p->rd.have_header) {
+		cli_msg("--replay: %s: empty: no recording in it", p->path);
+		return CLI_EXIT_PREPARE;
+	}
+	rp_block_end(p);
+	if (!p->have_end && !damaged)
+		cli_msg("--replay: %s: the recording stops before the run's end (was it killed?); "
+			"totals from its periods", p->path);
+	code = rp_conclude(p, p->ev->real);
+	if (p->o->check)
+		return code;
+	return damaged || !p->have_end ? CLI_EXIT_RUNTIME : code;
+}
+
+int cli_replay(const struct opts *o)
+{
+	struct replay p = { .o = o, .path = o->replay, .rd = RECREAD_INIT };
+	struct stat st;
+	gzFile gz;
+	int fd, code;
+
+	if ((code = rp_check_opts(o)) >= 0)
+		return code;
+	fd = open(o->replay, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_msg("--replay: cannot open \"%s\": %s", o->replay, strerror(errno));
+		return CLI_EXIT_PREPARE;
+	}
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		cli_msg("--replay: \"%s\" is a directory, not a recording", o->replay);
+		close(fd);
+		return CLI_EXIT_PREPARE;
+	}
+	gz = gzdopen(fd, "rb"); /* reads a plain file as it is */
+	p.ev = calloc(1, sizeof(*p.ev));
+	if (!gz || !p.ev) {
+		cli_msg("out of memory");
+		if (gz)
+			gzclose(gz);
+		else
+			close(fd);
+		free(p.ev);
+		return CLI_EXIT_PREPARE;
+	}
+	outw_init(&p.out, STDOUT_FILENO, o->json_lines);
+	code = rp_run(&p, gz);
+	gzclose(gz);
+	outw_destroy(&p.out);
+	recread_free(&p.rd);
+	free(p.ev);
+	for (size_t i = 0; p.t && i < p.n; i++) {
+		if (p.t[i].m)
+			metrics_target_destroy(p.t[i].m);
+		free(p.t[i].m);
+	}
+	free(p.t);
+	return code;
+}

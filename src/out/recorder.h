@@ -1,0 +1,119 @@
+/*
+ * recorder: --record FILE, the run written as JSON lines (recfmt.h) while it
+ * runs. An output like the exporters: the probes' threads and the --iostat
+ * ticker only add to memory under a short lock (a request into the open
+ * period's tally, a composed line into the pending text); a writer thread of
+ * its own writes the pending text and flushes it (a ".gz" name: zlib,
+ * Z_SYNC_FLUSH after each write, so a stream cut by kill -9 still reads up to
+ * its last flush), so a slow or hung file never makes a probe wait. The
+ * pending text is bounded (RECORDER_PENDING_MAX): beyond it lines are dropped
+ * and counted, said once. Periods are the probe's own when it has them (-P,
+ * -p: recorder_period), else the recorder closes one every cfg.period on a
+ * ticker (recorder_request/_skipped feed it).
+ */
+#ifndef IOPROBE_RECORDER_H
+#define IOPROBE_RECORDER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "iostat.h"
+#include "recfmt.h"
+#include "sample.h"
+#include "sbuf.h"
+#include "ticker.h"
+#include "verdict.h"
+
+#define RECORDER_PENDING_MAX (64u << 20) /* bytes waiting for the writer at most */
+#define RECORDER_FLUSH_NS 200000000ull   /* the writer looks at least this often */
+
+struct recorder_cfg {
+	const char *path;          /* the file to create (O_EXCL: never an existing one) */
+	bool requests;             /* --record-requests: a line per request */
+	uint64_t period;           /* ns: the recorder closes periods (0: the probe's, recorder_period) */
+	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
+};
+
+struct recorder_tgt {
+	struct tally cur;          /* the open period (when the recorder closes them) */
+	struct rec_errors err;     /* failures since the last period line */
+	struct rec_errors err_all; /* failures of the run (the summary's) */
+	uint64_t seq;              /* periods written */
+	uint64_t skip_seen;        /* the run's skipped slots as of its last request */
+	uint64_t opened;           /* monotonic ns the open period began */
+	bool running;              /* periods are written for it */
+};
+
+struct recorder {
+	struct recorder_cfg cfg;
+	int fd;
+	void *gz;                  /* gzFile for a ".gz" name, else NULL */
+	pthread_mutex_t lock;      /* guards tgt[] */
+	pthread_mutex_t out_lock;  /* guards pending, stopping, dropped */
+	pthread_cond_t wake;
+	struct sbuf pending;
+	bool stopping, writer_started, failed, dropped_said;
+	uint64_t dropped;          /* lines dropped (pending full) */
+	pthread_t writer;
+	struct ticker ticker;      /* closes the periods (cfg.period) */
+	size_t n;
+	struct recorder_tgt *tgt;
+	uint64_t start;            /* monotonic ns of recorder_start */
+	uint64_t iostat_seq;
+	bool wrote;                /* the header went out */
+};
+
+/*
+ * Create cfg->path for n targets (O_CREAT|O_EXCL|O_NOFOLLOW, a regular file
+ * checked with fstat). Returns 0, or -errno with msg filled (-EEXIST: it
+ * exists and is refused).
+ */
+int recorder_open(struct recorder *rc, const struct recorder_cfg *cfg, size_t n, char *msg,
+		  size_t msglen);
+
+/* Mark target i as running (its periods are written). Before recorder_start. */
+void recorder_running(struct recorder *rc, size_t i);
+
+/* Queue the header and start the writer (and the period ticker). 0 or -errno (msg filled). */
+int recorder_start(struct recorder *rc, const struct rec_header *h, char *msg, size_t msglen);
+
+/* Probe side, target i: a finished request with its notice (brief: never waits on the file). */
+void recorder_request(struct recorder *rc, size_t i, const struct sample *s, enum notice n);
+
+/* Probe side: n skipped slots of target i (account_add_skipped's rule). */
+void recorder_skipped(struct recorder *rc, size_t i, uint64_t hi, uint64_t step, uint64_t n);
+
+/* Probe side: target i's probe closed a period t (-P, -p; cfg.period 0). */
+void recorder_period(struct recorder *rc, size_t i, const struct tally *t);
+
+/* The --iostat ticker: one block's rows (the table). */
+void recorder_iostat(struct recorder *rc, const struct iostat_dev_row *rows, size_t n);
+
+/* The --iostat ticker: target i's side of the last block (own: n > 1 targets, else NULL). */
+void recorder_verdict(struct recorder *rc, size_t i, const struct iostat_dev_row *own,
+		      size_t nown, const struct verdict_probe *p, const struct verdict *v);
+
+/* A warning (i -1: the run's) or a failure (errno err, positive) of target i. */
+void recorder_warning(struct recorder *rc, long i, const char *text);
+void recorder_failure(struct recorder *rc, long i, int err, const char *text);
+
+/*
+ * After the probes stopped: close every open period (cfg.period), then
+ * target i's summary (recorder_summary, each in turn) and recorder_end.
+ */
+void recorder_finish_periods(struct recorder *rc);
+void recorder_summary(struct recorder *rc, size_t i, int ret, const char *msg,
+		      const struct tally *total, const struct stats *read, const struct stats *write);
+void recorder_end(struct recorder *rc, int code);
+
+/*
+ * Stop the writer after it wrote everything, close the file; a recorder that
+ * never started (no header) removes its empty file. Idempotent. Returns 0 or
+ * -errno of a failed write (said through warn).
+ */
+int recorder_close(struct recorder *rc);
+
+#endif
