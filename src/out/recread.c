@@ -419,6 +419,11 @@ static void rr_verdict(struct rr *r, int o, struct rec_event *ev)
 /* The event of object o of type type; 1 for a type to skip. */
 static int rr_event(struct rr *r, int o, const char *type, struct rec_event *ev)
 {
+	/* what an event of a kind without them leaves: no target, no rows (never the last
+	 * event's: a caller may look at them for any kind) */
+	ev->target = 0;
+	ev->target_or_run = 0;
+	ev->nrows = 0;
 	if (!strcmp(type, "period")) {
 		ev->kind = REC_PERIOD;
 		ev->target = rr_target(r, o);

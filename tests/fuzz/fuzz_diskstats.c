@@ -553,7 +553,7 @@ static void check_verdict(const struct iostat_row *r, uint64_t h)
 	static const unsigned kbs[] = { 0, 1, 128, 1280, UINT_MAX };
 	static const double rates[] = { -1, 0, 1, 1e9 };
 	struct verdict_probe p = { 0 };
-	struct verdict_dev d = { "sda", r, kbs[(h >> 8) % 5], (int)((h >> 28) % 3) - 1 };
+	struct verdict_dev d = { "sda", r, kbs[(h >> 8) % 5], (int)((h >> 28) % 3) - 1, 0 };
 	struct verdict_expect e;
 	struct verdict_hist hist;
 	struct verdict v;

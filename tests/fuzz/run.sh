@@ -34,7 +34,7 @@ SRC=$(cd "${FUZZ_SRC:-$HERE/../../src}" && pwd)
 
 # The sources each harness links: the module under test and what it includes.
 declare -A SOURCES=(
-	[fuzz_opts]="cli/opts.c lib/suffix.c lib/msg.c lib/fmt.c"
+	[fuzz_opts]="cli/opts.c lib/suffix.c lib/msg.c lib/fmt.c probe/account.c probe/stats.c"
 	[fuzz_suffix]="lib/suffix.c"
 	[fuzz_diskstats]="disk/diskstats.c disk/iostat.c lib/sbuf.c lib/json.c lib/esc.c disk/verdict.c probe/stats.c lib/fmt.c"
 	[fuzz_mountinfo]="lib/mountinfo.c"
