@@ -548,7 +548,7 @@ static void hr_heat_section(struct sbuf *sb, const struct hr_target *tg, size_t 
 	hr_heatmap(sb, tg, span, X0, y0, X1, y1, 1, HR_HEAT_ROWS, true);
 	hr_time_axis(sb, span, X0, X1, y1, y0);
 	sbuf_puts(sb, "</svg><p class=\"legend\"><span class=\"key heat\"></span> requests "
-		  "(darker: more, log scale) <span class=\"key p50\"></span> p50 "
+		  "(stronger colour: more, log scale) <span class=\"key p50\"></span> p50 "
 		  "<span class=\"key p99\"></span> p99 per column</p>");
 }
 
@@ -900,7 +900,7 @@ static const char hr_css[] =
 	"svg{display:block;max-width:100%;height:auto}svg text{fill:var(--fg);font-size:11px}\n"
 	".mute{color:var(--mute)}.frame{fill:none;stroke:var(--frame)}.grid{stroke:var(--grid)}"
 	".axis>line{stroke:var(--frame)}.axis-label{font-size:12px;font-weight:600}\n"
-	".cell{fill:var(--heat)}.c1{fill-opacity:.1}.c2{fill-opacity:.2}.c3{fill-opacity:.3}"
+	".cell{fill:var(--heat);shape-rendering:crispEdges}.c1{fill-opacity:.1}.c2{fill-opacity:.2}.c3{fill-opacity:.3}"
 	".c4{fill-opacity:.4}.c5{fill-opacity:.5}.c6{fill-opacity:.6}.c7{fill-opacity:.7}"
 	".c8{fill-opacity:.85}.c9{fill-opacity:1}\n"
 	".pline{fill:none;stroke-width:1.5}.pline.p50{stroke:var(--p50)}.pline.p99{stroke:var(--p99)}"

@@ -4,8 +4,8 @@
 # by headless Chromium (--dump-dom): every section, axis label and plot is there; the heatmap
 # shows the two bands at the right times; the histogram's p99 marker sits at the run's p99
 # (the replayed summary's) within one bucket; the device plot's aqu-sz is the recorded rows';
-# nothing remote is referenced. A screenshot is kept in the build directory
-# (report-screenshot.png). Also: an existing report is refused, --report without a recording
+# nothing remote is referenced. Screenshots are kept in the build directory
+# (report-screenshot.png, report-screenshot-dark.png: the dark colour scheme). Also: an existing report is refused, --report without a recording
 # is refused, a live run's --record F --report OUT writes the same sections, and a replay of
 # something that is no recording leaves no file.
 . "$(dirname "$0")/lib.sh"
@@ -62,6 +62,15 @@ d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n" and len(d) > 10000, len(d)
 ' "$BUILD/report-screenshot.png"
 
+timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+	--user-data-dir="$T_TMP/chromium" --blink-settings=preferredColorScheme=0 \
+	--screenshot="$BUILD/report-screenshot-dark.png" --window-size=1280,2000 "file://$H" \
+	>/dev/null 2>&1
+check "a dark-scheme screenshot too, unlike the light one" python3 -c '
+import sys
+a, b = (open(p, "rb").read() for p in sys.argv[1:3])
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and len(b) > 10000 and a != b
+' "$BUILD/report-screenshot.png" "$BUILD/report-screenshot-dark.png"
 check "from the DOM: sections, plots, axis labels, bands, p99 marker, aqu-sz, nothing remote" \
 	python3 - "$T_TMP/dom.html" "$H" "$R" "$P99" <<'PY'
 import gzip, json, re, sys
