@@ -203,6 +203,17 @@ for m in re.finditer(r'\b(src|href)\s*=\s*"([^"]*)"', raw):
 assert "<script" not in raw.lower()
 PY
 
+# ---- refusals and damage ----
+ln -s "$T_TMP/elsewhere.html" "$T_TMP/link.html"
+probe --replay "$R" --report "$T_TMP/link.html"
+check "a symbolic link as the report is refused (exit 1), nothing made behind it" \
+	rc_is 1 && err_prefixed && [ ! -e "$T_TMP/elsewhere.html" ]
+zcat "$R" | head -c "$(( $(zcat "$R" | wc -c) * 2 / 3 ))" >"$T_TMP/cut.jsonl"
+probe --replay "$T_TMP/cut.jsonl" --report "$T_TMP/cut.html" -q
+check "a cut recording: exit 3, said, the report drawn up to the cut" \
+	rc_is 3 && err_prefixed && grep -q 'id="heatmap-0"' "$T_TMP/cut.html" && \
+	grep -q '</html>' "$T_TMP/cut.html"
+
 # ---- a live run: --record F --report OUT ----
 probe -D -i 20ms -w 2 --iostat -q --record "$T_TMP/live.jsonl" --report "$T_TMP/live.html" "$DEV"
 check "--record --report: exit 0, the report written at the end" rc_is 0 && err_empty && \
