@@ -208,6 +208,9 @@ ln -s "$T_TMP/elsewhere.html" "$T_TMP/link.html"
 probe --replay "$R" --report "$T_TMP/link.html"
 check "a symbolic link as the report is refused (exit 1), nothing made behind it" \
 	rc_is 1 && err_prefixed && [ ! -e "$T_TMP/elsewhere.html" ]
+probe --engine=null -c 3 -i 10ms -q --record "$T_TMP/same" --report "$T_TMP/same" "$T_TMP"
+check "--record and --report on one name: exit 1, no file left" \
+	rc_is 1 && err_prefixed && [ ! -e "$T_TMP/same" ]
 zcat "$R" | head -c "$(( $(zcat "$R" | wc -c) * 2 / 3 ))" >"$T_TMP/cut.jsonl"
 probe --replay "$T_TMP/cut.jsonl" --report "$T_TMP/cut.html" -q
 check "a cut recording: exit 3, said, the report drawn up to the cut" \
