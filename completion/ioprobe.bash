@@ -7,9 +7,10 @@
 
 # Every option of `ioprobe -h`: long name, short letter (- for none), argument kind
 # (none, or a value hint: count size time seed engine format devices listen promfile
-# check checkiops profile; format and devices are optional and must be attached: -I%T,
-# --time=%T, --iostat=sda; promfile is a path: --prometheus, --record, --replay, --report; profile is
-# db or a path).
+# check checkiops profile aqu; format and devices are optional and must be attached: -I%T,
+# --time=%T, --iostat=sda; promfile is a path: --prometheus, --record, --replay, --report;
+# profile is db or a path). --yes is offered after two dashes only (after one, -yes is
+# ioping's -y -e s).
 # ioping 1.3's options first, in its order: on an ambiguous prefix they win, as in ioprobe.
 __ioprobe_opts=(
 	'help h none' 'version v none' 'keep k none' 'quiet q none' 'batch B none'
@@ -26,7 +27,8 @@ __ioprobe_opts=(
 	'depth Q count' 'response - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
-	'qualify - profile' 'name - names' 'percentiles - percentiles'
+	'qualify - profile' 'best-aqu - aqu' 'limit-aqu - aqu' 'yes - none'
+	'name - names' 'percentiles - percentiles'
 	'record - promfile' 'record-requests - none' 'replay - promfile' 'report - promfile'
 )
 __ioprobe_n_ioping=33 # the first 33 entries are ioping 1.3's options
@@ -122,6 +124,7 @@ __ioprobe_values() {
 	check-iops) echo "100,50 1k,500" ;;
 	check-timeout) echo "5s 8s 25s" ;;
 	count) echo "1 10 100 1k" ;;
+	depth) echo "1 4 32 1,4 auto" ;;
 	warmup) echo "0 1 10" ;;
 	burst) echo "0 10 100" ;;
 	print-count) echo "10 100 1k" ;;
@@ -130,6 +133,8 @@ __ioprobe_values() {
 	window) echo "5s 10s 30s 1m" ;;
 	rates) echo "auto 50,100,200,400" ;;
 	qualify) echo "db" ;;
+	best-aqu) echo "1 0.9 1.5" ;;
+	limit-aqu) echo "4 2 8" ;;
 	names) echo "db,log a,b,c" ;;
 	percentiles) echo "50,90,99,99.9 50,95,99 50,99,99.9,99.99" ;;
 	engine)
@@ -259,7 +264,7 @@ _ioprobe() {
 				cands+=("--$name")
 			else
 				[[ $r != - ]] && cands+=("-$r")
-				cands+=("-$name")
+				[[ $name != yes ]] && cands+=("-$name")
 			fi
 		done
 		# -I takes its format attached: -I%T

@@ -1392,6 +1392,69 @@ Test(opts_ioprobe, check_ranges)
 			      "~:hi)");
 }
 
+/* --sweep across sizes and depths: -s and -Q as lists, -Q auto, the thresholds, --yes. */
+Test(opts_ioprobe, sweep_grid_lists)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	PARSE_OK(&o, "--sweep", "-s", "256k,512k,5m", "-Q", "1,4", ".");
+	cr_assert_eq(o.nsizes, 3);
+	cr_assert(o.sizes[0] == 256 * KIB && o.sizes[1] == 512 * KIB && o.sizes[2] == 5 * MIB);
+	cr_assert_eq(o.size, 256 * KIB, "the first size is -s");
+	cr_assert_eq(o.ndepths, 2);
+	cr_assert(o.depths[0] == 1 && o.depths[1] == 4 && o.depth == 1);
+	cr_assert(opts_sweep_grid(&o));
+	cr_assert_float_eq(o.best_aqu, 1.0, 1e-9, "default thresholds");
+	cr_assert_float_eq(o.limit_aqu, 4.0, 1e-9);
+	cr_assert_not(o.yes);
+	PARSE_OK(&o, "--sweep", "-Q", "auto", "--best-aqu", "0.9", "--limit-aqu=2.5", "--yes", ".");
+	cr_assert(o.depth_auto && o.depth == 1 && o.depth_set && o.yes);
+	cr_assert_float_eq(o.best_aqu, 0.9, 1e-9);
+	cr_assert_float_eq(o.limit_aqu, 2.5, 1e-9);
+	cr_assert(opts_sweep_grid(&o));
+	PARSE_OK(&o, "--sweep", "-s", "256k,512k", "-s", "4k", ".");
+	cr_assert(o.nsizes == 0 && o.size == 4 * KIB, "the last -s wins");
+	cr_assert_not(opts_sweep_grid(&o), "one size, one depth: today's sweep");
+	PARSE_OK(&o, "--sweep", "-Q", "1,4", "-Q", "2", ".");
+	cr_assert(o.ndepths == 0 && o.depth == 2 && !o.depth_auto);
+	cr_assert_eq(PARSE(&o, msg, "-s", "256k,512k", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-s takes a list only with --sweep");
+	cr_assert_eq(PARSE(&o, msg, "-Q", "auto", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-Q takes a list or auto only with --sweep");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-s", "4k,,8k", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-s: bad size list \"4k,,8k\"");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-s", "4k,", "."), OPTS_ERR);
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-s", "4k,0", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-s: a size must be above 0 (\"0\")");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-Q", "1,0", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-Q: the queue depth must be 1 to 4096");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-Q", ",4", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "-Q: bad depth list \",4\"");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "--best-aqu", "1", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "--best-aqu goes with --sweep across sizes or depths (-s A,B or "
+			 "-Q A,B or -Q auto)");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-s", "4k,8k", "--limit-aqu", "x", "."), OPTS_ERR);
+	cr_assert_str_eq(msg, "--limit-aqu takes an aqu-sz above 0 (such as 1 or 2.5): \"x\"");
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-s", "4k,8k", "--best-aqu", "-1", "."), OPTS_ERR);
+	/* -Q 64 x 5 MiB x 1 target fits; -Q auto counts its deepest, 64 */
+	cr_assert_eq(PARSE(&o, msg, "--sweep", "-s", "20m,4k", "-Q", "auto", "."), OPTS_ERR);
+	cr_assert(strstr(msg, "-Q 64 x -s 20 MiB x 1 target needs 1.25 GiB"), "%s", msg);
+}
+
+/* --yes only after two dashes: -yes stays ioping 1.3's -y -e s. */
+Test(opts_ioprobe, yes_needs_two_dashes)
+{
+	struct opts o;
+
+	PARSE_OK(&o, "-yes", ".");
+	cr_assert(o.dsync && !o.yes, "-yes is -y -e s");
+	PARSE_OK(&o, "--yes", ".");
+	cr_assert(o.yes && !o.dsync);
+	PARSE_OK(&o, "--ye", ".");
+	cr_assert(o.yes, "a prefix after two dashes");
+}
+
 /* Target names (issue 25 item 5): NAME=PATH, --name NAME,..., and what is refused. */
 Test(opts_ioprobe, target_names)
 {

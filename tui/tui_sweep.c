@@ -24,6 +24,7 @@
 #include "devwatch.h"
 #include "session.h"
 #include "sweep.h"
+#include "sweepgrid.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
 #include "tui_keys.h"
@@ -42,6 +43,7 @@ struct sw {
 	uint64_t step_done;      /* requests of the running step so far */
 	bool quit, over, ascii;
 	struct sbuf table;       /* the operators' table as text (header and rows) */
+	struct sweepgrid *grid;  /* a cell of a grid (vp->sweep_grid), else NULL */
 };
 
 /* A finished step: judge it on the probe's own tally, keep its row, append it to the output. */
@@ -53,8 +55,19 @@ static void sw_record(struct sw *s, const struct tally *t)
 
 	sweep_run_done(&s->run, t, devs, n, r, s->verdict[s->nrows], sizeof(s->verdict[0]));
 	snprintf(s->words[s->nrows], sizeof(s->words[0]), "%s", s->run.words);
-	sweep_format_row(&s->table, r);
-	sweep_format_row(s->vp->sweep_out, r);
+	if (s->grid) { /* the grid's row, in the grid's table */
+		long i;
+
+		if (s->vp->cfg->read_write) /* reads and writes apart, as on the command line */
+			sweep_row_split(r, &s->vp->probe->acct.read, &s->vp->probe->acct.write);
+		i = sweepgrid_add(s->grid, r, s->verdict[s->nrows], s->words[s->nrows]);
+
+		if (i >= 0)
+			sweepgrid_format_row(s->vp->sweep_out, s->grid, (size_t)i);
+	} else {
+		sweep_format_row(&s->table, r);
+		sweep_format_row(s->vp->sweep_out, r);
+	}
 	s->nrows++;
 }
 
@@ -121,17 +134,61 @@ static int sw_paint_table(const struct sw *s, int y, int end)
 	return y;
 }
 
+/*
+ * A grid's table from row y on: its header, the last rows that fit, then the best point
+ * and the limit so far.
+ */
+static int sw_paint_grid(const struct sw *s, int y, int end)
+{
+	struct sbuf sb = SBUF_INIT, ends = SBUF_INIT;
+	size_t room = end - y > 3 ? (size_t)(end - y - 3) : 0, first;
+	const struct sweepgrid *g = s->grid;
+
+	first = g->nrows > room ? g->nrows - room : 0;
+	sweepgrid_format_header(&sb);
+	for (size_t i = first; i < g->nrows; i++)
+		sweepgrid_format_row(&sb, g, i);
+	sweepgrid_format_best(&ends, g);
+	sweepgrid_format_limit(&ends, g);
+	for (const char *p = sbuf_str(&sb); *p && y < end; y++) {
+		size_t len = strcspn(p, "\n");
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		tui_text_put(y, 0, COLS, p == sbuf_str(&sb) ? TA_HEAD : TA_DATA, line);
+		p += len + (p[len] == '\n');
+	}
+	for (const char *p = sbuf_str(&ends); *p && y < end + 2; y++) {
+		size_t len = strcspn(p, "\n");
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		tui_text_put(y, 0, COLS, TA_BOLD, line);
+		p += len + (p[len] == '\n');
+	}
+	sbuf_free(&sb);
+	sbuf_free(&ends);
+	return y;
+}
+
 static void sw_paint(struct sw *s)
 {
 	char buf[256], a[32], e[32], w[32];
 	int y;
 
 	erase();
-	snprintf(buf, sizeof(buf), "ioprobe --sweep %s: %zu step%s done", s->vp->cfg->path,
-		 s->nrows, s->nrows == 1 ? "" : "s");
+	if (s->grid)
+		snprintf(buf, sizeof(buf), "ioprobe --sweep %s: %s at depth %u, cell %zu: %zu step%s "
+			 "done (%zu in the grid)", s->vp->cfg->path,
+			 tui_fmt_bytes(a, sizeof(a), (double)s->vp->rc->size), s->vp->cfg->depth,
+			 s->grid->cells, s->nrows, s->nrows == 1 ? "" : "s", s->grid->nrows);
+	else
+		snprintf(buf, sizeof(buf), "ioprobe --sweep %s: %zu step%s done", s->vp->cfg->path,
+			 s->nrows, s->nrows == 1 ? "" : "s");
 	tui_text_put(0, 0, COLS, TA_TITLE, buf);
 	if (s->over) {
-		snprintf(buf, sizeof(buf), "sweep finished, q quits (the table follows)");
+		snprintf(buf, sizeof(buf), "%s finished, q quits (the table follows)",
+			 s->grid ? "grid" : "sweep");
 	} else {
 		uint64_t el = clock_now() - s->step_t0;
 
@@ -142,9 +199,12 @@ static void sw_paint(struct sw *s)
 			 (unsigned long long)s->step_done);
 	}
 	tui_text_put(1, 0, COLS, s->over ? TA_OK : TA_WARN, buf);
-	y = sw_paint_steps(s, 3, LINES / 2 + 2);
-	y = sw_paint_table(s, y + 1, LINES - 3);
-	if (s->over) {
+	y = sw_paint_steps(s, 3, s->grid ? LINES / 3 + 2 : LINES / 2 + 2);
+	if (s->grid)
+		y = sw_paint_grid(s, y + 1, LINES - 3);
+	else
+		y = sw_paint_table(s, y + 1, LINES - 3);
+	if (s->over && !s->grid) {
 		struct sbuf knee = SBUF_INIT;
 
 		sweep_run_knee(&s->run, &knee);
@@ -235,15 +295,19 @@ static int sw_run(struct sw *s, char *msg, size_t msglen)
 {
 	int ret = 0;
 
-	sweep_format_header(&s->table);
-	sweep_format_header(s->vp->sweep_out);
 	struct probe_cfg pc;
 
+	if (!s->grid) { /* a grid's runner prints its own header */
+		sweep_format_header(&s->table);
+		sweep_format_header(s->vp->sweep_out);
+	}
 	while (!s->quit && sweep_run_step(&s->run, &pc)) {
 		ret = sw_step(s, &pc, msg, msglen);
 		if (ret)
 			return ret;
 	}
+	if (s->grid && !s->quit && sweepgrid_more(s->grid))
+		return 0; /* the next cell follows at once */
 	s->over = true;
 	while (!s->quit) { /* show the result until q */
 		struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
@@ -272,6 +336,7 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 	s->to = (struct tui_term_opts){ vp->cfg->ascii, vp->cfg->no_color };
 	s->ascii = tui_term_want_ascii(&s->to);
 	s->table = (struct sbuf)SBUF_INIT;
+	s->grid = vp->sweep_grid;
 	verdict_probe_settings(&run, 0, vp->rc->size, vp->cfg->write, vp->cfg->read_write,
 			       vp->cfg->cached, vp->cfg->depth);
 	sweep_run_init(&s->run, vp->cfg->sweep_rates, &vp->probe->cfg, vp->cfg->sweep_step, &run,
@@ -286,7 +351,10 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 		tui_text_setup(tui_term_color());
 		ret = sw_run(s, msg, msglen);
 		tui_term_close(vp->deferred_stderr);
-		sweep_run_knee(&s->run, vp->sweep_out);
+		if (!s->grid)
+			sweep_run_knee(&s->run, vp->sweep_out);
+		else if (s->quit)
+			s->grid->done = true; /* q ends the grid, not only this cell */
 	}
 	sbuf_free(&s->table);
 	free(s->watch);

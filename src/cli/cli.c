@@ -116,16 +116,19 @@ static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 	const struct engine_ops *ops = engine_find(name);
 	size_t len = strcspn(name, ":");
 	char names[128];
+	uint64_t deepest = o->depth_auto ? OPTS_AUTO_DEPTH_MAX : o->depth;
 
 	if (ops && name[len] == ':' && !ops->takes_arg) {
 		cli_msg("the %s engine takes no argument: \"%s\"", ops->name, name);
 		*code = CLI_EXIT_USAGE;
 		return NULL;
 	}
-	if (ops && o->depth > 1 && !engine_async(ops)) {
+	for (unsigned i = 0; i < o->ndepths; i++) /* a sweep across depths: its deepest */
+		deepest = o->depths[i] > deepest ? o->depths[i] : deepest;
+	if (ops && deepest > 1 && !engine_async(ops)) {
 		cli_msg("-Q %llu: the %s engine keeps one request in flight; use -A (libaio), "
 			"-U (io_uring) or --engine=null for a queue depth",
-			(unsigned long long)o->depth, ops->name);
+			(unsigned long long)deepest, ops->name);
 		*code = CLI_EXIT_USAGE;
 		return NULL;
 	}
@@ -184,6 +187,7 @@ static int cli_parse(int argc, char *argv[], struct opts *o)
 static int cli_check_run(const struct opts *o, const struct view_ops *tui)
 {
 	char msg[MSG_MAX];
+	uint64_t largest = opts_request_size(o);
 	int ret;
 
 	if (o->sweep) {
@@ -211,7 +215,9 @@ static int cli_check_run(const struct opts *o, const struct view_ops *tui)
 	}
 	if (o->nowait && !o->cached && !o->direct)
 		cli_msg("nowait without cached or direct I/O is supposed to fail");
-	if (opts_request_size(o) > CLI_MAX_RW) {
+	for (unsigned i = 0; i < o->nsizes; i++) /* a sweep across sizes: its largest */
+		largest = o->sizes[i] > largest ? o->sizes[i] : largest;
+	if (largest > CLI_MAX_RW) {
 		/* ioping warns and goes on, then counts bytes that were never moved */
 		cli_msg("this platform supports requests %llu bytes at most", CLI_MAX_RW);
 		return CLI_EXIT_PREPARE;
@@ -235,6 +241,8 @@ static int cli_targets(const struct opts *o, const struct engine_ops *ops,
 		shown = cli_progress_for(o, view, &progress, &view_progress);
 	if (o->qualify)
 		return cli_qualify(o, shown);
+	if (opts_sweep_grid(o))
+		return cli_sweep_grid(o, ops, view, shown);
 	return cli_run(o, ops, view, shown);
 }
 
@@ -261,7 +269,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	code = CLI_EXIT_OK;
 	if (o.qualify && (code = cli_qualify_check(&o)) >= 0)
 		return code;
-	if ((code = cli_run_check(&o)) >= 0)
+	if ((code = cli_run_check(&o)) >= 0 || (code = cli_sweep_grid_check(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;
 	if (o.fio_job) {

@@ -6,8 +6,8 @@
  * and dispatches; cli_cfg.c maps the options onto each module's settings;
  * cli_run.c is the one run of N >= 1 targets (cli_iostat.c, cli_sweep.c and
  * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_fiojob.c is
- * --fio-job; cli_qualify.c is --qualify (each step one cli_run()). No part calls one
- * above it.
+ * --fio-job; cli_qualify.c is --qualify (each step one cli_run()); cli_sweepgrid.c is
+ * --sweep across sizes and depths (each cell one cli_run()). No part calls one above it.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H
@@ -27,6 +27,7 @@
 #include "report.h"
 #include "sbuf.h"
 #include "stats.h"
+#include "sweepgrid.h"
 #include "target.h"
 #include "ticker.h"
 #include "verdict.h"
@@ -272,6 +273,33 @@ void cli_report_drop(const struct opts *o, int fd);
  * failed request).
  */
 int cli_sweep(struct cli_target *tg, char *msg, size_t msglen);
+
+/* cli_sweepgrid.c: --sweep across sizes and depths (sweepgrid.h draws the table and the
+ * conclusions). */
+
+/*
+ * A grid's rows, shared with each cell's sweep: a cell's options carry a pointer to it
+ * (o->sweep_grid); cli_sweep() then adds its rows here and prints them in the grid's
+ * table (no header, no knee: the grid's runner prints those).
+ */
+struct cli_grid {
+	struct sweepgrid g;
+	bool first;              /* -J: no row written yet */
+};
+
+/* Options that do not go with a grid (several targets): -1 when o is fine, else the exit
+ * code (said). */
+int cli_sweep_grid_check(const struct opts *o);
+
+/*
+ * --sweep across sizes and depths on o's one target: the plan (refused when it may run
+ * longer than SWEEPGRID_BOUND_NS without --yes: exit 1), then each size x depth as one
+ * sweep through cli_run() (view: under the view), one table, the best point and the limit
+ * (-J: one object). A signal ends the grid after the finished steps; the conclusions cover
+ * them. Returns the exit code.
+ */
+int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
+		   const struct view_ops *view, const struct target_progress *pg);
 
 /* cli_qualify.c: --qualify, the disk qualification (qualify.h judges it). */
 

@@ -68,6 +68,14 @@ int cli_qualify_check(const struct opts *o)
 	memcpy(d.path_after_option, a.path_after_option, sizeof(d.path_after_option));
 	d.npaths = a.npaths;
 	d.qualify = a.qualify;
+	/* the command line as given (a recording keeps it) and the target's name */
+	d.argc = a.argc;
+	d.argv = a.argv;
+	memcpy(d.names, a.names, sizeof(d.names));
+	d.name = a.name;
+	d.name_list = a.name_list;
+	memcpy(d.name_store, a.name_store, sizeof(d.name_store));
+	d.name_used = a.name_used;
 	if (memcmp(&a, &d, sizeof(a))) {
 		cli_msg("--qualify: the profile sets the steps' options; only -WWW, -S, -o, -k, "
 			"-e and -J go with it on the command line");

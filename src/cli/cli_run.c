@@ -632,6 +632,8 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 			.deferred_stderr = &deferred, .stop = &cli_stop,
 			.message = cli_view_message, .result = &tg->ret,
 			.sweep_out = r->o->sweep ? &table : NULL,
+			.sweep_grid = r->o->sweep_grid ?
+				      &((struct cli_grid *)r->o->sweep_grid)->g : NULL,
 		};
 		of[n++] = tg;
 	}

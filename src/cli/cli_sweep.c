@@ -74,6 +74,7 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 	struct sweep_run sr;
 	struct probe_cfg pc;
 	struct sbuf sb = SBUF_INIT;
+	struct cli_grid *grid = o->sweep_grid; /* a cell of a grid: rows go there */
 	bool first = true;
 	int ret = 0;
 
@@ -85,7 +86,9 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		sbuf_puts(&sb, o->sweep_prefix);
 	if (o->sweep_printed)
 		*o->sweep_printed = true;
-	if (o->json) {
+	if (grid) {
+		/* the grid's runner wrote its header */
+	} else if (o->json) {
 		sbuf_puts(&sb, "{\"target\": ");
 		json_append_string(&sb, o->path);
 		sbuf_puts(&sb, ", \"sweep\": [");
@@ -111,7 +114,25 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		devwatch_sample(tg->watch, NULL, 0);
 		n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
 		sweep_run_done(&sr, &p->acct.total, devs, n, &r, verdict, sizeof(verdict));
-		if (o->json) {
+		if (grid) {
+			long i;
+
+			if (p->cfg.read_write) /* reads and writes apart in the grid's rows */
+				sweep_row_split(&r, &p->acct.read, &p->acct.write);
+			i = sweepgrid_add(&grid->g, &r, verdict, sr.words);
+			if (i < 0) {
+				ret = err_set(msg, msglen, (int)i, "out of memory");
+				break;
+			}
+			if (o->json) {
+				if (!grid->first)
+					sbuf_puts(&sb, ", ");
+				sweepgrid_json_row(&sb, &grid->g, (size_t)i);
+			} else {
+				sweepgrid_format_row(&sb, &grid->g, (size_t)i);
+			}
+			grid->first = false;
+		} else if (o->json) {
 			if (!first)
 				sbuf_puts(&sb, ", ");
 			sweep_json_row(&sb, &r);
@@ -121,7 +142,7 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		first = false;
 		ret = cli_sweep_out(tg, &sb);
 	}
-	if (!ret) {
+	if (!ret && !grid) {
 		cli_sweep_end(tg, &sr, &sb);
 		ret = cli_sweep_out(tg, &sb);
 	}

@@ -23,8 +23,8 @@ enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
-	OPT_QUALIFY, OPT_NAME, OPT_PERCENTILES, OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY,
-	OPT_REPORT,
+	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES, OPT_NAME, OPT_PERCENTILES,
+	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY, OPT_REPORT,
 };
 
 struct opt_def {
@@ -92,6 +92,9 @@ static const struct opt_def opt_table[] = {
 	{ "check-iops", 0, ARG_REQUIRED, false, OPT_CHECK_IOPS },
 	{ "check-timeout", 0, ARG_REQUIRED, false, OPT_CHECK_TIMEOUT },
 	{ "qualify", 0, ARG_REQUIRED, false, OPT_QUALIFY },
+	{ "best-aqu", 0, ARG_REQUIRED, false, OPT_BEST_AQU },
+	{ "limit-aqu", 0, ARG_REQUIRED, false, OPT_LIMIT_AQU },
+	{ "yes", 0, ARG_NONE, false, OPT_YES },
 	{ "name", 0, ARG_REQUIRED, false, OPT_NAME },
 	{ "percentiles", 0, ARG_REQUIRED, false, OPT_PERCENTILES },
 	{ "record", 0, ARG_REQUIRED, false, OPT_RECORD },
@@ -101,6 +104,12 @@ static const struct opt_def opt_table[] = {
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
+
+/* Only after two dashes: after one it is a bundle ioping 1.3 reads (-yes is -y -e s). */
+static bool opt_two_dashes_only(const struct opt_def *d)
+{
+	return d->long_id == OPT_YES;
+}
 
 /* Limits of ioping 1.3's argument kinds. */
 #define LIMIT_NUMBER ((uint64_t)INT_MAX)
@@ -118,6 +127,8 @@ void opts_defaults(struct opts *o)
 	o->max_time = UINT64_MAX;
 	o->fio_job_window = OPTS_FIO_JOB_WINDOW;
 	o->prometheus_period = 10000000000ull;
+	o->best_aqu = 1.0;
+	o->limit_aqu = 4.0;
 	o->pcts = pcts_default;
 }
 
@@ -206,6 +217,8 @@ static size_t opt_min_prefix(const struct opt_def *d, bool two_dashes)
 /* Does name (len bytes) name d, exactly or as a long enough prefix? */
 static bool opt_matches(const struct opt_def *d, const char *name, size_t len, bool two_dashes)
 {
+	if (opt_two_dashes_only(d) && !two_dashes)
+		return false;
 	return !strncmp(d->name, name, len) && len >= opt_min_prefix(d, two_dashes);
 }
 
@@ -223,7 +236,7 @@ static const struct opt_def *opt_by_name(const char *name, size_t len, bool two_
 	for (size_t i = 0; i < OPT_COUNT; i++) {
 		const struct opt_def *d = &opt_table[i];
 
-		if (strncmp(d->name, name, len))
+		if (strncmp(d->name, name, len) || (opt_two_dashes_only(d) && !two_dashes))
 			continue;
 		if (strlen(d->name) == len)
 			return d;
@@ -352,6 +365,97 @@ bad:
 	return -EINVAL;
 }
 
+/*
+ * -s A,B,... (a list: a sweep across sizes): each a size above 0. Returns 0 or -EINVAL with
+ * msg filled; a word without a comma leaves the list empty (one size).
+ */
+static int parse_size_list(struct opts *o, const char *arg, char *msg, size_t msglen)
+{
+	const char *s = arg;
+
+	o->nsizes = 0;
+	if (!strchr(arg, ','))
+		return parse_size(arg, &o->size, msg, msglen);
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		char word[64];
+
+		if (!len || len >= sizeof(word) || (s[len] == ',' && !s[len + 1]))
+			return err_set(msg, msglen, -EINVAL, "-s: bad size list \"%s\"", arg);
+		if (o->nsizes == OPTS_LIST_MAX)
+			return err_set(msg, msglen, -EINVAL, "-s: at most %d sizes", OPTS_LIST_MAX);
+		memcpy(word, s, len);
+		word[len] = '\0';
+		if (parse_size(word, &o->sizes[o->nsizes], msg, msglen))
+			return -EINVAL;
+		if (!o->sizes[o->nsizes])
+			return err_set(msg, msglen, -EINVAL, "-s: a size must be above 0 (\"%s\")",
+				       word);
+		o->nsizes++;
+		s += len + (s[len] == ',');
+	}
+	o->size = o->sizes[0];
+	return 0;
+}
+
+/* -Q N, -Q A,B,... (a sweep across depths) or -Q auto. Returns 0 or -EINVAL with msg filled. */
+static int parse_depth_list(struct opts *o, const char *arg, char *msg, size_t msglen)
+{
+	const char *s = arg;
+
+	o->ndepths = 0;
+	o->depth_auto = false;
+	o->depth_set = true;
+	if (!strcmp(arg, "auto")) {
+		o->depth_auto = true;
+		o->depth = 1;
+		return 0;
+	}
+	if (!strchr(arg, ',')) {
+		if (parse_number(arg, &o->depth, msg, msglen))
+			return -EINVAL;
+		if (o->depth < 1 || o->depth > OPTS_DEPTH_MAX)
+			return err_set(msg, msglen, -EINVAL, "-Q: the queue depth must be 1 to %u",
+				       OPTS_DEPTH_MAX);
+		return 0;
+	}
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		uint64_t d;
+		char word[64];
+
+		if (!len || len >= sizeof(word) || (s[len] == ',' && !s[len + 1]))
+			return err_set(msg, msglen, -EINVAL, "-Q: bad depth list \"%s\"", arg);
+		if (o->ndepths == OPTS_LIST_MAX)
+			return err_set(msg, msglen, -EINVAL, "-Q: at most %d depths", OPTS_LIST_MAX);
+		memcpy(word, s, len);
+		word[len] = '\0';
+		if (parse_number(word, &d, msg, msglen))
+			return -EINVAL;
+		if (d < 1 || d > OPTS_DEPTH_MAX)
+			return err_set(msg, msglen, -EINVAL, "-Q: the queue depth must be 1 to %u",
+				       OPTS_DEPTH_MAX);
+		if (!o->ndepths)
+			o->depth = d;
+		o->depths[o->ndepths++] = (unsigned)d;
+		s += len + (s[len] == ',');
+	}
+	return 0;
+}
+
+/* --best-aqu, --limit-aqu: a number above 0 (aqu-sz). Returns 0 or -EINVAL with msg filled. */
+static int parse_aqu(const char *opt, const char *arg, double *v, char *msg, size_t msglen)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (!*arg || *end || errno || !isfinite(*v) || !(*v > 0) || *v > OPTS_DEPTH_MAX)
+		return err_set(msg, msglen, -EINVAL, "%s takes an aqu-sz above 0 (such as 1 or "
+			       "2.5): \"%s\"", opt, arg);
+	return 0;
+}
+
 /* The fleet options (--listen, --prometheus, --influx, --check...). Returns 0 or non-zero. */
 static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, size_t msglen)
 {
@@ -448,7 +552,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'W': o->write++; break;
 	case 'G': o->read_write = true; o->write++; break;
 	case 's':
-		ret = parse_size(arg, &o->size, msg, msglen);
+		ret = parse_size_list(o, arg, msg, msglen);
 		if (ret && suffix_size_wraps(arg)) /* ioping 1.3 wraps these to a negative size */
 			err_set(msg, msglen, 0, "request size must be greater than zero");
 		break;
@@ -479,13 +583,17 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case 'P': ret = parse_time(arg, &o->print_interval, msg, msglen); break;
 	case 'e': o->seed = strtoull(arg, NULL, 0); break;
 	case 'Q':
-		ret = parse_number(arg, &o->depth, msg, msglen);
-		if (!ret && (o->depth < 1 || o->depth > OPTS_DEPTH_MAX)) {
-			err_set(msg, msglen, 0, "-Q: the queue depth must be 1 to %u", OPTS_DEPTH_MAX);
-			ret = -1;
-		}
-		o->depth_set = true;
+		ret = parse_depth_list(o, arg, msg, msglen);
 		break;
+	case OPT_BEST_AQU:
+		ret = parse_aqu("--best-aqu", arg, &o->best_aqu, msg, msglen);
+		o->best_aqu_set = true;
+		break;
+	case OPT_LIMIT_AQU:
+		ret = parse_aqu("--limit-aqu", arg, &o->limit_aqu, msg, msglen);
+		o->limit_aqu_set = true;
+		break;
+	case OPT_YES: o->yes = true; break;
 	case OPT_ENGINE: o->engine = arg; break;
 	case OPT_NO_COLOR: o->no_color = true; break;
 	case OPT_ASCII: o->ascii = true; break;
@@ -729,19 +837,43 @@ static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *m
  */
 static enum opts_status opts_check_buffers(const struct opts *o, char *msg, size_t msglen)
 {
-	uint64_t size = opts_request_size(o), stride = (size + 4095) / 4096 * 4096;
-	long double need = (long double)stride * (long double)o->depth * (long double)o->npaths;
+	uint64_t size = opts_request_size(o), stride, depth = o->depth;
+	long double need;
 	char b1[FMT_BUFSZ], b2[FMT_BUFSZ], b3[FMT_BUFSZ];
 
-	if ((o->depth <= 1 && o->npaths <= 1) || need <= (long double)OPTS_BUFFER_BUDGET)
+	for (unsigned i = 0; i < o->nsizes; i++) /* a grid: its largest cell */
+		size = o->sizes[i] > size ? o->sizes[i] : size;
+	for (unsigned i = 0; i < o->ndepths; i++)
+		depth = o->depths[i] > depth ? o->depths[i] : depth;
+	if (o->depth_auto)
+		depth = OPTS_AUTO_DEPTH_MAX;
+	stride = (size + 4095) / 4096 * 4096;
+	need = (long double)stride * (long double)depth * (long double)o->npaths;
+	if ((depth <= 1 && o->npaths <= 1) || need <= (long double)OPTS_BUFFER_BUDGET)
 		return OPTS_OK;
 	err_set(msg, msglen, 0,
 		"-Q %ju x -s %s x %u target%s needs %s of request buffers, more than the %s a run "
-		"may take: lower -Q or -s", (uintmax_t)o->depth,
+		"may take: lower -Q or -s", (uintmax_t)depth,
 		fmt_value(b1, sizeof(b1), size, FMT_SIZE), o->npaths, o->npaths == 1 ? "" : "s",
 		fmt_value(b2, sizeof(b2), need >= 0x1p64L ? UINT64_MAX : (uint64_t)need, FMT_SIZE),
 		fmt_value(b3, sizeof(b3), OPTS_BUFFER_BUDGET, FMT_SIZE));
 	return OPTS_ERR;
+}
+
+/* Lists of sizes and depths, -Q auto and the grid's thresholds go with --sweep only. */
+static enum opts_status opts_check_grid(const struct opts *o, char *msg, size_t msglen)
+{
+	if ((o->nsizes || o->ndepths || o->depth_auto) && !o->sweep) {
+		err_set(msg, msglen, 0, "%s takes a list%s only with --sweep",
+			o->nsizes ? "-s" : "-Q", o->nsizes ? "" : " or auto");
+		return OPTS_ERR;
+	}
+	if ((o->best_aqu_set || o->limit_aqu_set) && !opts_sweep_grid(o)) {
+		err_set(msg, msglen, 0, "%s goes with --sweep across sizes or depths (-s A,B or "
+			"-Q A,B or -Q auto)", o->best_aqu_set ? "--best-aqu" : "--limit-aqu");
+		return OPTS_ERR;
+	}
+	return OPTS_OK;
 }
 
 /* True when word is digits, with at most one decimal point (`3`, `10`, `0.5`). */
@@ -840,6 +972,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 		return OPTS_ERR;
 	}
 	st = opts_check_paths(o, paths, msg, msglen);
+	if (st == OPTS_OK)
+		st = opts_check_grid(o, msg, msglen);
 	return st == OPTS_OK ? opts_check_buffers(o, msg, msglen) : st;
 }
 
@@ -887,6 +1021,11 @@ uint64_t opts_deadline(const struct opts *o)
 bool opts_response(const struct opts *o)
 {
 	return o->depth_set || o->response;
+}
+
+bool opts_sweep_grid(const struct opts *o)
+{
+	return o->sweep && (o->nsizes || o->ndepths || o->depth_auto);
 }
 
 bool opts_writes_only(const struct opts *o)

@@ -30,6 +30,9 @@
 #define OPTS_NAME_MAX 40
 #define OPTS_NAME_STORE 2048 /* all names together, with their NULs */
 
+/* Most entries of a -s or -Q list (--sweep across sizes and depths). */
+#define OPTS_LIST_MAX 16
+
 enum opts_action {
 	OPTS_RUN,
 	OPTS_HELP,    /* -h: usage on stdout, exit 0 */
@@ -122,6 +125,18 @@ struct opts {
 	const char *qualify;       /* --qualify PROFILE: a built-in profile's name or a file */
 	/* one step of a qualification (cli_qualify.c): the run measures into it, prints nothing */
 	void *qualify_step;
+	/* --sweep across sizes and depths: -s and -Q as lists (or -Q auto) */
+	uint64_t sizes[OPTS_LIST_MAX]; /* -s A,B,...: the sizes (nsizes > 1; o->size the first) */
+	unsigned nsizes;
+	unsigned depths[OPTS_LIST_MAX];/* -Q A,B,...: the depths (ndepths > 1; o->depth the first) */
+	unsigned ndepths;
+	bool depth_auto;           /* -Q auto: 1, 2, 4, ... while the device's queue follows */
+	double best_aqu;           /* --best-aqu: aqu-sz of the best operating point (default 1) */
+	double limit_aqu;          /* --limit-aqu: aqu-sz the limit may reach (default 4) */
+	bool best_aqu_set, limit_aqu_set;
+	bool yes;                  /* --yes: run a grid planned longer than its bound */
+	/* one cell of a grid (cli_sweepgrid.c): its sweep's rows go into this grid */
+	void *sweep_grid;
 	const char *record;        /* --record FILE: the run written as JSON lines, or NULL */
 	bool record_requests;      /* --record-requests: a line per request in it too */
 	const char *replay;        /* --replay FILE: show a recording instead of probing */
@@ -142,6 +157,8 @@ struct opts {
 
 /* Largest -Q. */
 #define OPTS_DEPTH_MAX 4096u
+/* -Q auto's deepest (sweepgrid.h's SWEEPGRID_AUTO_DEPTH_MAX) */
+#define OPTS_AUTO_DEPTH_MAX 64u
 /* --iostat's block period without -P (iostat's usual interval) */
 #define OPTS_IOSTAT_PERIOD 1000000000ull
 /* the request buffers of one run (targets x -Q x size, each buffer on whole pages) at most */
@@ -190,6 +207,12 @@ uint64_t opts_deadline(const struct opts *o);
 
 /* Whether response time is measured beside service time: -Q given (any depth) or --response. */
 bool opts_response(const struct opts *o);
+
+/*
+ * Whether --sweep runs a grid: a list of sizes or depths, or -Q auto (one size and one depth
+ * is today's sweep, its output unchanged).
+ */
+bool opts_sweep_grid(const struct opts *o);
 
 /* Whether every request writes: -W without -G (-G alternates reads and writes). */
 bool opts_writes_only(const struct opts *o);

@@ -53,7 +53,10 @@
 	"                                 (libaio, io_uring, null; 1); buffers of a run:\n" \
 	"                                 targets x depth x size <= 1 GiB\n" \
 	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
-	"      -T, -max-time <time>       maximum valid request time\n" \
+	"      -T, -max-time <time>       maximum valid request time\n"
+
+/* The output options (a literal of its own: C99 caps one at 4095). */
+#define USAGE_OUTPUT \
 	"\n" \
 	" output:\n" \
 	"      -B, -batch                 print final statistics in raw format\n" \
@@ -70,7 +73,9 @@
 	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \
 	"                                 then bisecting), each step -w long (5s); print\n" \
 	"                                 the saturation table and the knee (several\n" \
-	"                                 targets: each in turn)\n" \
+	"                                 targets: each in turn); -s and -Q as lists\n" \
+	"                                 (-s 256k,512k,5m -Q 1,4 or -Q auto): each\n" \
+	"                                 size x depth, one table, best and limit\n" \
 	"          -fio-job[=time]        no requests: watch the targets' devices (or the\n" \
 	"                                 -iostat devices) for <time> (10s), print a fio job\n" \
 	"                                 that imitates their load\n" \
@@ -82,6 +87,13 @@
 
 /* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
 #define USAGE_FLEET \
+	"\n" \
+	" sweep across sizes and depths (-sweep with -s A,B,... or -Q A,B,...|auto):\n" \
+	"          -best-aqu <aqu>        best point: the most bytes/s kept up with aqu-sz\n" \
+	"                                 near <aqu> (at most +0.1; 1)\n" \
+	"          -limit-aqu <aqu>       limit: the most bytes/s kept up with aqu-sz at\n" \
+	"                                 most <aqu> (4)\n" \
+	"          --yes                  run a grid planned longer than 10 minutes\n" \
 	"\n" \
 	" qualification:\n" \
 	"          -qualify <profile>     run a fixed battery on the target and judge it:\n" \
@@ -133,7 +145,8 @@
 /* The text with the engine list from the registry (built once; a few KiB). */
 const char *usage_text(void)
 {
-	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + sizeof(USAGE_FLEET) + 128];
+	static char text[sizeof(USAGE_FORMAT) + sizeof(USAGE_BODY) + sizeof(USAGE_OUTPUT) +
+			 sizeof(USAGE_FLEET) + 128];
 	char names[128];
 	int n;
 
@@ -142,7 +155,8 @@ const char *usage_text(void)
 	engine_names(names, sizeof(names), " or ", true);
 	n = snprintf(text, sizeof(text), USAGE_FORMAT, names);
 	if (n > 0 && (size_t)n < sizeof(text))
-		snprintf(text + n, sizeof(text) - (size_t)n, "%s%s", USAGE_BODY, USAGE_FLEET);
+		snprintf(text + n, sizeof(text) - (size_t)n, "%s%s%s", USAGE_BODY, USAGE_OUTPUT,
+			 USAGE_FLEET);
 	return text;
 }
 

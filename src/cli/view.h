@@ -38,6 +38,8 @@ struct view_cfg {
 	unsigned depth;                /* -Q, requests in flight at once */
 };
 
+struct sweepgrid;
+
 struct view_params {
 	struct probe *probe;           /* initialised (probe_init), not yet running */
 	const struct report_cfg *rc;   /* target description, sizes, formats */
@@ -49,6 +51,13 @@ struct view_params {
 	void (*message)(const char *text);
 	/* --sweep: run() appends the table (header, a row per finished step, knee) here */
 	struct sbuf *sweep_out;
+	/*
+	 * --sweep across sizes and depths: this sweep is one cell of that grid. run() adds
+	 * its rows to it and appends them to sweep_out in the grid's form (no header, no
+	 * knee), shows the whole grid so far with its best point and limit, waits for q only
+	 * after the grid's last cell, and on q marks the grid over (grid->done).
+	 */
+	struct sweepgrid *sweep_grid;
 	/* several targets: this target's probe result (0 or -errno) goes here when not NULL */
 	int *result;
 };

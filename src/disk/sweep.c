@@ -42,6 +42,16 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 		.kept_up = v->state == VERDICT_KEEPS_UP ||
 			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
 	};
+	r->depth = sp->run.depth ? sp->run.depth : 1;
+	r->pieces = 1;
+	if (n) {
+		struct verdict_expect e;
+
+		if (!verdict_expect(&vp, &devs[0], rate, &e)) {
+			r->pieces = e.pieces;
+			r->flushes = e.per_request - e.pieces;
+		}
+	}
 	if (row) {
 		r->areq_kb = row->avgrq_sz / 2;
 		r->aqu = row->aqu_sz;
@@ -49,6 +59,15 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 		r->util = row->util;
 		r->dev_mbs = (row->rkb_s + row->wkb_s) / 1024;
 	}
+}
+
+void sweep_row_split(struct sweep_row *r, const struct stats *reads, const struct stats *writes)
+{
+	r->split = true;
+	r->read_p50_ns = stats_percentile(reads, 50);
+	r->read_p99_ns = stats_percentile(reads, 99);
+	r->write_p50_ns = stats_percentile(writes, 50);
+	r->write_p99_ns = stats_percentile(writes, 99);
 }
 
 int sweep_parse(const char *arg, struct sweep_plan *p, char *msg, size_t msglen)

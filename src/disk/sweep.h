@@ -73,7 +73,15 @@ struct sweep_row {
 	uint64_t skipped;
 	bool kept_up;
 	const char *verdict;        /* the verdict line's words ("keeps up", "falls short: ...") */
+	unsigned depth;             /* requests in flight at most (-Q) */
+	unsigned pieces;            /* device requests per probe request (max_sectors_kb, ...) */
+	double flushes;             /* flushes per probe request in expected (write share x 1) */
+	bool split;                 /* -G: reads and writes apart (sweep_row_split) */
+	uint64_t read_p50_ns, read_p99_ns, write_p50_ns, write_p99_ns;
 };
+
+/* -G: put the step's read and write service-time percentiles into r apart (split set). */
+void sweep_row_split(struct sweep_row *r, const struct stats *reads, const struct stats *writes);
 
 /* What a step's probe was, for judging it. */
 struct sweep_probe {

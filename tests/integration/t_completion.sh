@@ -130,6 +130,17 @@ check "--qualify offers db" offers db
 comp --qualify=
 check "--qualify= offers db" offers db
 
+# --sweep across sizes and depths: -Q offers auto and a list; --yes only after two dashes
+# (after one, -yes is ioping's -y -e s).
+comp -Q ""
+check "-Q offers auto and 1,4" eval 'offers auto && offers 1,4'
+comp --best-aqu ""
+check "--best-aqu offers 1" offers 1
+comp --ye
+check "--ye offers --yes" offers --yes
+comp -ye
+check "-ye does not offer -yes" eval '! offers -yes'
+
 # Every option of the usage text: its short letter and its long name with one and two dashes
 # are offered, and the completion knows whether it takes an argument (the next word then
 # gets value hints, never the target).

@@ -123,6 +123,8 @@ fi
 # before its 1280 KiB of sectors, so a 4 MiB O_DIRECT read is 8 device requests; the verdict
 # expects exactly what the device's limits give and never calls the probe's own requests other
 # I/O. The count is computed here from sysfs, as the kernel splits.
+# a reused loop device keeps the queue settings another test left: start from the default
+echo 1280 >"/sys/block/$N/queue/max_sectors_kb" 2>/dev/null || true
 SEGS=$(cat "/sys/block/$N/queue/max_segments")
 SECT=$(cat "/sys/block/$N/queue/max_sectors_kb")
 LIMIT=$(( SEGS * 4 < SECT ? SEGS * 4 : SECT ))
