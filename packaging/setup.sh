@@ -30,7 +30,7 @@ RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel li
 	protobuf-c-devel protobuf-c-compiler zlib-devel"
 PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib"
 # Tests (--tests): criterion (unit suites), ioping (reference), sysstat (iostat reference), tmux
-# (view tests), python3 and python3-yaml (JSON and rule files), util-linux and mount (losetup,
+# (view tests), chromium (the --report file rendered headless), python3 and python3-yaml (JSON and rule files), util-linux and mount (losetup,
 # mount), e2fsprogs (mkfs), fuse3 (the fault-injecting test disk), man-db and groff (man page
 # lint), clang (fuzzers), valgrind, time (benchmark RSS), locales (de_DE for the decimal-comma
 # test), fio (loads and the fio-job check), prometheus, prometheus-node-exporter,
@@ -40,7 +40,7 @@ PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib"
 DEB_TEST_PKGS="locales libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux
 	mount e2fsprogs man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev
 	debhelper lintian fakeroot bash-completion fio prometheus prometheus-node-exporter
-	python3-prometheus-client curl systemd strace python3-yaml"
+	python3-prometheus-client curl systemd strace python3-yaml chromium"
 RPM_TEST_PKGS="criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs
 	man-db clang glibc-locale-source strace"
 PAC_TEST_PKGS="criterion fuse3 ioping sysstat tmux python util-linux e2fsprogs man-db clang strace"

@@ -1527,8 +1527,10 @@ Test(opts, record_and_replay)
 	cr_assert_null(o.path, "a replay has no destination");
 	PARSE_OK(&o, "-repl=r.jsonl");
 	cr_assert_str_eq(o.replay, "r.jsonl");
-	PARSE_OK(&o, "--rep=r.jsonl");
+	PARSE_OK(&o, "--repl=r.jsonl");
 	cr_assert_str_eq(o.replay, "r.jsonl");
+	/* --rep is a prefix of --replay and --report: ambiguous since --report came */
+	cr_assert_eq(PARSE(&o, msg, "--rep=r.jsonl"), OPTS_ERR_USAGE);
 	cr_assert_eq(PARSE(&o, msg, "--replay", "r.jsonl", "dir"), OPTS_ERR);
 	cr_assert_str_eq(msg, "--replay takes no destination: \"dir\"");
 	cr_assert_eq(PARSE(&o, msg, "--record=", "dir"), OPTS_ERR);
@@ -1539,6 +1541,24 @@ Test(opts, record_and_replay)
 	cr_assert_eq(PARSE(&o, msg, "--reco", "x", "dir"), OPTS_ERR_USAGE);
 	/* ioping's -r (rate) keeps its meaning: -rec is -r ec, no prefix of ours */
 	cr_assert_neq(PARSE(&o, msg, "-rec", "dir"), OPTS_OK);
+}
+
+/* --report FILE.html: with --replay (no destination) or --record. */
+Test(opts, report)
+{
+	struct opts o;
+	char msg[OPTS_MSG_MAX];
+
+	PARSE_OK(&o, "--replay", "r.jsonl", "--report", "out.html");
+	cr_assert_str_eq(o.report, "out.html");
+	cr_assert_null(o.path);
+	PARSE_OK(&o, "--record", "r.jsonl", "-report=a.html", "dir");
+	cr_assert_str_eq(o.report, "a.html");
+	cr_assert_str_eq(o.record, "r.jsonl");
+	PARSE_OK(&o, "--repo=b.html", "dir");
+	cr_assert_str_eq(o.report, "b.html");
+	cr_assert_eq(PARSE(&o, msg, "--report=", "dir"), OPTS_ERR);
+	cr_assert_str_eq(msg, "--report needs a file name");
 }
 
 /* --percentiles LIST (issue 25 item 6). */

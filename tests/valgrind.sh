@@ -159,6 +159,10 @@ EXPECT_OUT='ioprobe statistics'
 vg replay 0 --replay "$T/rec.jsonl.gz"
 head -c 700 "$T/rec.jsonl.gz" >"$T/cut.gz"
 vg replay-cut 3 --replay "$T/cut.gz" -q
+# --report: drawn from a replay (whole and cut) and at the end of a live run
+vg replay-report 0 --replay "$T/rec.jsonl.gz" --report "$T/rep.html" -q
+vg replay-report-cut 3 --replay "$T/cut.gz" --report "$T/cut.html" -q
+vg record-report 0 --record "$T/rec2.jsonl" --report "$T/rep2.html" -c 5 -i 0.3 -q "$D"
 
 # --iostat needs a block device behind the temp dir (not tmpfs, overlay, ...)
 devno=$(stat -c '%Hd:%Ld' "$D" 2>/dev/null)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "htmlreport.h"
 #include "msg.h"
 #include "opts.h"
 #include "outw.h"
@@ -238,6 +239,28 @@ void cli_record_end(struct cli_run *r, int code);
 
 /* --replay FILE: print the recording as the run printed it; the exit code. */
 int cli_replay(const struct opts *o);
+
+/*
+ * --record F --report OUT: after the run, the recording o->record read back
+ * into the report on fd (created by cli_report_create), nothing printed.
+ * 0 or the exit code (said).
+ */
+int cli_replay_report(const struct opts *o, int fd);
+
+/* cli_report.c: --report FILE.html, the file itself. */
+
+/*
+ * Create o->report (O_CREAT|O_EXCL|O_NOFOLLOW, a regular file checked with
+ * fstat): the descriptor, or -1 with *code the exit code (said: 1 when it
+ * exists, 2 when it cannot be created).
+ */
+int cli_report_create(const struct opts *o, int *code);
+
+/* Write the report of r to fd and close it: 0 or the exit code (said; the file removed). */
+int cli_report_write(const struct opts *o, int fd, const struct hr_run *r);
+
+/* Nothing to write after all: close fd and remove the empty file. */
+void cli_report_drop(const struct opts *o, int fd);
 
 /* cli_sweep.c: --sweep. */
 

@@ -78,6 +78,9 @@ struct replay {
 	bool iso_time;
 	bool have_end;
 	int end_code;
+	struct hr_run *hr;           /* --report: what the report draws, else NULL */
+	int report_fd;               /* --report: the file (-1 once written or dropped) */
+	bool report_only;            /* a live run's --report: nothing printed */
 };
 
 /* Options a replay cannot honour: -1 when fine, else 1 (said). */
@@ -95,6 +98,10 @@ static int rp_check_opts(const struct opts *o)
 
 static int rp_flush(struct replay *p, struct sbuf *sb)
 {
+	if (p->report_only) {
+		sbuf_reset(sb);
+		return 0;
+	}
 	return outw_flush(&p->out, sb);
 }
 
@@ -274,6 +281,33 @@ static int rp_group(struct replay *p)
 	return (int)(o->print_interval / base);
 }
 
+/* --report: the run's description for the report. 0 or -1 (said). */
+static int rp_report_init(struct replay *p)
+{
+	const struct rec_header *h = p->h;
+
+	if (hr_init(p->hr, p->n)) {
+		cli_msg("out of memory");
+		return -1;
+	}
+	p->hr->version = h->ioprobe;
+	p->hr->host = h->host;
+	p->hr->kernel = h->kernel;
+	p->hr->engine = h->engine;
+	p->hr->argc = h->argc;
+	p->hr->argv = h->argv;
+	p->hr->real = h->real;
+	p->hr->size = h->size;
+	p->hr->asked = h->asked;
+	p->hr->mode = h->read_write ? "read-write" : h->write ? "write" : "read";
+	for (size_t i = 0; i < p->n; i++) {
+		p->hr->t[i].path = h->target[i].path;
+		p->hr->t[i].fstype = h->target[i].fstype;
+		p->hr->t[i].device = h->target[i].device;
+	}
+	return 0;
+}
+
 static int rp_header(struct replay *p)
 {
 	const char *tf = getenv("S_TIME_FORMAT");
@@ -287,13 +321,13 @@ static int rp_header(struct replay *p)
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	if (p->o->prometheus && !promfile_name_ok(p->o->prometheus)) {
+	if (p->o->prometheus && !p->report_only && !promfile_name_ok(p->o->prometheus)) {
 		cli_msg("--prometheus: the file name must end in .prom (what node_exporter reads): "
 			"\"%s\"", p->o->prometheus);
 		return CLI_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++) {
-		if (p->o->prometheus && rp_metrics_init(p, i))
+		if (p->o->prometheus && !p->report_only && rp_metrics_init(p, i))
 			return CLI_EXIT_PREPARE;
 		rp_report_cfg(p, i);
 		tally_init(&p->t[i].merged);
@@ -304,6 +338,10 @@ static int rp_header(struct replay *p)
 				       p->h->cached, p->h->depth);
 	}
 	p->iso_time = tf && !strcmp(tf, "ISO");
+	if (p->hr && rp_report_init(p))
+		return CLI_EXIT_PREPARE;
+	if (p->report_only)
+		return -1;
 	if ((g = rp_group(p)) < 0)
 		return CLI_EXIT_USAGE;
 	p->group = (unsigned)g;
@@ -318,6 +356,8 @@ static int rp_header(struct replay *p)
 /* A warning or failure as the live run said it ("PATH: " first with several targets). */
 static void rp_say(struct replay *p, long i, const char *text)
 {
+	if (p->report_only)
+		return;
 	if (p->n > 1 && i >= 0)
 		cli_msg("%s: %s", p->h->target[i].path, text);
 	else
@@ -349,6 +389,8 @@ static void rp_period(struct replay *p, const struct rec_event *ev)
 	struct sbuf sb = SBUF_INIT;
 
 	t->seen = true;
+	if (p->hr)
+		hr_period(p->hr, ev->target, ev->mono, &ev->tally);
 	tally_merge(&t->merged, &ev->tally);
 	rec_errors_merge(&t->errors, &ev->errors);
 	t->last_real = ev->real;
@@ -407,6 +449,14 @@ static void rp_verdict(struct replay *p, const struct rec_event *ev)
 	t->vp.inflight_ns = ev->probe.inflight_ns;
 	verdict_judge(&t->vh, &t->vp, dev, rt->ndev, &t->v);
 	t->have_v = true;
+	if (p->hr) {
+		uint64_t end = p->block_real > p->h->real ? p->block_real - p->h->real : 0;
+
+		hr_verdict(p->hr, ev->target, t->v.state);
+		for (size_t j = 0; j < nrows; j++)
+			hr_device(p->hr, ev->target, end, rows[j].row.interval_ns, rows[j].name,
+				  &rows[j].row, t->v.state);
+	}
 	t->own_rows = ev->own_rows;
 	t->nown = nrows;
 	memcpy(t->own, rows, nrows * sizeof(*rows));
@@ -568,6 +618,8 @@ static int rp_conclude(struct replay *p, uint64_t real)
 		rp_flush(p, &sb);
 	}
 	sbuf_free(&sb);
+	if (p->report_only)
+		return code;
 	if (o->prometheus) {
 		int c = rp_prometheus(p);
 
@@ -671,28 +723,49 @@ static int rp_run(struct replay *p, gzFile gz)
 		cli_msg("--replay: %s: the recording stops before the run's end (was it killed?); "
 			"totals from its periods", p->path);
 	code = rp_conclude(p, p->ev->real);
+	if (p->hr) {
+		int c;
+
+		for (size_t i = 0; i < p->n; i++)
+			if (p->t[i].seen)
+				hr_total(p->hr, i, &p->t[i].total);
+		c = cli_report_write(p->o, p->report_fd, p->hr);
+		p->report_fd = -1;
+		if (c)
+			return c;
+	}
 	if (p->o->check)
 		return code;
 	return damaged || !p->have_end ? CLI_EXIT_RUNTIME : code;
 }
 
-int cli_replay(const struct opts *o)
+/*
+ * Replay path (a --replay FILE, or a live run's own recording for its report: report_only)
+ * with the report on report_fd (-1: none); the exit code.
+ */
+static int rp_main(const struct opts *o, const char *path, int report_fd, bool report_only)
 {
-	struct replay p = { .o = o, .path = o->replay, .rd = RECREAD_INIT };
+	struct replay p = { .o = o, .path = path, .rd = RECREAD_INIT, .report_fd = report_fd,
+			    .report_only = report_only };
+	struct hr_run hr = { 0 };
 	struct stat st;
 	gzFile gz;
 	int fd, code;
 
-	if ((code = rp_check_opts(o)) >= 0)
-		return code;
-	fd = open(o->replay, O_RDONLY | O_CLOEXEC);
+	if (report_fd >= 0)
+		p.hr = &hr;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		cli_msg("--replay: cannot open \"%s\": %s", o->replay, strerror(errno));
+		cli_msg("--replay: cannot open \"%s\": %s", path, strerror(errno));
+		if (report_fd >= 0)
+			cli_report_drop(o, report_fd);
 		return CLI_EXIT_PREPARE;
 	}
 	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		cli_msg("--replay: \"%s\" is a directory, not a recording", o->replay);
+		cli_msg("--replay: \"%s\" is a directory, not a recording", path);
 		close(fd);
+		if (report_fd >= 0)
+			cli_report_drop(o, report_fd);
 		return CLI_EXIT_PREPARE;
 	}
 	gz = gzdopen(fd, "rb"); /* reads a plain file as it is */
@@ -704,6 +777,8 @@ int cli_replay(const struct opts *o)
 		else
 			close(fd);
 		free(p.ev);
+		if (report_fd >= 0)
+			cli_report_drop(o, report_fd);
 		return CLI_EXIT_PREPARE;
 	}
 	outw_init(&p.out, STDOUT_FILENO, o->json_lines);
@@ -718,5 +793,24 @@ int cli_replay(const struct opts *o)
 		free(p.t[i].m);
 	}
 	free(p.t);
+	if (p.report_fd >= 0) /* never got to the report: no file left behind */
+		cli_report_drop(o, p.report_fd);
+	hr_free(&hr);
 	return code;
+}
+
+int cli_replay(const struct opts *o)
+{
+	int code, fd = -1;
+
+	if ((code = rp_check_opts(o)) >= 0)
+		return code;
+	if (o->report && (fd = cli_report_create(o, &code)) < 0)
+		return code;
+	return rp_main(o, o->replay, fd, false);
+}
+
+int cli_replay_report(const struct opts *o, int fd)
+{
+	return rp_main(o, o->record, fd, true);
 }

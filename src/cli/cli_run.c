@@ -33,6 +33,7 @@
 #include "out.h"
 #include "outw.h"
 #include "prober.h"
+#include "recorder.h"
 #include "report.h"
 #include "sbuf.h"
 #include "ticker.h"
@@ -46,6 +47,11 @@ int cli_run_check(const struct opts *o)
 
 	if (o->record_requests && !o->record) {
 		cli_msg("--record-requests needs --record FILE");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->report && !o->record) {
+		cli_msg("--report is drawn from a recording: add --record FILE (or read one with "
+			"--replay FILE)");
 		return CLI_EXIT_USAGE;
 	}
 	if (o->record && o->fio_job) {
@@ -775,7 +781,8 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	struct cli_run r = { .o = o, .ops = ops, .n = o->npaths };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t ready;
-	int code;
+	int code, report_fd = -1;
+	bool wrote;
 
 	if (r.n > 1 && (code = run_check_same(o)) >= 0)
 		return code;
@@ -785,10 +792,16 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
+	if (o->report && (report_fd = cli_report_create(o, &code)) < 0) {
+		free(r.tg);
+		return code;
+	}
 	outw_init(&r.out, STDOUT_FILENO, o->json_lines);
 	if (o->record && (code = cli_record_open(&r))) {
 		outw_destroy(&r.out);
 		free(r.tg);
+		if (report_fd >= 0)
+			cli_report_drop(o, report_fd);
 		return code;
 	}
 	if (!o->tui)
@@ -806,8 +819,16 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = run_sweep(&r);
 	else
 		code = run_plain(&r, code);
+	wrote = r.rec && r.rec->wrote;
 	if (r.rec)
 		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
+	if (report_fd >= 0 && wrote) { /* the report from the recording just closed */
+		int c = cli_replay_report(o, report_fd);
+
+		code = c && !code ? c : code;
+	} else if (report_fd >= 0) {
+		cli_report_drop(o, report_fd); /* nothing was recorded: nothing to draw */
+	}
 	watchdog_stop(&r.wd);
 	cli_iostat_release(&r);
 	for (size_t i = 0; i < r.n; i++)

@@ -24,7 +24,7 @@ enum opt_long_id {
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
 	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES, OPT_NAME, OPT_PERCENTILES,
-	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY,
+	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY, OPT_REPORT,
 };
 
 struct opt_def {
@@ -100,6 +100,7 @@ static const struct opt_def opt_table[] = {
 	{ "record", 0, ARG_REQUIRED, false, OPT_RECORD },
 	{ "record-requests", 0, ARG_NONE, false, OPT_RECORD_REQUESTS },
 	{ "replay", 0, ARG_REQUIRED, false, OPT_REPLAY },
+	{ "report", 0, ARG_REQUIRED, false, OPT_REPORT },
 };
 
 #define OPT_COUNT ARRAY_SIZE(opt_table)
@@ -642,6 +643,13 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 			ret = -1;
 		}
 		o->replay = arg;
+		break;
+	case OPT_REPORT:
+		if (!*arg) {
+			err_set(msg, msglen, 0, "--report needs a file name");
+			ret = -1;
+		}
+		o->report = arg;
 		break;
 	case OPT_LISTEN:
 	case OPT_PROMETHEUS:

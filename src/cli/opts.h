@@ -140,6 +140,7 @@ struct opts {
 	const char *record;        /* --record FILE: the run written as JSON lines, or NULL */
 	bool record_requests;      /* --record-requests: a line per request in it too */
 	const char *replay;        /* --replay FILE: show a recording instead of probing */
+	const char *report;        /* --report FILE.html: the recording drawn as HTML, or NULL */
 	int argc;                  /* the command line as given (a recording's header keeps it) */
 	char *const *argv;
 };

@@ -128,6 +128,9 @@
 	"          -replay <file>         print a recording as its run printed it: summaries,\n" \
 	"                                 periods, JSON, iostat blocks, the check line;\n" \
 	"                                 no destination\n" \
+	"          -report <file.html>    draw the recording (-replay's, or -record's at the\n" \
+	"                                 end) as one self-contained HTML file: heatmap,\n" \
+	"                                 histogram, percentiles, rates, iostat, verdicts\n" \
 	"\n" \
 	"      -h, -help                  display this message and exit\n" \
 	"      -v, -version               display version and exit\n" \

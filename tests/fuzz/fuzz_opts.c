@@ -128,6 +128,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--check-iops: WARN below CRIT (iops alerts below them): ",
 		"--record needs a file name",
 		"--replay needs a file name",
+		"--report needs a file name",
 		"--replay takes no destination: ",
 		NULL,
 	};

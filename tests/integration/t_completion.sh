@@ -166,8 +166,9 @@ while read -r letter name arg; do
 	fi
 	comp "--$name" ""
 	if [ "$arg" = arg ] && { [ "$name" = prometheus ] || [ "$name" = qualify ] ||
-		[ "$name" = record ] || [ "$name" = replay ]; }; then
-		: # its argument is a path (FILE.prom, a profile file, a recording): directories are fine
+		[ "$name" = record ] || [ "$name" = replay ] || [ "$name" = report ]; }; then
+		: # its argument is a path (FILE.prom, a profile file, a recording, a report):
+		  # directories are fine
 	elif [ "$arg" = arg ]; then
 		grep -qx target.dir "$OUT" && wrong_arg+=("--$name (takes an argument)")
 	else
