@@ -703,6 +703,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
 			0 : 1000000000ull;
 	tui_model_init(&t->live, &mc);
+	tui_model_init(&t->frozen, &mc); /* touched now, not at the first freeze */
 	tui_iostat_open(&t->io, vp->cfg->path);
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);
