@@ -104,7 +104,7 @@ big
 check "nocolor 160x45: two bands after the resize" two_bands
 check "nocolor 160x45: histogram bars" has "│█+ +[0-9]+ +[0-9.]+ %  ◀ p50"
 check "nocolor 160x45: p50/p99/p99.9 in its title" has "p50 [0-9.]+ [mµ]?s  p99 [0-9.]+ m?s  p99.9"
-check "nocolor 160x45: the footer has m and b" has " m map  b histo "
+check "nocolor 160x45: the footer has m and b" has " d device  m map  b hist  \? help"
 TM send-keys -t t b
 check "nocolor 160x45: b again: the periods are back" has "── periods"
 TM send-keys -t t m
