@@ -103,6 +103,9 @@ check "nocolor 80x24: in place of the periods" lacks "── periods"
 big
 check "nocolor 160x45: two bands after the resize" two_bands
 check "nocolor 160x45: histogram bars" has "│█+ +[0-9]+ +[0-9.]+ %  ◀ p50"
+check "nocolor 160x45: p99 on a ~10 ms bar" \
+	has "^ +([6-9]\.[0-9]+|1[0-9.]+) ms│█+ +[0-9]+ +[0-9.]+ %  ◀( p50)? p99"
+check "nocolor 160x45: a ~1 ms bar" has "^ +(0\.[5-9][0-9]*|1\.[0-9]+|2\.[0-9]+) ms│█+ +[0-9]+ "
 check "nocolor 160x45: p50/p99/p99.9 in its title" has "p50 [0-9.]+ [mµ]?s  p99 [0-9.]+ m?s  p99.9"
 check "nocolor 160x45: the footer has m and b" has " d device  m map  b hist  \? help"
 TM send-keys -t t b
