@@ -223,7 +223,7 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 	if ((size_t)pw * (size_t)(ph + 1) > f->ncells)
 		return;
 	tui_model_columns(f->m, f->win, f->now, f->cols, 2 * pw);
-	for (int i = 0; f->response && i < 2 * pw; i++) {
+	for (int i = 0; f->response && !f->heatmap && i < 2 * pw; i++) {
 		f->cols[i].min = f->cols[i].rmin;
 		f->cols[i].max = f->cols[i].rmax;
 	}
