@@ -11,7 +11,7 @@ Test(tui_keys, every_documented_key_acts)
 		{ ' ', TUI_ACT_FREEZE }, { 'p', TUI_ACT_PAUSE }, { '+', TUI_ACT_FASTER },
 		{ '=', TUI_ACT_FASTER }, { '-', TUI_ACT_SLOWER }, { '_', TUI_ACT_SLOWER },
 		{ 'r', TUI_ACT_RESET }, { 'l', TUI_ACT_SCALE }, { 'w', TUI_ACT_WINDOW },
-		{ 't', TUI_ACT_RESPONSE },
+		{ 't', TUI_ACT_RESPONSE }, { 'm', TUI_ACT_HEATMAP }, { 'b', TUI_ACT_HISTOGRAM },
 		{ 'd', TUI_ACT_DEVICE }, { '?', TUI_ACT_HELP }, { 'h', TUI_ACT_HELP },
 		{ TUI_KEY_CTRL_L, TUI_ACT_REDRAW },
 	};
@@ -42,8 +42,8 @@ Test(tui_keys, footer_and_help_come_from_the_table)
 		help += k[i].help && (k[i].scope & TUI_KEYS_SCREEN);
 		ov_help += k[i].help && (k[i].scope & TUI_KEYS_OVERVIEW);
 	}
-	cr_assert_eq(footer, 10, "q space p +/- r l w t d ?");
-	cr_assert_eq(help, 12, "the footer's keys, Ctrl-L and Esc");
+	cr_assert_eq(footer, 12, "q space p +/- r l w t m b d ?");
+	cr_assert_eq(help, 14, "the footer's keys, Ctrl-L and Esc");
 	cr_assert_eq(ov_help, 12, "q p +/- r Ctrl-L k/j Enter s / w a ?");
 	cr_assert_str_eq(k[0].footer, "q");
 }

@@ -565,3 +565,42 @@ Test(tui_model, skipped_slots_enter_the_response_times)
 	cr_assert_eq(c[2].max, 35 * MS);
 	free(m);
 }
+
+/* The heatmap's rings: every plotted service time in each window's ring, by its end time; not
+ * warmup or failed requests; the rings forget what fell out of the window. */
+Test(tui_model, heat_rings_count_plotted_samples)
+{
+	struct tui_model *m = model(SEC, 0);
+	double bins[TUI_HEAT_BINS];
+	struct sample s = smp(1, 0, 100 * US);
+
+	tui_model_add(m, &s, NOTICE_WARMUP);
+	s = smp(2, SEC, 2 * MS);
+	tui_model_add(m, &s, NOTICE_NONE);
+	s = smp(3, 2 * SEC, 20 * MS);
+	tui_model_add(m, &s, NOTICE_SLOW);
+	s = smp(4, 3 * SEC, 5 * MS);
+	tui_model_add(m, &s, NOTICE_ERROR);
+	for (int w = 0; w < TUI_WINDOWS; w++) {
+		cr_assert_eq(m->heat[w].width, tui_model_window_ns(w) / TUI_HEAT_SLOTS);
+		tui_heat_ring_sum(&m->heat[w], 0, 4 * SEC, 4 * SEC, bins);
+		cr_assert_float_eq(bins[tui_heat_bin(100 * US)], 0, 1e-9, "warmup not counted");
+		cr_assert_float_eq(bins[tui_heat_bin(2 * MS)], 1, 1e-9);
+		cr_assert_float_eq(bins[tui_heat_bin(20 * MS)], 1, 1e-9);
+		cr_assert_float_eq(bins[tui_heat_bin(5 * MS)], 0, 1e-9, "failed not counted");
+	}
+	/* in the slot of its end: 1 s + 2 ms */
+	tui_heat_ring_sum(&m->heat[TUI_WIN_1MIN], SEC + 2 * MS - 1, SEC + 2 * MS, 4 * SEC, bins);
+	cr_assert_float_eq(bins[tui_heat_bin(2 * MS)], 1, 1e-9);
+	/* two minutes later the 1 min window no longer holds them, the 10 min one does */
+	s = smp(5, 120 * SEC, MS);
+	tui_model_add(m, &s, NOTICE_NONE);
+	tui_heat_ring_sum(&m->heat[TUI_WIN_1MIN], 0, 121 * SEC, 121 * SEC, bins);
+	cr_assert_float_eq(bins[tui_heat_bin(2 * MS)], 0, 1e-9);
+	cr_assert_float_eq(bins[tui_heat_bin(MS)], 1, 1e-9);
+	tui_heat_ring_sum(&m->heat[TUI_WIN_10MIN], 0, 121 * SEC, 121 * SEC, bins);
+	cr_assert_float_eq(bins[tui_heat_bin(2 * MS)], 1, 1e-9);
+	/* fixed size: the rings are part of the one plain struct */
+	cr_assert_leq(sizeof(m->heat), 3 * sizeof(struct tui_heat_ring));
+	free(m);
+}

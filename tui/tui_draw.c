@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "sbuf.h"
 #include "tui_fmt.h"
+#include "tui_heat.h"
 #include "tui_keys.h"
 #include "tui_text.h"
 #include "common.h"
@@ -112,6 +113,13 @@ static enum tui_attr tui_cls_attr(uint8_t cls)
 	case TUI_CLS_CLIP: return TA_CLIP;
 	case TUI_CLS_PAUSED: return TA_PAUSED;
 	case TUI_CLS_SKIP: return TA_WARN;
+	case TUI_CLS_HEAT: return TA_DATA;
+	case TUI_CLS_HEAT1: return TA_HEAT1;
+	case TUI_CLS_HEAT2: return TA_HEAT2;
+	case TUI_CLS_HEAT3: return TA_HEAT3;
+	case TUI_CLS_HEAT4: return TA_HEAT4;
+	case TUI_CLS_HEAT5: return TA_HEAT5;
+	case TUI_CLS_P99: return TA_P99;
 	default: return TA_NORMAL;
 	}
 }
@@ -136,6 +144,42 @@ static void tui_draw_cells(int y, int x, const struct tui_cell *c, int n)
 	}
 }
 
+/* The heatmap over the scatter's plot cells (the marks row stays): one column a cell. */
+static void tui_draw_heat_plot(const struct tui_frame *f, const struct tui_scale *sc, int pw,
+			       int ph)
+{
+	const struct tui_heat_ring *ring = &f->m->heat[f->win < TUI_WINDOWS ? f->win : 0];
+	uint64_t span = tui_model_window_ns(f->win), cw = span / (uint64_t)pw, a_now;
+	int p99[TUI_GRAPH_MAX_W];
+	double bins[TUI_HEAT_BINS];
+
+	if (!f->heat || (size_t)pw * (size_t)ph > f->ncells)
+		return;
+	if (!cw)
+		cw = 1;
+	a_now = f->now / cw;
+	for (int x = 0; x < pw; x++) {
+		uint64_t back = (uint64_t)(pw - 1 - x), t0;
+		double *rowv = f->heat + (size_t)x * (size_t)ph;
+		int n;
+
+		p99[x] = -1;
+		for (int r = 0; r < ph; r++)
+			rowv[r] = 0;
+		if (back > a_now)
+			continue; /* before the run started */
+		t0 = (a_now - back) * cw;
+		n = tui_heat_ring_sum(ring, t0, t0 + cw, f->now, bins);
+		if (!n)
+			continue;
+		for (int b = 0; b < TUI_HEAT_BINS; b++)
+			bins[b] /= n;
+		p99[x] = tui_heat_column(bins, sc, ph, rowv);
+	}
+	tui_heat_compose(f->heat, p99, pw, ph,
+			 f->color && !f->ascii ? TUI_HEAT_COLOURS : TUI_HEAT_CHARS, f->cells);
+}
+
 static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 {
 	char title[128], right[128], win[TUI_FMT_LEN], axis[TUI_GRAPH_MAX_W + 1];
@@ -148,6 +192,9 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 	snprintf(title, sizeof(title), " %s: %s scale, %s window%s ",
 		 f->response ? "response time" : "latency", f->log ? "log" : "linear", win,
 		 f->frozen ? ", FROZEN" : "");
+	if (f->heatmap)
+		snprintf(title, sizeof(title), " latency heatmap: log scale, %s window%s ", win,
+			 f->frozen ? ", FROZEN" : "");
 	if (f->inflight) {
 		char t[TUI_FMT_LEN];
 
@@ -159,6 +206,10 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 			 " x failed  s skipped  ! slow  ^ clipped  - paused ");
 		if (tui_text_width(title) + tui_text_width(right) + 6 > r->w) /* the short form */
 			snprintf(right, sizeof(right), "%s", " x fail  s skip  ! slow  ^ clip  - pause ");
+		if (f->heatmap)
+			snprintf(right, sizeof(right), "%s",
+				 f->color && !f->ascii ? " few blue..red many  \u2500 p99 " :
+				 " few .:-=+*#%@ many  ~ p99 ");
 	}
 	tui_text_title(r, title, right, ra, f->ascii);
 	if (pw <= 0 || r->h < 2)
@@ -172,12 +223,14 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 	if ((size_t)pw * (size_t)(ph + 1) > f->ncells)
 		return;
 	tui_model_columns(f->m, f->win, f->now, f->cols, 2 * pw);
-	for (int i = 0; f->response && i < 2 * pw; i++) {
+	for (int i = 0; f->response && !f->heatmap && i < 2 * pw; i++) {
 		f->cols[i].min = f->cols[i].rmin;
 		f->cols[i].max = f->cols[i].rmax;
 	}
-	tui_graph_scale(f->cols, 2 * pw, f->log, &sc);
+	tui_graph_scale(f->cols, 2 * pw, f->log || f->heatmap, &sc);
 	tui_graph_compose(f->cols, pw, ph, &sc, f->ascii, f->cells, f->cells + pw * ph);
+	if (f->heatmap)
+		tui_draw_heat_plot(f, &sc, pw, ph);
 	tui_graph_ylabels(&sc, ph, f->ascii, labels);
 	for (int row = 0; row < ph && row + 1 < r->h; row++) {
 		int y = r->y + 1 + row;
@@ -199,6 +252,73 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 		tui_text_put(y, r->x + TUI_GRAPH_LABEL_W, 1, TA_DIM, f->ascii ? "+" : "└");
 		tui_graph_xaxis(axis, sizeof(axis), pw, tui_model_window_ns(f->win));
 		tui_text_put(y, px, pw, TA_LABEL, axis);
+	}
+}
+
+/* ---- histogram ---------------------------------------------------------------------------- */
+
+/* The window's latency histogram: one bar a row of bins, p50/p99/p99.9 marked. */
+static void tui_draw_hist(const struct tui_frame *f, const struct tui_rect *r)
+{
+	const struct tui_heat_ring *ring = &f->m->heat[f->win < TUI_WINDOWS ? f->win : 0];
+	uint64_t span = tui_model_window_ns(f->win);
+	double bins[TUI_HEAT_BINS];
+	static struct tui_hist h; /* 2 KB: the painter's, one thread */
+	char title[160], right[160], win[TUI_FMT_LEN], a[TUI_FMT_LEN], b[TUI_FMT_LEN];
+	char c[TUI_FMT_LEN], line[256];
+	int bar_w, label_w = 10, tail_w = 28;
+
+	tui_heat_ring_sum(ring, f->now >= span ? f->now - span + 1 : 0, f->now + 1, f->now, bins);
+	tui_heat_hist(bins, r->h - 1, &h);
+	tui_fmt_span(win, sizeof(win), span, f->ascii);
+	snprintf(title, sizeof(title), " latency histogram: %s window, %" PRIu64 " requests ", win,
+		 h.total);
+	right[0] = '\0';
+	if (h.nrows) {
+		int p[3] = { tui_heat_pct_bin(bins, 50), tui_heat_pct_bin(bins, 99),
+			     tui_heat_pct_bin(bins, 99.9) };
+		uint64_t v[3];
+
+		for (int i = 0; i < 3; i++)
+			v[i] = tui_heat_bin_low(p[i]) / 2 + tui_heat_bin_high(p[i]) / 2;
+		snprintf(right, sizeof(right), " p50 %s  p99 %s  p99.9 %s ",
+			 tui_graph_label(a, sizeof(a), v[0], f->ascii),
+			 tui_graph_label(b, sizeof(b), v[1], f->ascii),
+			 tui_graph_label(c, sizeof(c), v[2], f->ascii));
+	}
+	tui_text_title(r, title, right, TA_DIM, f->ascii);
+	bar_w = r->w - label_w - 1 - tail_w;
+	if (bar_w < 4) {
+		tail_w = r->w - label_w - 5;
+		bar_w = 4;
+	}
+	if (!h.nrows) {
+		if (r->h >= 2)
+			tui_text_put(r->y + 1, r->x + 1, r->w - 1, TA_DIM, "no requests in the window");
+		return;
+	}
+	for (int i = 0; i < h.nrows && i + 1 < r->h; i++) {
+		const struct tui_hist_row *row = &h.r[i];
+		int y = r->y + 1 + i, len = h.max ? (int)((row->n * (uint64_t)bar_w + h.max - 1) /
+							  h.max) : 0;
+		size_t at = 0;
+
+		tui_graph_label(a, sizeof(a), row->lo, f->ascii);
+		tui_text_put_right(y, r->x, label_w - 1, TA_LABEL, a);
+		tui_text_put(y, r->x + label_w - 1, 1, TA_DIM, tui_text_vline(f->ascii));
+		for (int k = 0; k < len && at + 4 < sizeof(line); k++)
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s",
+					       f->ascii ? "#" : "\u2588");
+		line[at] = '\0';
+		tui_text_put(y, r->x + label_w, bar_w, row->marks ? TA_SLOW : TA_DATA, line);
+		snprintf(line, sizeof(line), "%8" PRIu64 " %5.1f %%%s%s%s%s", row->n,
+			 h.total ? 100.0 * (double)row->n / (double)h.total : 0.0,
+			 row->marks ? (f->ascii ? "  <" : "  \u25c0") : "",
+			 row->marks & TUI_HIST_P50 ? " p50" : "",
+			 row->marks & TUI_HIST_P99 ? " p99" : "",
+			 row->marks & TUI_HIST_P999 ? " p99.9" : "");
+		tui_text_put(y, r->x + label_w + bar_w + 1, tail_w, row->marks ? TA_BOLD : TA_NORMAL,
+			     line);
 	}
 }
 
@@ -542,10 +662,18 @@ void tui_draw(const struct tui_frame *f, const struct tui_layout *lay)
 	tui_draw_header(f, &lay->r[TUI_HEADER]);
 	if (lay->r[TUI_GRAPH].h)
 		tui_draw_graph(f, &lay->r[TUI_GRAPH]);
-	if (lay->r[TUI_STATS].h)
-		tui_draw_stats(f, &lay->r[TUI_STATS]);
-	if (lay->r[TUI_RECENT].h)
-		tui_draw_recent(f, &lay->r[TUI_RECENT]);
+	if (f->histogram && lay->r[TUI_STATS].h) {
+		struct tui_rect hr = lay->r[TUI_STATS];
+
+		if (lay->r[TUI_RECENT].h) /* the requests' rows too: they sit right below */
+			hr.h += lay->r[TUI_RECENT].h;
+		tui_draw_hist(f, &hr);
+	} else {
+		if (lay->r[TUI_STATS].h)
+			tui_draw_stats(f, &lay->r[TUI_STATS]);
+		if (lay->r[TUI_RECENT].h)
+			tui_draw_recent(f, &lay->r[TUI_RECENT]);
+	}
 	if (lay->r[TUI_IOSTAT].h && f->io)
 		tui_draw_iostat(f, lay);
 	tui_draw_footer(f, &lay->r[TUI_FOOTER]);

@@ -46,6 +46,9 @@ struct tui_frame {
 	enum tui_window win;
 	bool log, ascii, help, write;
 	bool response;            /* the graph shows response times, not service times */
+	bool heatmap;             /* the graph is the heatmap, not the scatter */
+	bool histogram;           /* the histogram panel takes the periods' and requests' place */
+	bool color;               /* colours: the heatmap's colour ramp (else its characters) */
 	uint64_t inflight;        /* ns the current request has been in flight; 0 = not shown */
 	uint64_t dropped;         /* session records lost to a full ring */
 	const char *note;         /* a short footer message, or NULL */
@@ -53,6 +56,7 @@ struct tui_frame {
 	struct tui_col *cols;     /* 2 * TUI_GRAPH_MAX_W entries */
 	struct tui_cell *cells;   /* ncells entries */
 	size_t ncells;
+	double *heat;             /* ncells entries: the heatmap's folded columns */
 };
 
 /* Paint the whole screen for frame f laid out as lay (which may be too_small). */

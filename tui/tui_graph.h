@@ -42,6 +42,9 @@ enum tui_cls {
 	TUI_CLS_CLIP,
 	TUI_CLS_PAUSED,
 	TUI_CLS_SKIP,
+	TUI_CLS_HEAT,     /* a heatmap cell on the character ramp; + 1 .. 5: colour levels */
+	TUI_CLS_HEAT1, TUI_CLS_HEAT2, TUI_CLS_HEAT3, TUI_CLS_HEAT4, TUI_CLS_HEAT5,
+	TUI_CLS_P99,      /* the heatmap's p99 line */
 };
 
 struct tui_cell {

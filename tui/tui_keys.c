@@ -27,6 +27,11 @@ static const struct tui_keydef keydefs[] = {
 	  TUI_KEYS_SCREEN, TUI_KG_NONE },
 	{ "d", TUI_ACT_DEVICE, "d", "device", "d", "next device in the iostat panel",
 	  TUI_KEYS_SCREEN, TUI_KG_NONE },
+	{ "m", TUI_ACT_HEATMAP, "m", "map", "m", "graph: scatter / latency heatmap (counts shaded)",
+	  TUI_KEYS_SCREEN, TUI_KG_NONE },
+	{ "b", TUI_ACT_HISTOGRAM, "b", "hist", "b",
+	  "latency histogram of the window (in place of periods and requests)",
+	  TUI_KEYS_SCREEN, TUI_KG_NONE },
 	{ "\014", TUI_ACT_REDRAW, NULL, NULL, "Ctrl-L", "redraw the screen", TUI_KEYS_BOTH,
 	  TUI_KG_NONE },
 	{ "k", TUI_ACT_UP, "@", "select", "k j Up Down", "select a row (also PgUp, PgDn, Home, "

@@ -21,6 +21,8 @@ enum tui_action {
 	TUI_ACT_SCALE,
 	TUI_ACT_WINDOW,
 	TUI_ACT_RESPONSE,
+	TUI_ACT_HEATMAP,      /* the latency graph: scatter / heatmap */
+	TUI_ACT_HISTOGRAM,    /* the histogram panel in place of the periods and requests */
 	TUI_ACT_DEVICE,
 	TUI_ACT_HELP,
 	TUI_ACT_REDRAW,

@@ -23,8 +23,10 @@ void tui_model_init(struct tui_model *m, const struct tui_model_cfg *cfg)
 	tally_init(&m->period);
 	tally_init(&m->total);
 	m->period_index = 1;
-	for (int w = 0; w < TUI_WINDOWS; w++)
+	for (int w = 0; w < TUI_WINDOWS; w++) {
 		m->series[w].width = tui_window_spans[w] / TUI_BUCKETS;
+		tui_heat_ring_init(&m->heat[w], tui_window_spans[w] / TUI_HEAT_SLOTS);
+	}
 }
 
 void tui_model_tally_row(const struct tally *t, uint64_t wall, uint64_t size,
@@ -136,6 +138,7 @@ static void tui_model_plot(struct tui_model *m, uint64_t end, const struct sampl
 		}
 		b->n++;
 		b->slow += slow;
+		tui_heat_ring_add(&m->heat[w], end, s->time);
 		if (s->time < b->min)
 			b->min = s->time;
 		if (s->time > b->max)

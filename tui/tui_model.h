@@ -12,6 +12,9 @@
  * not empty) lands in one bucket of each window by its end time (start +
  * time). tui_model_columns() merges buckets into the graph's sub-columns.
  *
+ * Every plotted sample's service time is also counted in the window's
+ * heat ring (tui_heat.h), the heatmap's and the histogram's source.
+ *
  * Each bucket also keeps the response times (sample.response) and the
  * skipped slots; a run of n skipped slots enters the response times as the
  * probe's account does (account_add_skipped: the slots due at D, D + I, ...
@@ -33,6 +36,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "tui_heat.h"
 
 #define TUI_BUCKETS 2048
 #define TUI_ROWS 64       /* closed periods kept */
@@ -114,6 +118,7 @@ struct tui_model {
 	uint64_t nrows;           /* rows closed since the reset (ring index = n % TUI_ROWS) */
 	/* history (kept over resets) */
 	struct tui_series series[TUI_WINDOWS];
+	struct tui_heat_ring heat[TUI_WINDOWS]; /* the heatmap's and histogram's bins */
 	struct tui_line lines[TUI_LINES];
 	uint64_t nlines;
 	struct { uint64_t from, to; } pauses[TUI_PAUSES]; /* to == 0: still paused */

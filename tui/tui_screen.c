@@ -54,9 +54,11 @@ struct tui {
 	struct tui_verdict verdict, verdict_frozen;
 	struct tui_layout lay;
 	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
+	double *heat;             /* ncells: the heatmap's folded columns */
 	struct tui_cell *cells;
 	size_t ncells;
 	bool ascii, color, frozen_on, help, log, paused, quit, response;
+	bool heatmap, histogram;  /* the graph as a heatmap; the histogram panel */
 	enum tui_window win;
 	uint64_t t0;             /* monotonic ns when the view started */
 	uint64_t base;           /* monotonic ns of run time 0 */
@@ -202,10 +204,17 @@ void tui_relayout(struct tui *t)
 	need = tui_draw_graph_cells(&t->lay);
 	if (need > t->ncells) {
 		struct tui_cell *c = realloc(t->cells, need * sizeof(*c));
+		double *h = realloc(t->heat, need * sizeof(*h));
 
-		if (c) {
+		if (h) { /* touched now: the heatmap's scratch is there from the start */
+			memset(h, 0, need * sizeof(*h));
+			t->heat = h;
+		}
+		if (c && h) {
 			t->cells = c;
 			t->ncells = need;
+		} else if (c) {
+			t->cells = c;
 		}
 	}
 	t->dirty = true;
@@ -347,6 +356,16 @@ void tui_key(struct tui *t, int ch)
 		tui_note(t, t->response ? "graph: response time (from the scheduled start)" :
 			 "graph: service time (latency)");
 		break;
+	case TUI_ACT_HEATMAP:
+		t->heatmap = !t->heatmap;
+		tui_note(t, t->heatmap ? "graph: latency heatmap (requests per cell)" :
+			 "graph: scatter");
+		break;
+	case TUI_ACT_HISTOGRAM:
+		t->histogram = !t->histogram;
+		tui_note(t, t->histogram ? "latency histogram of the window" :
+			 "periods and requests");
+		break;
 	case TUI_ACT_DEVICE:
 		tui_iostat_next(&t->io);
 		tui_iostat_next(&t->io_frozen);
@@ -431,6 +450,9 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.io = t->frozen_on ? &t->io_frozen : &t->io;
 	f.verdict = t->io.no_blockdev ? NULL : t->frozen_on ? &t->verdict_frozen : &t->verdict;
 	f.response = t->response;
+	f.heatmap = t->heatmap;
+	f.histogram = t->histogram;
+	f.color = t->color;
 	f.rc = t->vp->rc;
 	f.realtime_base = t->realtime_base;
 	f.now = now;
@@ -447,6 +469,7 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.note = mono < t->note_until ? t->note : t->sticky;
 	f.cols = t->cols;
 	f.cells = t->cells;
+	f.heat = t->heat;
 	f.ncells = t->ncells;
 	tui_draw(&f, &t->lay);
 	t->last_draw = mono;
@@ -651,6 +674,7 @@ void tui_report_warnings(struct tui *t)
 void tui_free(struct tui *t)
 {
 	free(t->cells);
+	free(t->heat);
 	free(t);
 }
 
@@ -679,6 +703,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	mc.own_period = vp->probe->cfg.print_count || vp->probe->cfg.print_interval ?
 			0 : 1000000000ull;
 	tui_model_init(&t->live, &mc);
+	tui_model_init(&t->frozen, &mc); /* touched now, not at the first freeze */
 	tui_iostat_open(&t->io, vp->cfg->path);
 	if (t->ascii)
 		tui_ascii_arrows(t->io.stack);

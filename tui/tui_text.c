@@ -37,6 +37,13 @@ void tui_text_setup(bool color)
 		tui_attrs[TA_DIM] = A_DIM;
 		tui_attrs[TA_SEL] = A_REVERSE;
 		tui_attrs[TA_BOLD] = A_BOLD;
+		/* the heatmap: blue, cyan, green, yellow, red (few to many) */
+		tui_attrs[TA_HEAT1] = COLOR_PAIR(5) | A_DIM;
+		tui_attrs[TA_HEAT2] = COLOR_PAIR(6);
+		tui_attrs[TA_HEAT3] = COLOR_PAIR(1);
+		tui_attrs[TA_HEAT4] = COLOR_PAIR(2) | A_BOLD;
+		tui_attrs[TA_HEAT5] = COLOR_PAIR(3) | A_BOLD;
+		tui_attrs[TA_P99] = COLOR_PAIR(4) | A_BOLD;
 	} else {
 		/* monochrome: meaning through bold, reverse, underline and the glyphs */
 		tui_attrs[TA_NORMAL] = A_NORMAL;
@@ -55,6 +62,12 @@ void tui_text_setup(bool color)
 		tui_attrs[TA_DIM] = A_DIM;
 		tui_attrs[TA_SEL] = A_REVERSE;
 		tui_attrs[TA_BOLD] = A_BOLD;
+		tui_attrs[TA_HEAT1] = A_NORMAL; /* the heatmap's characters carry its levels */
+		tui_attrs[TA_HEAT2] = A_NORMAL;
+		tui_attrs[TA_HEAT3] = A_NORMAL;
+		tui_attrs[TA_HEAT4] = A_BOLD;
+		tui_attrs[TA_HEAT5] = A_BOLD;
+		tui_attrs[TA_P99] = A_BOLD | A_UNDERLINE;
 	}
 }
 

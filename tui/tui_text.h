@@ -16,7 +16,9 @@
 /* What a piece of text means; tui_text_setup() maps it to curses attributes. */
 enum tui_attr {
 	TA_NORMAL, TA_DATA, TA_SLOW, TA_ERROR, TA_CLIP, TA_PAUSED, TA_TITLE, TA_HEAD,
-	TA_LABEL, TA_OK, TA_WARN, TA_BAD, TA_KEY, TA_DIM, TA_SEL, TA_BOLD, TA_NATTR
+	TA_LABEL, TA_OK, TA_WARN, TA_BAD, TA_KEY, TA_DIM, TA_SEL, TA_BOLD,
+	TA_HEAT1, TA_HEAT2, TA_HEAT3, TA_HEAT4, TA_HEAT5, /* the heatmap's colour ramp */
+	TA_P99, TA_NATTR
 };
 
 /* Define colour pairs (color) or the monochrome attributes (!color); after curses started. */

@@ -93,7 +93,7 @@ check "iostat: a verdict" has "│ (keeps up|falls short|other I/O|queue buildin
 check "iostat: no L=λW identity, no 'parallel device' hint" lacks "L=λW|parallel device"
 check "iostat: device list" has "stack \(d: next\)"
 check "iostat: top device listed" has "▸ $N "
-check "footer: keys" has "q quit +space freeze +p pause +\+/- interval +r reset +l log/lin +w window +t svc/resp +d device +\? help"
+check "footer: keys" has "q quit +space freeze +p pause +\+/- interval +r reset +l log/lin +w window +t svc/resp +d device +m map +b hist +\? help"
 cap_e
 check "colour codes present" colour
 
