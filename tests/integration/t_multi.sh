@@ -143,7 +143,8 @@ probe -c 1 "$A" "$T_TMP/alias"
 check "same device under two names: exit 1" rc_is 1
 check "same device under two names: said" err_has "^ioprobe: duplicate target: \"$T_TMP/alias\" is \"$A\"$"
 check "same device under two names: nothing run" out_empty
-mknod "$T_TMP/node" b "$(stat -c '%t' "$A" | xargs printf '%d')" "$(stat -c '%T' "$A" | xargs printf '%d')"
+# stat prints major and minor in hex without 0x (loop11's minor is "b")
+mknod "$T_TMP/node" b "$(printf '%d' "0x$(stat -c '%t' "$A")")" "$(printf '%d' "0x$(stat -c '%T' "$A")")"
 probe -c 1 "$A" "$T_TMP/node"
 check "same device under a second node (mknod): exit 1, said, nothing run" \
 	eval 'rc_is 1 && err_has "^ioprobe: duplicate target: \"$T_TMP/node\" is \"$A\"$" && out_empty'
