@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const double tally_pcts[TALLY_PCTS] = { 50, 90, 99, 99.9 };
 const struct pcts pcts_default = { TALLY_PCTS, { 50, 90, 99, 99.9 } };
 
 char *pcts_label(double p, char *buf, size_t len)

@@ -42,17 +42,15 @@ struct account {
 	struct stats write;  /* valid writes of the run (when cfg.split) */
 };
 
-/* The percentiles every output shows by default: p50 p90 p99 p99.9. */
-#define TALLY_PCTS 4
-extern const double tally_pcts[TALLY_PCTS];
-
 /* A list of percentiles to show (--percentiles): 1 to PCTS_MAX, each in (0, 100]. */
 #define PCTS_MAX 8
 struct pcts {
 	unsigned n;
 	double p[PCTS_MAX];
 };
-extern const struct pcts pcts_default; /* tally_pcts */
+extern const struct pcts pcts_default; /* what outputs show by default: p50 p90 p99 p99.9 */
+#define TALLY_PCTS 4                   /* pcts_default.n */
+#define tally_pcts (pcts_default.p)
 
 /* "p99.9", "p95": percentile p as outputs name it (%g after a "p"). Returns buf. */
 char *pcts_label(double p, char *buf, size_t len);
