@@ -106,6 +106,43 @@ Test(fiojob, read_only_job_reads_the_device)
 	sbuf_free(&sb);
 }
 
+/* A device busy all the time with a queue ran at its own limit: a rate_iops there lets the
+ * copy's queue drain (measured: aqu-sz 3.44 for 3.99, r_await 17.5 for 20.3 ms), so the job is
+ * unpaced and the rate a comment; a busy device without a queue, or one with idle time, keeps
+ * its pace. */
+Test(fiojob, saturated_device_is_unpaced)
+{
+	static const struct { double aqu, util; bool unpaced; } cases[] = {
+		{ 3.98, 100, true }, { 0.97, 99, true }, { 0.75, 90, true },
+		{ 0.6, 95, false }, { 3.6, 89, false }, { 0.67, 50, false },
+	};
+	struct fiojob_dev d = { .name = "loop13" };
+	struct fiojob_params p;
+	struct sbuf sb = SBUF_INIT;
+
+	d.row.r_s = 193.4;
+	d.row.rkb_s = 193.4 * 16;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d.row.aqu_sz = cases[i].aqu;
+		d.row.util = cases[i].util;
+		cr_assert_eq(fiojob_derive(&d, &p), 0);
+		cr_assert_eq(p.unpaced, cases[i].unpaced, "aqu-sz %.2f at %.0f %%", cases[i].aqu,
+			     cases[i].util);
+	}
+	d.row.aqu_sz = 3.98;
+	d.row.util = 100;
+	cr_assert_eq(fiojob_section(&sb, &d), 0);
+	cr_assert(strstr(sbuf_str(&sb), "rw=randread\nbs=16384\n; rate_iops=193\niodepth=4\n"),
+		  "%s", sbuf_str(&sb));
+	cr_assert(strstr(sbuf_str(&sb), "so the job is unpaced"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	d.row.util = 60;
+	cr_assert_eq(fiojob_section(&sb, &d), 0);
+	cr_assert(strstr(sbuf_str(&sb), "\nrate_iops=193\niodepth=8\n"), "%s", sbuf_str(&sb));
+	cr_assert(!strstr(sbuf_str(&sb), "unpaced"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}
+
 Test(fiojob, caveats_follow_the_numbers)
 {
 	struct fiojob_dev d = mixed();

@@ -68,6 +68,7 @@ int fiojob_derive(const struct fiojob_dev *d, struct fiojob_params *p)
 	p->wbs = p->writes > 0 ? fiojob_bs(wkb / p->writes) : 0;
 	p->rwmixread = (unsigned)lround(100.0 * p->reads / (p->reads + p->writes));
 	p->iodepth = fiojob_iodepth(r->aqu_sz, r->util);
+	p->unpaced = r->util >= FIOJOB_BUSY && r->aqu_sz >= 1.0 - FIOJOB_QUEUE_SLACK;
 	if (p->writes > 0 && r->f_s > 0)
 		p->fdatasync = (unsigned)fmax(1.0, round(p->writes / r->f_s));
 	p->rate_r = (unsigned)lround(p->reads);
@@ -136,6 +137,23 @@ static void fiojob_caveats(struct sbuf *sb, const struct fiojob_dev *d,
 		  "up (there\n;   fio fills the queue to iodepth); else twice aqu-sz (rate_iops sets "
 		  "the pace,\n;   iodepth leaves room for overlaps); aqu-sz also counts other "
 		  "processes' requests\n");
+	if (p->unpaced)
+		sbuf_puts(sb, "; - the device was busy all the time with a queue: the rates are what "
+			  "it could do,\n;   not what the load asked, so the job is unpaced (a rate_iops "
+			  "at a device's\n;   limit lets its queue drain); the rates are a comment\n");
+}
+
+/* rate_iops=R[,W], as a comment when the job is unpaced. */
+static void fiojob_rate(struct sbuf *sb, const struct fiojob_params *p)
+{
+	const char *c = p->unpaced ? "; " : "";
+
+	if (p->reads > 0 && p->writes > 0)
+		sbuf_printf(sb, "%srate_iops=%u,%u\n", c, p->rate_r, p->rate_w);
+	else if (p->reads > 0)
+		sbuf_printf(sb, "%srate_iops=%u\n", c, p->rate_r);
+	else
+		sbuf_printf(sb, "%srate_iops=%u\n", c, p->rate_w);
 }
 
 int fiojob_section(struct sbuf *sb, const struct fiojob_dev *d)
@@ -159,15 +177,13 @@ int fiojob_section(struct sbuf *sb, const struct fiojob_dev *d)
 		sbuf_printf(sb, "filename=/dev/%s\n", d->name);
 	}
 	if (p.reads > 0 && p.writes > 0)
-		sbuf_printf(sb, "rw=randrw\nrwmixread=%u\nbs=%llu,%llu\nrate_iops=%u,%u\n",
-			    p.rwmixread, (unsigned long long)p.rbs, (unsigned long long)p.wbs,
-			    p.rate_r, p.rate_w);
+		sbuf_printf(sb, "rw=randrw\nrwmixread=%u\nbs=%llu,%llu\n", p.rwmixread,
+			    (unsigned long long)p.rbs, (unsigned long long)p.wbs);
 	else if (p.reads > 0)
-		sbuf_printf(sb, "rw=randread\nbs=%llu\nrate_iops=%u\n",
-			    (unsigned long long)p.rbs, p.rate_r);
+		sbuf_printf(sb, "rw=randread\nbs=%llu\n", (unsigned long long)p.rbs);
 	else
-		sbuf_printf(sb, "rw=randwrite\nbs=%llu\nrate_iops=%u\n",
-			    (unsigned long long)p.wbs, p.rate_w);
+		sbuf_printf(sb, "rw=randwrite\nbs=%llu\n", (unsigned long long)p.wbs);
+	fiojob_rate(sb, &p);
 	sbuf_printf(sb, "iodepth=%u\n", p.iodepth);
 	if (p.fdatasync)
 		sbuf_printf(sb, "fdatasync=%u\n", p.fdatasync);

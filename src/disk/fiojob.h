@@ -18,6 +18,7 @@
 #ifndef IOPROBE_FIOJOB_H
 #define IOPROBE_FIOJOB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "iostat.h"
@@ -43,6 +44,8 @@ struct fiojob_params {
 				    * below: it), at least 1; else twice aqu-sz (1 below 0.5) */
 	unsigned fdatasync;        /* fio fdatasync=N (a flush every N writes), 0 = none */
 	unsigned rate_r, rate_w;   /* rate_iops per direction */
+	bool unpaced;              /* %util >= 90 with aqu-sz >= 0.75: the rates are the device's
+				    * limit, not the load's pace; rate_iops is written as a comment */
 };
 
 /*
