@@ -304,3 +304,41 @@ Test(htmlreport, empty_run)
 	free(html);
 	hr_free(&r);
 }
+
+/* --sweep: a series per size and depth, every step at its asked and achieved rate, the knee,
+ * best point and limit marked in the plot and the table, the conclusions line by line. */
+Test(htmlreport, sweep_table_and_plot)
+{
+	struct hr_run r;
+	struct sweep_row w = { .size = 4096, .depth = 1, .verdict = "keeps up <&>" };
+	const double asked[6] = { 50, 100, 200, 50, 100, 200 };
+	char *html;
+
+	run_init(&r, 1);
+	for (size_t k = 0; k < 6; k++) {
+		w.depth = k < 3 ? 1 : 4;
+		w.asked = asked[k];
+		w.achieved = k == 2 ? 120 : asked[k];
+		w.kept_up = k != 2;
+		cr_assert_eq(hr_sweep_step(&r, 0, &w, true), 0);
+	}
+	cr_assert_eq(hr_sweep_end(&r, 0, "best: 4 KiB at 100/s\nlimit: 4 KiB at 200/s", -1, 1, 5), 0);
+	html = write_report(&r);
+	cr_assert(strstr(html, "<section class=\"sweep\" id=\"sweep-0\"><h3>Sweep across sizes"));
+	cr_assert_eq(count(html, "<polyline class=\"series s"), 2);
+	cr_assert_eq(count(html, "<circle class=\"step "), 6);
+	cr_assert(strstr(html, "<circle class=\"step s0 short\""));
+	cr_assert(strstr(html, "data-step=\"2\" data-asked=\"200.000\" data-achieved=\"120.000\""));
+	cr_assert(strstr(html, "<circle class=\"best\""));
+	cr_assert(strstr(html, "<circle class=\"limit\""));
+	cr_assert(!strstr(html, "<circle class=\"knee\""));
+	cr_assert_eq(count(html, "<tr class=\"best\">"), 1);
+	cr_assert_eq(count(html, "<tr class=\"limit\">"), 1);
+	cr_assert(strstr(html, "keeps up &lt;&amp;&gt;"));
+	cr_assert(strstr(html, "<pre class=\"conclusions\">best: 4 KiB at 100/s\nlimit: 4 KiB at "
+			 "200/s\n</pre>"));
+	cr_assert(strstr(html, "asked (requests/s, log)") && strstr(html, "achieved (requests/s, log)"));
+	cr_assert(strstr(html, "4 KiB, depth 4"));
+	free(html);
+	hr_free(&r);
+}

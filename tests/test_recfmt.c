@@ -268,3 +268,41 @@ Test(recfmt, refusals_and_damage)
 	free(ev);
 	free(tl);
 }
+
+/* --sweep: a step's row and printed line, the conclusions with their step numbers. */
+Test(recfmt, sweep_step_and_knee)
+{
+	struct rec_target t;
+	struct rec_header h = header(&t);
+	struct sbuf sb = SBUF_INIT;
+	struct recread rd = RECREAD_INIT;
+	struct rec_event *ev = calloc(1, sizeof(*ev));
+	struct sweep_row r = { .size = 262144, .asked = 35, .achieved = 34.9, .expected = 70,
+			       .dev_rate = 70.2, .areq_kb = 128, .aqu = 0.95, .await_ms = 13.5,
+			       .util = 99.1, .dev_mbs = 8.77, .p50_ns = 14000000,
+			       .p99_ns = 19000000, .skipped = 2, .kept_up = true,
+			       .verdict = "keeps up: dev 70/s \"2 pieces\"", .depth = 4 };
+	char msg[256];
+
+	recfmt_header(&sb, &h);
+	recfmt_step(&sb, 0, 7, 99, true, &r, "256 KiB  4  35 ...");
+	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);
+	cr_assert(ev->kind == REC_STEP && ev->seq == 7 && ev->grid && ev->real == 99);
+	cr_assert(ev->srow.size == 262144 && ev->srow.depth == 4 && ev->srow.kept_up);
+	cr_assert(ev->srow.asked == 35 && ev->srow.achieved == 34.9 && ev->srow.aqu == 0.95);
+	cr_assert(ev->srow.p50_ns == 14000000 && ev->srow.p99_ns == 19000000);
+	cr_assert(ev->srow.skipped == 2 && ev->srow.dev_mbs == 8.77 && ev->srow.util == 99.1);
+	cr_assert_str_eq(ev->srow.verdict, "keeps up: dev 70/s \"2 pieces\"");
+	cr_assert_str_eq(ev->line, "256 KiB  4  35 ...");
+	sbuf_reset(&sb);
+	recfmt_knee(&sb, 0, 100, true, "best: 256 KiB\nlimit: 1 MiB", -1, 3, 7);
+	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);
+	cr_assert(ev->kind == REC_KNEE && ev->knee == -1 && ev->best == 3 && ev->limit == 7);
+	cr_assert_str_eq(ev->text, "best: 256 KiB\nlimit: 1 MiB");
+	sbuf_reset(&sb);
+	sbuf_puts(&sb, "{\"type\":\"step\",\"target\":0,\"step\":1}\n");
+	cr_assert_eq(read_all(&rd, &sb, ev, msg), -EINVAL, "a step without its row is damage");
+	recread_free(&rd);
+	sbuf_free(&sb);
+	free(ev);
+}

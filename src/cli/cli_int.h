@@ -221,6 +221,9 @@ void cli_iostat_target(struct sbuf *sb, const char *path, const struct verdict *
 /* Create o->record before anything is prepared: 0, or the exit code (said). */
 int cli_record_open(struct cli_run *r);
 
+/* The same for n targets into *rec (a grid's one recording): 0, or the exit code (said). */
+int cli_record_open_n(const struct opts *o, size_t n, struct recorder **rec);
+
 /*
  * Start recording the run's prepared targets (after --iostat's devices are
  * watched, before any probe or ticker runs: the header comes first). 0 or the exit code.
@@ -234,8 +237,22 @@ void cli_record_period(struct cli_target *tg, const struct tally *t);
 void cli_record_warning(struct cli_target *tg, const char *text);
 void cli_record_failure(struct cli_target *tg);
 
+/* --sweep: a finished step's row and its printed line (no newline); its step number. */
+uint64_t cli_record_step(struct cli_target *tg, const struct sweep_row *r, const char *line);
+
+/* --sweep's conclusions (the lines after the table) and the knee's step number (-1 none). */
+void cli_record_knee(struct cli_target *tg, const char *text, long knee);
+
 /* After the probes: the last periods, the summaries and the exit code; the file closed. */
 void cli_record_end(struct cli_run *r, int code);
+
+/*
+ * A grid's recording after its last cell: the conclusions (text, the best point's and
+ * the limit's step numbers, -1 none), the exit code; closed and freed. Returns whether
+ * a header was written (there is something to replay).
+ */
+bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
+			 int code);
 
 /* --replay FILE: print the recording as the run printed it; the exit code. */
 int cli_replay(const struct opts *o);
@@ -285,6 +302,8 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen);
 struct cli_grid {
 	struct sweepgrid g;
 	bool first;              /* -J: no row written yet */
+	struct recorder *rec;    /* --record: the grid's one recording (every cell's run writes
+				  * to it; the grid writes its conclusions and closes it), or NULL */
 };
 
 /* Options that do not go with a grid (several targets): -1 when o is fine, else the exit

@@ -30,26 +30,31 @@ static void cli_record_warn(const char *text)
 	cli_msg("%s", text);
 }
 
-int cli_record_open(struct cli_run *r)
+int cli_record_open_n(const struct opts *o, size_t n, struct recorder **rec)
 {
-	struct recorder_cfg cfg = { .path = r->o->record, .requests = r->o->record_requests,
+	struct recorder_cfg cfg = { .path = o->record, .requests = o->record_requests,
 				    .warn = cli_record_warn };
 	char msg[MSG_MAX];
 	int ret;
 
-	r->rec = malloc(sizeof(*r->rec));
-	if (!r->rec) {
+	*rec = malloc(sizeof(**rec));
+	if (!*rec) {
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	ret = recorder_open(r->rec, &cfg, r->n, msg, sizeof(msg));
+	ret = recorder_open(*rec, &cfg, n, msg, sizeof(msg));
 	if (ret) {
 		cli_msg("%s", msg);
-		free(r->rec);
-		r->rec = NULL;
+		free(*rec);
+		*rec = NULL;
 		return ret == -EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 	}
 	return 0;
+}
+
+int cli_record_open(struct cli_run *r)
+{
+	return cli_record_open_n(r->o, r->n, &r->rec);
 }
 
 /* Target tg's devices as the verdict reads them: its watch's, else its stack's. */
@@ -74,7 +79,8 @@ static void cli_record_stack(const struct cli_target *tg, struct rec_target *rt)
 	free(own);
 }
 
-int cli_record_start(struct cli_run *r, bool own_periods)
+/* The header: the run's settings, its targets and their devices; the writer started. */
+static int cli_record_header(struct cli_run *r, bool own_periods)
 {
 	const struct opts *o = r->o;
 	struct rec_header h = { 0 };
@@ -149,6 +155,13 @@ int cli_record_start(struct cli_run *r, bool own_periods)
 	return 0;
 }
 
+int cli_record_start(struct cli_run *r, bool own_periods)
+{
+	if (r->rec->wrote) /* a grid's later cell: the grid's recording has its header */
+		return 0;
+	return cli_record_header(r, own_periods);
+}
+
 static size_t cli_record_index(const struct cli_target *tg)
 {
 	return (size_t)(tg - tg->run->tg);
@@ -177,6 +190,32 @@ void cli_record_warning(struct cli_target *tg, const char *text)
 void cli_record_failure(struct cli_target *tg)
 {
 	recorder_failure(tg->run->rec, (long)cli_record_index(tg), -tg->ret, tg->msg);
+}
+
+uint64_t cli_record_step(struct cli_target *tg, const struct sweep_row *r, const char *line)
+{
+	return recorder_step(tg->run->rec, cli_record_index(tg), tg->run->o->sweep_grid != NULL, r,
+			     line);
+}
+
+void cli_record_knee(struct cli_target *tg, const char *text, long knee)
+{
+	recorder_knee(tg->run->rec, cli_record_index(tg), false, text, knee, -1, -1);
+}
+
+bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
+			 int code)
+{
+	bool wrote = rec->wrote;
+
+	if (wrote) {
+		recorder_finish_periods(rec);
+		recorder_knee(rec, 0, true, text, -1, best, limit);
+		recorder_end(rec, code);
+	}
+	recorder_close(rec);
+	free(rec);
+	return wrote;
 }
 
 void cli_record_end(struct cli_run *r, int code)

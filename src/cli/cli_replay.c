@@ -58,6 +58,7 @@ struct rp_target {
 	struct rec_row own[REC_DEVS];
 	struct rec_errors errors;    /* failures of every period */
 	uint64_t last_real;          /* the last period's end */
+	bool steps;                  /* --sweep steps were replayed: the table, not a summary */
 	struct metrics_target *m;    /* --prometheus: what the exporters would have counted */
 };
 
@@ -81,6 +82,8 @@ struct replay {
 	struct hr_run *hr;           /* --report: what the report draws, else NULL */
 	int report_fd;               /* --report: the file (-1 once written or dropped) */
 	bool report_only;            /* a live run's --report: nothing printed */
+	bool any_step;               /* a --sweep step was printed (the table's header is out) */
+	bool hr_err;                 /* the report ran out of memory */
 };
 
 /* Options a replay cannot honour: -1 when fine, else 1 (said). */
@@ -501,6 +504,32 @@ done:
 	sbuf_free(&sb);
 }
 
+/* A sweep's table is printed as the live run printed it (not with -J, --check, -B, -P, -p). */
+static bool rp_sweep_text(const struct replay *p)
+{
+	const struct opts *o = p->o;
+
+	return !o->json && !o->check && !o->batch && !o->print_interval && !o->print_count;
+}
+
+/* --sweep: a step's row as the live run printed it, the table's header before the first. */
+static void rp_step(struct replay *p, const struct rec_event *ev)
+{
+	struct rp_target *t = &p->t[ev->target];
+	struct sbuf sb = SBUF_INIT;
+
+	if (rp_sweep_text(p)) {
+		if (!p->any_step)
+			(ev->grid ? sweepgrid_format_header : sweep_format_header)(&sb);
+		sbuf_printf(&sb, "%s\n", ev->line);
+		rp_flush(p, &sb);
+	}
+	t->steps = p->any_step = true;
+	sbuf_free(&sb);
+	if (p->hr && hr_sweep_step(p->hr, ev->target, &ev->srow, ev->grid))
+		p->hr_err = true;
+}
+
 static void rp_event(struct replay *p, const struct rec_event *ev)
 {
 	struct rp_target *t = &p->t[ev->target];
@@ -547,6 +576,21 @@ static void rp_event(struct replay *p, const struct rec_event *ev)
 		t->ret = ev->ret;
 		t->errors = ev->errors; /* the whole run's, the last partial period's too */
 		snprintf(t->msg, sizeof(t->msg), "%s", ev->text);
+		break;
+	case REC_STEP:
+		rp_step(p, ev);
+		break;
+	case REC_KNEE:
+		if (t->steps && rp_sweep_text(p)) {
+			struct sbuf sb = SBUF_INIT;
+
+			sbuf_printf(&sb, "%s\n", ev->text);
+			rp_flush(p, &sb);
+			sbuf_free(&sb);
+		}
+		if (p->hr && hr_sweep_end(p->hr, ev->target, ev->text, ev->knee, ev->best,
+					  ev->limit))
+			p->hr_err = true;
 		break;
 	case REC_END:
 		p->have_end = true;
@@ -607,7 +651,7 @@ static int rp_conclude(struct replay *p, uint64_t real)
 				sbuf_putc(&sb, '\n');
 		} else if (o->batch) {
 			report_raw_line(&sb, &t->rc, &t->total);
-		} else if (!(o->quiet && (o->print_count || o->print_interval))) {
+		} else if (!(o->quiet && (o->print_count || o->print_interval)) && !t->steps) {
 			report_summary(&sb, &t->rc, &t->total, split ? &t->read : NULL,
 				       split ? &t->write : NULL);
 		}
@@ -729,6 +773,12 @@ static int rp_run(struct replay *p, gzFile gz)
 		for (size_t i = 0; i < p->n; i++)
 			if (p->t[i].seen)
 				hr_total(p->hr, i, &p->t[i].total);
+		if (p->hr_err) {
+			cli_msg("--report: out of memory");
+			cli_report_drop(p->o, p->report_fd);
+			p->report_fd = -1;
+			return CLI_EXIT_PREPARE;
+		}
 		c = cli_report_write(p->o, p->report_fd, p->hr);
 		p->report_fd = -1;
 		if (c)

@@ -779,6 +779,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		       const struct view_ops *view, const struct target_progress *pg)
 {
 	struct cli_run r = { .o = o, .ops = ops, .n = o->npaths };
+	struct cli_grid *grid = o->sweep_grid;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t ready;
 	int code, report_fd = -1;
@@ -792,12 +793,14 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	if (o->report && (report_fd = cli_report_create(o, &code)) < 0) {
+	if (o->report && !grid && (report_fd = cli_report_create(o, &code)) < 0) {
 		free(r.tg);
 		return code;
 	}
 	outw_init(&r.out, STDOUT_FILENO, o->json_lines);
-	if (o->record && (code = cli_record_open(&r))) {
+	if (grid && grid->rec) {
+		r.rec = grid->rec; /* a grid's cell: the grid's one recording */
+	} else if (o->record && (code = cli_record_open(&r))) {
 		outw_destroy(&r.out);
 		free(r.tg);
 		if (report_fd >= 0)
@@ -820,7 +823,9 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	else
 		code = run_plain(&r, code);
 	wrote = r.rec && r.rec->wrote;
-	if (r.rec)
+	if (grid && grid->rec)
+		r.rec = NULL; /* the grid ends its recording after its last cell */
+	else if (r.rec)
 		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
 	if (report_fd >= 0 && wrote) { /* the report from the recording just closed */
 		int c = cli_replay_report(o, report_fd);

@@ -58,6 +58,19 @@ static void cli_sweep_end(const struct cli_target *tg, const struct sweep_run *s
 	sbuf_free(&knee);
 }
 
+/* --record: step r with its table row (in line, emptied); the step's number. */
+static uint64_t cli_sweep_record(struct cli_target *tg, const struct sweep_row *r,
+				 struct sbuf *line)
+{
+	uint64_t k;
+
+	if (line->len && line->buf[line->len - 1] == '\n')
+		line->buf[--line->len] = '\0';
+	k = cli_record_step(tg, r, sbuf_str(line));
+	sbuf_reset(line);
+	return k;
+}
+
 /*
  * --sweep: step the asked rate on the same target with the same options,
  * each step -w long (5 s), judge each step with the saturation verdict, print
@@ -73,8 +86,10 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 	struct verdict_probe run;
 	struct sweep_run sr;
 	struct probe_cfg pc;
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, line = SBUF_INIT;
 	struct cli_grid *grid = o->sweep_grid; /* a cell of a grid: rows go there */
+	double knee_rate = 0;
+	long knee = -1;
 	bool first = true;
 	int ret = 0;
 
@@ -114,6 +129,7 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 		devwatch_sample(tg->watch, NULL, 0);
 		n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
 		sweep_run_done(&sr, &p->acct.total, devs, n, &r, verdict, sizeof(verdict));
+		r.depth = (unsigned)o->depth;
 		if (grid) {
 			long i;
 
@@ -124,6 +140,10 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 				ret = err_set(msg, msglen, (int)i, "out of memory");
 				break;
 			}
+			if (tg->run->rec) {
+				sweepgrid_format_row(&line, &grid->g, (size_t)i);
+				cli_sweep_record(tg, &r, &line);
+			}
 			if (o->json) {
 				if (!grid->first)
 					sbuf_puts(&sb, ", ");
@@ -132,20 +152,40 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 				sweepgrid_format_row(&sb, &grid->g, (size_t)i);
 			}
 			grid->first = false;
-		} else if (o->json) {
-			if (!first)
-				sbuf_puts(&sb, ", ");
-			sweep_json_row(&sb, &r);
 		} else {
-			sweep_format_row(&sb, &r);
+			if (tg->run->rec) {
+				uint64_t k;
+
+				sweep_format_row(&line, &r);
+				k = cli_sweep_record(tg, &r, &line);
+				if (r.kept_up && r.asked >= knee_rate) {
+					knee_rate = r.asked;
+					knee = (long)k;
+				}
+			}
+			if (o->json) {
+				if (!first)
+					sbuf_puts(&sb, ", ");
+				sweep_json_row(&sb, &r);
+			} else {
+				sweep_format_row(&sb, &r);
+			}
 		}
 		first = false;
 		ret = cli_sweep_out(tg, &sb);
 	}
 	if (!ret && !grid) {
 		cli_sweep_end(tg, &sr, &sb);
+		if (tg->run->rec) {
+			sweep_run_knee(&sr, &line);
+			if (line.len)
+				line.buf[--line.len] = '\0'; /* no newline at the end */
+			cli_record_knee(tg, sbuf_str(&line), knee);
+			sbuf_reset(&line);
+		}
 		ret = cli_sweep_out(tg, &sb);
 	}
+	sbuf_free(&line);
 	sbuf_free(&sb);
 	return ret;
 }

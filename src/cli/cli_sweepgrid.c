@@ -101,6 +101,35 @@ static int grid_guard(const struct opts *o, const struct sweepgrid_plan *p, stru
 	return CLI_EXIT_USAGE;
 }
 
+/*
+ * --record: the grid's conclusions (in the table's words) into its recording, which is
+ * then closed; --report: the report drawn from it (or dropped when nothing was
+ * recorded). Returns the exit code.
+ */
+static int grid_record_end(const struct opts *o, struct cli_grid *grid, int report_fd, int code)
+{
+	struct sbuf text = SBUF_INIT;
+	long beyond;
+	bool wrote;
+
+	sweepgrid_format_best(&text, &grid->g);
+	sweepgrid_format_limit(&text, &grid->g);
+	if (text.len)
+		text.buf[--text.len] = '\0';
+	wrote = cli_record_grid_end(grid->rec, sbuf_str(&text), sweepgrid_best(&grid->g),
+				    sweepgrid_limit(&grid->g, &beyond), code);
+	grid->rec = NULL;
+	sbuf_free(&text);
+	if (report_fd >= 0 && wrote) {
+		int c = cli_replay_report(o, report_fd);
+
+		return c && !code ? c : code;
+	}
+	if (report_fd >= 0)
+		cli_report_drop(o, report_fd);
+	return code;
+}
+
 int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 		   const struct view_ops *view, const struct target_progress *pg)
 {
@@ -111,7 +140,7 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 	struct sbuf sb = SBUF_INIT, line = SBUF_INIT;
 	uint64_t size;
 	unsigned depth;
-	int code = CLI_EXIT_OK, c;
+	int code = CLI_EXIT_OK, c, report_fd = -1;
 
 	grid_cfg(o, &cfg);
 	sweep_parse(o->sweep_rates, &rates, NULL, 0); /* checked already */
@@ -121,6 +150,16 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 	if ((c = grid_guard(o, &plan, &line)) >= 0) {
 		sbuf_free(&line);
 		return c;
+	}
+	if (o->report && (report_fd = cli_report_create(o, &code)) < 0) {
+		sbuf_free(&line);
+		return code;
+	}
+	if (o->record && (code = cli_record_open_n(o, 1, &grid.rec))) {
+		if (report_fd >= 0)
+			cli_report_drop(o, report_fd);
+		sbuf_free(&line);
+		return code;
 	}
 	sweepgrid_init(&grid.g, &cfg);
 	if (o->json) {
@@ -157,6 +196,10 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 		c = grid_out(&sb);
 		code = c ? c : code;
 	}
+	if (grid.rec)
+		code = grid_record_end(o, &grid, report_fd, code);
+	else if (report_fd >= 0)
+		cli_report_drop(o, report_fd);
 	sweepgrid_free(&grid.g);
 	sbuf_free(&sb);
 	sbuf_free(&line);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "htmlreport.h"
+#include "htmlreport_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,6 +34,7 @@ int hr_init(struct hr_run *r, size_t n)
 			return -ENOMEM;
 		}
 		t->fold = 1;
+		t->knee = t->best = t->limit = -1;
 		tally_init(&t->total);
 		t->path = t->fstype = t->device = "";
 	}
@@ -44,6 +46,8 @@ void hr_free(struct hr_run *r)
 	for (size_t i = 0; r->t && i < r->n; i++) {
 		free(r->t[i].col);
 		free(r->t[i].dev);
+		free(r->t[i].steps);
+		free(r->t[i].conclusions);
 	}
 	free(r->t);
 	r->t = NULL;
@@ -223,9 +227,6 @@ void hr_total(struct hr_run *r, size_t i, const struct tally *t)
 
 /* ---- writing ---- */
 
-#define W 1040.0    /* every plot's width */
-#define X0 76.0     /* the plot area's left edge */
-#define X1 1020.0   /* ... right edge */
 
 static const char *const hr_metric_name[HR_METRICS] = {
 	"r/s", "w/s", "f/s", "areq-sz", "aqu-sz", "await", "%util",
@@ -238,36 +239,7 @@ static const char *const hr_state_class[HR_STATES] = {
 	"none", "keeps-up", "falls-short", "other-io", "queue-building",
 };
 
-static void hr_esc(struct sbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': sbuf_puts(sb, "&amp;"); break;
-		case '<': sbuf_puts(sb, "&lt;"); break;
-		case '>': sbuf_puts(sb, "&gt;"); break;
-		case '"': sbuf_puts(sb, "&quot;"); break;
-		case '\'': sbuf_puts(sb, "&#39;"); break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				sbuf_putc(sb, ' ');
-			else
-				sbuf_putc(sb, *s);
-		}
-	}
-}
 
-/* A latency for people: "812 µs", "9.97 ms", "1.20 s". */
-static void hr_lat(struct sbuf *sb, uint64_t ns)
-{
-	if (ns < 1000)
-		sbuf_printf(sb, "%llu ns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		sbuf_printf(sb, "%.3g µs", ns / 1e3);
-	else if (ns < 1000000000)
-		sbuf_printf(sb, "%.3g ms", ns / 1e6);
-	else
-		sbuf_printf(sb, "%.3g s", ns / 1e9);
-}
 
 /* The columns of tg, the open one last; their count. */
 static size_t hr_cols(const struct hr_target *tg, const struct hr_col **out)
@@ -351,12 +323,6 @@ static void hr_time_axis(struct sbuf *sb, uint64_t span, double x0, double x1, d
 		    "time since start (s)</text></g>", (x0 + x1) / 2, y + 30);
 }
 
-/* A y axis label, turned, left of x0. */
-static void hr_ylabel(struct sbuf *sb, const char *text, double x, double ymid)
-{
-	sbuf_printf(sb, "<text class=\"axis-label y\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-		    "transform=\"rotate(-90 %.1f %.1f)\">%s</text>", x, ymid, x, ymid, text);
-}
 
 /* The unit of a log-latency axis up to fine row hi: ms from 1 ms up, else µs. */
 static double hr_lat_unit(double hi, const char **name)
@@ -922,6 +888,22 @@ static const char hr_css[] =
 	"font-variant-numeric:tabular-nums}dl{display:grid;grid-template-columns:max-content auto;"
 	"gap:.2em 1em}dt{color:var(--mute)}dd{margin:0}\n"
 	"tr.slowest{background:color-mix(in srgb,var(--short) 12%,transparent)}"
+	".series.s0,.step.s0{stroke:var(--line)}.step.kept.s0{fill:var(--line)}"
+	".series.s1,.step.s1{stroke:#d0021b}.step.kept.s1{fill:#d0021b}"
+	".series.s2,.step.s2{stroke:#0b8a3a}.step.kept.s2{fill:#0b8a3a}"
+	".series.s3,.step.s3{stroke:#8b3fbf}.step.kept.s3{fill:#8b3fbf}"
+	".series.s4,.step.s4{stroke:#e08a00}.step.kept.s4{fill:#e08a00}"
+	".series.s5,.step.s5{stroke:#008b8b}.step.kept.s5{fill:#008b8b}"
+	".series.s6,.step.s6{stroke:#a0522d}.step.kept.s6{fill:#a0522d}"
+	".series.s7,.step.s7{stroke:#c71585}.step.kept.s7{fill:#c71585}"
+	".step{stroke-width:1.5}.step.short{fill:var(--bg)}"
+	"circle.knee,circle.best,circle.limit{fill:none;stroke:var(--fg);stroke-width:2}"
+	"text.mark-label{font-weight:600}tr.knee,tr.best,tr.limit{background:color-mix(in srgb,"
+	"var(--ok) 14%,transparent)}table.sweep td{font-variant-numeric:tabular-nums;white-space:nowrap}"
+	"table.sweep td:last-child{white-space:normal}"
+	".key.s0{background:var(--line)}.key.s1{background:#d0021b}.key.s2{background:#0b8a3a}"
+	".key.s3{background:#8b3fbf}.key.s4{background:#e08a00}.key.s5{background:#008b8b}"
+	".key.s6{background:#a0522d}.key.s7{background:#c71585}\n"
 	".badge{color:var(--short)}\n";
 
 static void hr_header(struct sbuf *sb, const struct hr_run *r)
@@ -988,6 +970,8 @@ int htmlreport_write(struct sbuf *sb, const struct hr_run *r)
 		hr_histogram(sb, tg, i);
 		hr_pct_table(sb, tg, i);
 		hr_rate(sb, r, tg, i, span);
+		if (tg->nsteps)
+			hr_sweep_section(sb, tg, i);
 		if (tg->ndev) {
 			sbuf_printf(sb, "<section class=\"devices\" id=\"devices-%zu\"><h3>Devices "
 				    "(--iostat)</h3><p class=\"legend\">verdict: ", i);

@@ -24,7 +24,10 @@
  * data-n), svg.histogram#histogram-I (rect.bar, line.marker.pNN with
  * data-ns), table.percentiles#pct-I, svg.rate#rate-I, svg.device#dev-I-NAME
  * (rect.verdict with data-state, g.metric with data-metric and a polyline
- * whose data-v holds the values), text.axis-label on every axis.
+ * whose data-v holds the values), text.axis-label on every axis; a --sweep's
+ * section.sweep#sweep-I with svg.sweep#sweepplot-I (circle.step with
+ * data-asked, data-achieved and data-step; circle.knee, .best, .limit) and
+ * table.sweep#sweeptab-I (tr.knee, .best, .limit), pre.conclusions.
  * Pure: no I/O, no clocks.
  */
 #ifndef IOPROBE_HTMLREPORT_H
@@ -37,6 +40,7 @@
 #include "account.h"
 #include "iostat.h"
 #include "sbuf.h"
+#include "sweep.h"
 #include "verdict.h"
 
 #define HR_SUB 8          /* fine latency rows per octave */
@@ -49,6 +53,7 @@
 #define HR_DEVS 8         /* devices of a target drawn */
 #define HR_METRICS 7      /* r/s w/s f/s areq-sz aqu-sz await %util */
 #define HR_STATES 5       /* enum verdict_state */
+#define HR_STEPS 1024     /* --sweep steps of a target drawn at most */
 
 /* One column of a target's time axis: one period or several folded. */
 struct hr_col {
@@ -73,6 +78,17 @@ struct hr_dev {
 	struct hr_devpt pt[HR_DEV_PTS];
 };
 
+/* One --sweep step (a row of the operators' table). */
+struct hr_step {
+	uint64_t size;
+	unsigned depth;
+	double asked, achieved;    /* requests/s */
+	double expected, dev_rate, aqu, await_ms, util, dev_mbs;
+	uint64_t p50, p99;         /* ns */
+	bool kept_up;
+	char verdict[160];
+};
+
 struct hr_target {
 	const char *path, *fstype, *device;
 	size_t ncols;
@@ -84,6 +100,11 @@ struct hr_target {
 	uint64_t states[HR_STATES];/* --iostat blocks per verdict state */
 	size_t ndev;
 	struct hr_dev *dev;        /* HR_DEVS */
+	size_t nsteps;             /* --sweep: its steps (at most HR_STEPS kept) */
+	struct hr_step *steps;
+	bool grid;                 /* a size x depth grid */
+	char *conclusions;         /* the lines after the table, or NULL */
+	long knee, best, limit;    /* step numbers, -1 none */
 };
 
 struct hr_run {
@@ -119,6 +140,16 @@ void hr_verdict(struct hr_run *r, size_t i, enum verdict_state state);
 
 /* Target i's totals (the summary's, or its periods merged). */
 void hr_total(struct hr_run *r, size_t i, const struct tally *t);
+
+/* --sweep: target i's next step w (grid: a cell of a size x depth grid). 0 or -ENOMEM. */
+int hr_sweep_step(struct hr_run *r, size_t i, const struct sweep_row *w, bool grid);
+
+/*
+ * --sweep's end for target i: its conclusions' lines and the step numbers of
+ * the knee (a sweep), the best point and the limit (a grid), -1 for none.
+ * 0 or -ENOMEM.
+ */
+int hr_sweep_end(struct hr_run *r, size_t i, const char *text, long knee, long best, long limit);
 
 /* The report: a whole HTML document. 0 or -ENOMEM. */
 int htmlreport_write(struct sbuf *sb, const struct hr_run *r);

@@ -349,6 +349,50 @@ void recfmt_text(struct sbuf *sb, const char *type, long i, uint64_t real, int e
 	put_close(sb);
 }
 
+void recfmt_step(struct sbuf *sb, size_t i, uint64_t k, uint64_t real, bool grid,
+		 const struct sweep_row *r, const char *line)
+{
+	put_open(sb, "step");
+	put_u64(sb, "target", i);
+	put_u64(sb, "step", k);
+	put_u64(sb, "real", real);
+	put_bool(sb, "grid", grid);
+	put_u64(sb, "size", r->size);
+	put_u64(sb, "depth", r->depth);
+	put_dbl(sb, "asked", r->asked);
+	put_dbl(sb, "achieved", r->achieved);
+	put_dbl(sb, "expected", r->expected);
+	put_dbl(sb, "dev_rate", r->dev_rate);
+	put_dbl(sb, "areq_kb", r->areq_kb);
+	put_dbl(sb, "aqu_sz", r->aqu);
+	put_dbl(sb, "await_ms", r->await_ms);
+	put_dbl(sb, "util", r->util);
+	put_dbl(sb, "dev_mbs", r->dev_mbs);
+	put_u64(sb, "p50", r->p50_ns);
+	put_u64(sb, "p99", r->p99_ns);
+	put_u64(sb, "response_p50", r->rp50_ns);
+	put_u64(sb, "response_p99", r->rp99_ns);
+	put_u64(sb, "skipped", r->skipped);
+	put_bool(sb, "kept_up", r->kept_up);
+	put_str(sb, "verdict", r->verdict);
+	put_str(sb, "line", line);
+	put_close(sb);
+}
+
+void recfmt_knee(struct sbuf *sb, size_t i, uint64_t real, bool grid, const char *text,
+		 long knee, long best, long limit)
+{
+	put_open(sb, "knee");
+	put_u64(sb, "target", i);
+	put_u64(sb, "real", real);
+	put_bool(sb, "grid", grid);
+	put_str(sb, "text", text);
+	put_i64(sb, "knee", knee);
+	put_i64(sb, "best", best);
+	put_i64(sb, "limit", limit);
+	put_close(sb);
+}
+
 void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const char *msg,
 		    const struct tally *total, const struct rec_errors *e, const struct stats *read,
 		    const struct stats *write)

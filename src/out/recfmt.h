@@ -20,6 +20,7 @@
 #include "iostat.h"
 #include "sample.h"
 #include "sbuf.h"
+#include "sweep.h"
 #include "verdict.h"
 
 #define REC_FORMAT "ioprobe-record"
@@ -124,6 +125,23 @@ void recfmt_text(struct sbuf *sb, const char *type, long i, uint64_t real, int e
 void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const char *msg,
 		    const struct tally *total, const struct rec_errors *e, const struct stats *read,
 		    const struct stats *write);
+
+/*
+ * --sweep: step k (0, 1, ... over the whole sweep or grid) of target i ended
+ * at real: its row r (r->verdict: the verdict line), and line, the table row
+ * as it was printed (no newline); grid: a cell of a size x depth grid.
+ */
+void recfmt_step(struct sbuf *sb, size_t i, uint64_t k, uint64_t real, bool grid,
+		 const struct sweep_row *r, const char *line);
+
+/*
+ * --sweep's conclusions for target i at real: text, the lines printed after
+ * the table (newlines between them, none at the end); the step numbers of
+ * the knee (a sweep) or of the best point and the limit (a grid), -1 for
+ * none.
+ */
+void recfmt_knee(struct sbuf *sb, size_t i, uint64_t real, bool grid, const char *text,
+		 long knee, long best, long limit);
 
 /* The last line: the run's exit code. */
 void recfmt_end(struct sbuf *sb, uint64_t real, int code);

@@ -329,6 +329,35 @@ void recorder_failure(struct recorder *rc, long i, int err, const char *text)
 	sbuf_free(&sb);
 }
 
+uint64_t recorder_step(struct recorder *rc, size_t i, bool grid, const struct sweep_row *r,
+		       const char *line)
+{
+	struct sbuf sb = SBUF_INIT;
+	uint64_t k;
+
+	if (i >= rc->n)
+		return 0;
+	pthread_mutex_lock(&rc->lock);
+	k = rc->tgt[i].steps++;
+	pthread_mutex_unlock(&rc->lock);
+	recfmt_step(&sb, i, k, clock_realtime(), grid, r, line);
+	rec_queue(rc, &sb, true);
+	sbuf_free(&sb);
+	return k;
+}
+
+void recorder_knee(struct recorder *rc, size_t i, bool grid, const char *text, long knee,
+		   long best, long limit)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (i >= rc->n)
+		return;
+	recfmt_knee(&sb, i, clock_realtime(), grid, text, knee, best, limit);
+	rec_queue(rc, &sb, true);
+	sbuf_free(&sb);
+}
+
 void recorder_finish_periods(struct recorder *rc)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -44,6 +44,7 @@ struct recorder_tgt {
 	uint64_t seq;              /* periods written */
 	uint64_t skip_seen;        /* the run's skipped slots as of its last request */
 	uint64_t opened;           /* monotonic ns the open period began */
+	uint64_t steps;            /* --sweep steps written */
 	bool running;              /* periods are written for it */
 };
 
@@ -99,6 +100,17 @@ void recorder_verdict(struct recorder *rc, size_t i, const struct iostat_dev_row
 /* A warning (i -1: the run's) or a failure (errno err, positive) of target i. */
 void recorder_warning(struct recorder *rc, long i, const char *text);
 void recorder_failure(struct recorder *rc, long i, int err, const char *text);
+
+/*
+ * --sweep: target i finished a step (its row r, with r->verdict; line: the table row as
+ * printed, no newline; grid: a cell of a grid). Returns the step's number (0, 1, ...).
+ */
+uint64_t recorder_step(struct recorder *rc, size_t i, bool grid, const struct sweep_row *r,
+		       const char *line);
+
+/* --sweep's conclusions for target i (recfmt_knee: text, the step numbers or -1). */
+void recorder_knee(struct recorder *rc, size_t i, bool grid, const char *text, long knee,
+		   long best, long limit);
 
 /*
  * After the probes stopped: close every open period (cfg.period), then

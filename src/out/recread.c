@@ -416,6 +416,43 @@ static void rr_verdict(struct rr *r, int o, struct rec_event *ev)
 	rr_copy(r, ev->text, sizeof(ev->text), rr_str(r, o, "text"), "text");
 }
 
+/* A --sweep step: its row, verdict and printed line. */
+static void rr_step(struct rr *r, int o, struct rec_event *ev)
+{
+	struct sweep_row *w = &ev->srow;
+	uint64_t depth;
+
+	ev->kind = REC_STEP;
+	ev->target = rr_target(r, o);
+	ev->seq = rr_u64(r, o, "step");
+	ev->real = rr_u64(r, o, "real");
+	ev->grid = rr_bool(r, o, "grid");
+	memset(w, 0, sizeof(*w));
+	w->size = rr_u64(r, o, "size");
+	depth = rr_u64(r, o, "depth");
+	if (!r->err && depth > UINT32_MAX)
+		rr_bad(r, "out of range:", "depth");
+	w->depth = (unsigned)depth;
+	w->asked = rr_dbl(r, o, "asked");
+	w->achieved = rr_dbl(r, o, "achieved");
+	w->expected = rr_dbl(r, o, "expected");
+	w->dev_rate = rr_dbl(r, o, "dev_rate");
+	w->areq_kb = rr_dbl(r, o, "areq_kb");
+	w->aqu = rr_dbl(r, o, "aqu_sz");
+	w->await_ms = rr_dbl(r, o, "await_ms");
+	w->util = rr_dbl(r, o, "util");
+	w->dev_mbs = rr_dbl(r, o, "dev_mbs");
+	w->p50_ns = rr_u64(r, o, "p50");
+	w->p99_ns = rr_u64(r, o, "p99");
+	w->rp50_ns = rr_u64(r, o, "response_p50");
+	w->rp99_ns = rr_u64(r, o, "response_p99");
+	w->skipped = rr_u64(r, o, "skipped");
+	w->kept_up = rr_bool(r, o, "kept_up");
+	rr_copy(r, ev->text, sizeof(ev->text), rr_str(r, o, "verdict"), "verdict");
+	w->verdict = ev->text;
+	rr_copy(r, ev->line, sizeof(ev->line), rr_str(r, o, "line"), "line");
+}
+
 /* The event of object o of type type; 1 for a type to skip. */
 static int rr_event(struct rr *r, int o, const char *type, struct rec_event *ev)
 {
@@ -472,6 +509,17 @@ static int rr_event(struct rr *r, int o, const char *type, struct rec_event *ev)
 			rr_stats(r, o, "read", &ev->read);
 			rr_stats(r, o, "write", &ev->write);
 		}
+	} else if (!strcmp(type, "step")) {
+		rr_step(r, o, ev);
+	} else if (!strcmp(type, "knee")) {
+		ev->kind = REC_KNEE;
+		ev->target = rr_target(r, o);
+		ev->real = rr_u64(r, o, "real");
+		ev->grid = rr_bool(r, o, "grid");
+		rr_copy(r, ev->text, sizeof(ev->text), rr_str(r, o, "text"), "text");
+		ev->knee = (long)rr_i64(r, o, "knee");
+		ev->best = (long)rr_i64(r, o, "best");
+		ev->limit = (long)rr_i64(r, o, "limit");
 	} else if (!strcmp(type, "end")) {
 		ev->kind = REC_END;
 		ev->real = rr_u64(r, o, "real");

@@ -23,7 +23,7 @@
 
 enum rec_kind {
 	REC_HEADER, REC_PERIOD, REC_REQUEST, REC_IOSTAT, REC_VERDICT, REC_WARNING, REC_FAILURE,
-	REC_SUMMARY, REC_END, REC_SKIPPED,
+	REC_SUMMARY, REC_END, REC_SKIPPED, REC_STEP, REC_KNEE,
 };
 
 struct rec_row {
@@ -50,7 +50,12 @@ struct rec_event {
 	struct verdict_probe probe; /* verdict: the per-interval fields */
 	char state[32], reason[48]; /* verdict: as recorded (the replay judges again) */
 	int ret;                    /* summary: the probe's result; end: the exit code */
-	char text[MSG_MAX];         /* warning, failure, summary message, verdict text */
+	char text[MSG_MAX];         /* warning, failure, summary message, verdict text; step: its
+				     * verdict line; knee: the conclusions' lines */
+	bool grid;                  /* step, knee: of a size x depth grid */
+	struct sweep_row srow;      /* step: its row (verdict points at text); seq: its number */
+	char line[512];             /* step: the table row as printed */
+	long knee, best, limit;     /* knee: step numbers, -1 none */
 };
 
 struct recread {

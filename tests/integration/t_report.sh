@@ -7,7 +7,10 @@
 # nothing remote is referenced. Screenshots are kept in the build directory
 # (report-screenshot.png, report-screenshot-dark.png: the dark colour scheme). Also: an existing report is refused, --report without a recording
 # is refused, a live run's --record F --report OUT writes the same sections, and a replay of
-# something that is no recording leaves no file.
+# something that is no recording leaves no file. Chromium's own network log (--log-net-log)
+# holds no request made for the report's page (a copy with one remote image shows that the
+# check sees one). A --sweep's report: the operators' table, achieved against asked with the
+# knee marked, the knee line; a size x depth grid's: its best point and limit, one recording.
 . "$(dirname "$0")/lib.sh"
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser) || skip "needs chromium"
@@ -201,6 +204,83 @@ assert "http:" not in raw and "https:" not in raw and "//" not in re.sub(r"<styl
 for m in re.finditer(r'\b(src|href)\s*=\s*"([^"]*)"', raw):
     assert m.group(2).startswith(("data:", "#")), m.group(0)
 assert "<script" not in raw.lower()
+PY
+
+# ---- no network request: Chromium's network log of the page ----
+# netreqs FILE LOG: the URLs requested for FILE's page (the requests whose network isolation key
+# is the file:// page's: the browser's own update and account requests have other keys)
+netreqs() {
+	rm -rf "$T_TMP/chromium-net"
+	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T_TMP/chromium-net" --log-net-log="$2" \
+		--net-log-capture-mode=Everything --dump-dom "file://$1" >/dev/null 2>&1
+	python3 - "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+start = d["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+for e in d["events"]:
+    p = e.get("params", {})
+    if e["type"] == start and "file://" in p.get("network_isolation_key", "") and \
+            not p.get("url", "").startswith(("file:", "data:")):
+        print(p.get("url"))
+PY
+}
+sed 's|</body>|<img src="http://127.0.0.1:9/remote.png"></body>|' "$H" >"$T_TMP/remote.html"
+netreqs "$T_TMP/remote.html" "$T_TMP/remote.netlog" >"$T_TMP/remote.reqs"
+check "the network log sees a page's remote request (a copy with one remote image)" \
+	grep -qx 'http://127.0.0.1:9/remote.png' "$T_TMP/remote.reqs"
+netreqs "$H" "$T_TMP/report.netlog" >"$T_TMP/report.reqs"
+check "the report makes no network request (Chromium's network log of its page is empty)" \
+	eval '[ -s "$T_TMP/report.netlog" ] && [ ! -s "$T_TMP/report.reqs" ]'
+
+# ---- a sweep: its table, achieved against asked, the knee ----
+fault_ctl "$M" "latency 10ms" # about 100 requests/s at depth 1: 200/s falls short
+probe --sweep=25,50,200 -w 1 --record "$T_TMP/sweep.jsonl" --report "$T_TMP/sweep.html" "$DEV"
+cp "$OUT" "$T_TMP/sweep.live"
+check "--sweep --record --report: exit 0, a knee line, a report" rc_is 0 && \
+	out_has '^keeps up to ~50/s' && grep -q 'id="sweep-0"' "$T_TMP/sweep.html"
+probe --replay "$T_TMP/sweep.jsonl"
+check "the sweep replays as printed: the table and the knee line, no summary" \
+	eval 'rc_is 0 && diff "$T_TMP/sweep.live" "$OUT" >/dev/null && ! out_has "ioprobe statistics"'
+dom "$T_TMP/sweep.html" "$T_TMP/sweep.dom"
+check "the sweep's section: three steps against asked, the knee at 50/s, the table, labels" \
+	python3 - "$T_TMP/sweep.dom" <<'PY'
+import re, sys
+d = open(sys.argv[1]).read()
+sec = re.search(r'<section class="sweep" id="sweep-0">(.*?)</section>', d, re.S).group(1)
+plot = re.search(r'<svg class="sweep" id="sweepplot-0".*?</svg>', sec, re.S).group(0)
+steps = re.findall(r'<circle class="step s0 (kept|short)"[^>]*data-asked="([\d.]+)" '
+                   r'data-achieved="([\d.]+)"', plot)
+assert [float(a) for _, a, _ in steps] == [25, 50, 200], steps
+assert [k for k, _, _ in steps] == ["kept", "kept", "short"], steps
+assert float(steps[2][2]) < 180, steps        # got well under 200/s
+knee = re.findall(r'<circle class="knee"[^>]*data-step="(\d+)"', plot)
+assert knee == ["1"], knee
+assert "asked (requests/s, log)" in plot and "achieved (requests/s, log)" in plot
+rows = re.findall(r'<tr( class="[^"]*")?><td>4 KiB</td>', sec)
+assert len(rows) == 3 and rows[1] == ' class="knee"', rows
+assert re.search(r'<pre class="conclusions">keeps up to ~50/s', sec), sec[-400:]
+PY
+
+# ---- a size x depth grid: one recording, its best point and limit ----
+probe -A --sweep=100,200 -w 300ms -s 4k,8k -Q 1,2 --record "$T_TMP/grid.jsonl" \
+	--report "$T_TMP/grid.html" "$T_TMP"
+cp "$OUT" "$T_TMP/grid.live"
+check "a grid with --record --report: exit 0, one recording of its 8 steps, a report" \
+	eval 'rc_is 0 && err_empty && [ "$(grep -c "\"type\":\"step\"" "$T_TMP/grid.jsonl")" = 8 ] &&
+	      grep -q "id=\"sweep-0\"" "$T_TMP/grid.html"'
+probe --replay "$T_TMP/grid.jsonl"
+check "the grid replays its table, best and limit as printed (its plan line is not recorded)" \
+	eval 'rc_is 0 && diff <(grep -v "^plan:" "$T_TMP/grid.live") "$OUT" >/dev/null'
+check "the grid's report: four series, the best and the limit marked, rows marked" \
+	python3 - "$T_TMP/grid.html" <<'PY'
+import re, sys
+d = open(sys.argv[1]).read()
+assert len(re.findall(r'<polyline class="series s\d"', d)) == 4
+assert re.search(r'<circle class="best"', d) and re.search(r'<circle class="limit"', d)
+assert re.search(r'<tr class="[^"]*best', d) and re.search(r'<tr class="[^"]*limit', d)
+assert "Sweep across sizes and depths" in d and re.search(r'<pre class="conclusions">best: ', d)
 PY
 
 # ---- refusals and damage ----
