@@ -15,6 +15,12 @@ measured by bench/tui_cpu.sh (in tmux; the UI thread's utime+stime over 60 s).
 --fleet (issue 17): /metrics serve time with 16 file targets at -i 1ms each (goal <= 2 ms per
 scrape) and their achieved/asked rates under 20 scrapes/s; its table goes between the
 bench-fleet markers.
+--record (issue 27): what --record costs at 10 k req/s (-C -r 10k on a cached file, with and
+without --record, alternating runs: achieved/asked and start lateness p99; goal: the rate
+within 2 % and lateness p99 not moved), and --report of a 1-hour, 16-target recording (real
+periods of 16 cached files, repeated to 3,600 periods each): the time to draw it (goal <= 2 s),
+the file's size and the replay's max RSS against a 6-minute one (flat); its table goes between
+the bench-record markers.
 Goals (issue 3): rate achieved/asked >= 0.995 at -r 1k..100k; start lateness at -i 1ms
 median <= 5 us, p99 <= 50 us; avg at -C -i 0: sync <= 1.02 x ioping, io_uring <= 1.15 x
 the bare io_uring loop; -R requests/s >= 1.0 x ioping; max RSS <= 1.5 x ioping and flat.
@@ -44,7 +50,8 @@ def write_table(a, rows, begin, end):
     uname = os.uname()
     table = [f"Measured {time.strftime('%Y-%m-%d')} on {uname.sysname} {uname.release}, "
              f"{os.cpu_count()} CPUs{' (quick run)' if a.quick else ''}; `bench/run.py"
-             f"{' --multi' if a.multi else ''}{' --fleet' if a.fleet else ''}` to reproduce.", "",
+             f"{' --multi' if a.multi else ''}{' --fleet' if a.fleet else ''}"
+             f"{' --record' if getattr(a, 'record', False) else ''}` to reproduce.", "",
              "| measure | ioprobe | goal |", "|---|---|---|"]
     table += [f"| {x} | {y} | {z} |" for x, y, z in rows]
     replace_between(a, "\n".join(table), begin, end)
@@ -309,6 +316,86 @@ def scrape_body(port):
     return data.split(b"\r\n\r\n", 1)[-1]
 
 
+def lateness_p99(objs):
+    late = sorted(o["io"]["lateness"] for o in objs if "io" in o)
+    return late[min(len(late) - 1, int(len(late) * 0.99))], late[len(late) // 2]
+
+
+def stretch(src, dst, periods):
+    """Write to dst the recording src with its period lines repeated until every target has
+    `periods` of them (seq, mono and real moved on by one recorded period each time)."""
+    lines = [json.loads(l) for l in open(src)]
+    head = lines[0]
+    per = [l for l in lines if l["type"] == "period"]
+    n = head["targets"] and len(head["targets"])
+    step = head["period"] or 1000000000
+    base = {}
+    for l in per:
+        base.setdefault(l["target"], []).append(l)
+    with open(dst, "w") as f:
+        f.write(json.dumps(head) + "\n")
+        for k in range(periods):
+            for t in range(n):
+                src_l = dict(base[t][k % len(base[t])])
+                src_l["seq"] = k
+                src_l["mono"] = (k + 1) * step
+                src_l["real"] = head["real"] + (k + 1) * step
+                f.write(json.dumps(src_l, separators=(",", ":")) + "\n")
+        f.write(json.dumps({"type": "end", "real": head["real"] + (periods + 1) * step,
+                            "exit": 0}) + "\n")
+
+
+def record(a):
+    """--record's cost at 10 k req/s; --report of a 1-hour 16-target recording."""
+    probe = build_probe(a)
+    reps = 1 if a.quick else 3
+    n = 5000 if a.quick else 20000
+    base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    work = tempfile.mkdtemp(prefix="ioprobe-bench.", dir=base)
+    rows = []
+    try:
+        paths = make_files(work, 16)
+        res = {"plain": [], "record": [], "requests": []}
+        for rep in range(reps):
+            for kind in ("plain", "record", "requests"):
+                extra = []
+                if kind != "plain":
+                    rec = os.path.join(work, f"r{rep}{kind}.jsonl")
+                    extra = ["--record", rec] + (["--record-requests"] if kind == "requests" else [])
+                objs = json.loads(run([probe, "-C", "-r", "10k", "-c", str(n), "-J"] + extra +
+                                      [paths[0]]))
+                tot = [o for o in objs if "load" in o][-1]["load"]
+                p99, med = lateness_p99(objs)
+                res[kind].append((tot["count"] / (tot["time"] / 1e9) / 10000, p99, med))
+        for kind, what in (("plain", "no recording"), ("record", "--record"),
+                           ("requests", "--record --record-requests")):
+            r = res[kind]
+            rows.append((f"-C -r 10k, {n} requests, {what}: achieved/asked, lateness median / p99",
+                         f"{min(x[0] for x in r):.4f}..{max(x[0] for x in r):.4f}, "
+                         f"{statistics.median(x[2] for x in r) / 1e3:.1f} us / "
+                         f"{statistics.median(x[1] for x in r) / 1e3:.1f} us ({len(r)} runs)",
+                         "goal: rate within 2 % of no recording, p99 not moved" if kind != "plain"
+                         else "-"))
+        # a real 16-target recording, stretched to an hour and to 6 minutes
+        short = os.path.join(work, "short.jsonl")
+        subprocess.run([probe, "-C", "-i", "1ms", "-w", "3" if a.quick else "8", "-q",
+                        "--record", short] + paths, check=True, capture_output=True)
+        for mins in (6, 60):
+            rec = os.path.join(work, f"h{mins}.jsonl")
+            stretch(short, rec, mins * 60)
+            out = os.path.join(work, f"h{mins}.html")
+            t0 = time.monotonic()
+            rss = max_rss_kib([probe, "--replay", rec, "--report", out, "-q"])
+            wall = time.monotonic() - t0
+            rows.append((f"--replay --report of a {mins}-minute, 16-target recording "
+                         f"({os.path.getsize(rec) / 1e6:.0f} MB): time, report size, max RSS",
+                         f"{wall:.2f} s, {os.path.getsize(out) / 1e6:.2f} MB, {rss / 1024:.1f} MB",
+                         "goal <= 2 s for 1 hour; RSS flat" if mins == 60 else "-"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    write_table(a, rows, "<!-- bench-record:begin -->", "<!-- bench-record:end -->")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -318,7 +405,11 @@ def main():
     ap.add_argument("--fleet", action="store_true",
                     help="only /metrics with 16 targets (issue 17)")
     ap.add_argument("--depth", action="store_true", help="only the queue-depth runs (issue 14)")
+    ap.add_argument("--record", action="store_true",
+                    help="only --record's cost and --report's time (issue 27)")
     a = ap.parse_args()
+    if a.record:
+        return record(a)
     if a.multi:
         return multi(a)
     if a.fleet:
