@@ -157,6 +157,10 @@ static int cli_record_header(struct cli_run *r, bool own_periods)
 
 int cli_record_start(struct cli_run *r, bool own_periods)
 {
+	/* hang warnings as the watchdog says them, from each probe's request in flight */
+	for (size_t i = 0; i < r->n; i++)
+		if (r->tg[i].state == CLI_TARGET_READY && r->tg[i].p && r->tg[i].p->ctl)
+			recorder_watch(r->rec, i, r->tg[i].p->ctl, CLI_HANG_WARN_NS);
 	if (r->rec->wrote) /* a grid's later cell: the grid's recording has its header */
 		return 0;
 	return cli_record_header(r, own_periods);

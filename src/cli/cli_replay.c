@@ -723,8 +723,14 @@ static int rp_run(struct replay *p, gzFile gz)
 							  msg, sizeof(msg));
 		if (ret == 1)
 			continue;
-		if (ret == -EPROTO || (ret && !p->rd.have_header)) {
+		if (ret == -EPROTO) {
 			cli_msg("--replay: %s: %s", p->path, msg);
+			code = CLI_EXIT_PREPARE; /* nothing of it is replayed */
+			break;
+		}
+		if (ret && !p->rd.have_header) {
+			cli_msg("--replay: %s: not an ioprobe recording (line %lu: %s)", p->path, lineno,
+				msg);
 			code = CLI_EXIT_PREPARE; /* nothing of it is replayed */
 			break;
 		}

@@ -375,6 +375,14 @@ static int run_prepare_all(struct cli_run *r, const struct target_progress *pg, 
 	return code;
 }
 
+/* Stop the watchdog; the recorder stops reading its pages first. */
+static void run_watchdog_stop(struct cli_run *r)
+{
+	if (r->rec)
+		recorder_unwatch(r->rec);
+	watchdog_stop(&r->wd);
+}
+
 /*
  * Hang warnings ("ioprobe: request in flight for 5.0 s", naming the target when there are
  * several), from one watchdog process for all; started before any target is opened (it
@@ -596,7 +604,7 @@ static int run_plain(struct cli_run *r, int code)
 	code = c > code ? c : code;
 	ticker_stop(&r->iostat);
 	cli_fleet_end(&r->x); /* the probes have stopped: the textfile's last version */
-	watchdog_stop(&r->wd); /* after the exporters: its page holds the in-flight starts */
+	run_watchdog_stop(r); /* after the exporters: its page holds the in-flight starts */
 	return r->o->check ? run_check(r) : run_conclude(r, code);
 }
 
@@ -692,7 +700,7 @@ static int run_sweep(struct cli_run *r)
 	if (c || (r->rec && (c = cli_record_start(r, false))))
 		return c;
 	ret = cli_sweep(tg, tg->msg, sizeof(tg->msg));
-	watchdog_stop(&r->wd);
+	run_watchdog_stop(r);
 	if (r->out.err)
 		return cli_out_error(r->out.err);
 	if (ret) {
@@ -766,7 +774,7 @@ static int run_qualify_step(struct cli_run *r)
 	struct cli_target *tg = &r->tg[0];
 	int ret = run_qualify_measure(tg, tg->msg, sizeof(tg->msg));
 
-	watchdog_stop(&r->wd);
+	run_watchdog_stop(r);
 	if (ret) {
 		cli_msg("%s", tg->msg);
 		return CLI_EXIT_RUNTIME;
@@ -823,8 +831,10 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	else
 		code = run_plain(&r, code);
 	wrote = r.rec && r.rec->wrote;
-	if (grid && grid->rec)
-		r.rec = NULL; /* the grid ends its recording after its last cell */
+	if (grid && grid->rec) {
+		recorder_unwatch(r.rec); /* this cell's probes go; the grid's recording stays */
+		r.rec = NULL;            /* the grid ends it after its last cell */
+	}
 	else if (r.rec)
 		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
 	if (report_fd >= 0 && wrote) { /* the report from the recording just closed */
@@ -834,7 +844,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	} else if (report_fd >= 0) {
 		cli_report_drop(o, report_fd); /* nothing was recorded: nothing to draw */
 	}
-	watchdog_stop(&r.wd);
+	run_watchdog_stop(&r);
 	cli_iostat_release(&r);
 	for (size_t i = 0; i < r.n; i++)
 		run_release(&r.tg[i]);

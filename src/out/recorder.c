@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "msg.h"
 #include "out.h"
+#include "probe.h"
 
 static void rec_say(struct recorder *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -132,6 +133,47 @@ static int rec_write(struct recorder *rc, const char *buf, size_t len)
 	return out_write(rc->fd, buf, len);
 }
 
+/* The hang warnings due now into rc->pending; caller holds rc->out_lock. */
+static void rec_hangs(struct recorder *rc)
+{
+	uint64_t now = clock_now();
+
+	for (size_t i = 0; i < rc->n; i++) {
+		struct recorder_tgt *t = &rc->tgt[i];
+		uint64_t since;
+		char text[64];
+
+		if (!t->ctl)
+			continue;
+		since = atomic_load_explicit(&t->ctl->inflight, memory_order_relaxed);
+		if (!watchdog_due(&t->seen, since, now, rc->hang_warn))
+			continue;
+		snprintf(text, sizeof(text), "request in flight for %.1f s",
+			 (double)(now - since) / 1e9);
+		recfmt_text(&rc->pending, "warning", (long)i, clock_realtime(), 0, text);
+	}
+}
+
+void recorder_watch(struct recorder *rc, size_t i, const struct probe_ctl *ctl,
+		    uint64_t first_warn)
+{
+	if (i >= rc->n)
+		return;
+	pthread_mutex_lock(&rc->out_lock);
+	rc->tgt[i].ctl = ctl;
+	rc->tgt[i].seen = (struct watchdog_seen){ 0 };
+	rc->hang_warn = first_warn;
+	pthread_mutex_unlock(&rc->out_lock);
+}
+
+void recorder_unwatch(struct recorder *rc)
+{
+	pthread_mutex_lock(&rc->out_lock);
+	for (size_t i = 0; i < rc->n; i++)
+		rc->tgt[i].ctl = NULL;
+	pthread_mutex_unlock(&rc->out_lock);
+}
+
 static void *rec_writer(void *arg)
 {
 	struct recorder *rc = arg;
@@ -156,6 +198,8 @@ static void *rec_writer(void *arg)
 				ts.tv_nsec -= 1000000000L;
 			}
 			pthread_cond_timedwait(&rc->wake, &rc->out_lock, &ts);
+			if (rc->hang_warn && !rc->stopping)
+				rec_hangs(rc);
 		}
 		done = rc->stopping;
 		swap = rc->pending;

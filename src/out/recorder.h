@@ -26,6 +26,7 @@
 #include "sbuf.h"
 #include "ticker.h"
 #include "verdict.h"
+#include "watchdog.h"
 
 #define RECORDER_PENDING_MAX (64u << 20) /* bytes waiting for the writer at most */
 #define RECORDER_FLUSH_NS 200000000ull   /* the writer looks at least this often */
@@ -45,6 +46,8 @@ struct recorder_tgt {
 	uint64_t skip_seen;        /* the run's skipped slots as of its last request */
 	uint64_t opened;           /* monotonic ns the open period began */
 	uint64_t steps;            /* --sweep steps written */
+	const struct probe_ctl *ctl; /* its probe's request in flight, watched (recorder_watch) */
+	struct watchdog_seen seen;
 	bool running;              /* periods are written for it */
 };
 
@@ -63,6 +66,7 @@ struct recorder {
 	size_t n;
 	struct recorder_tgt *tgt;
 	uint64_t start;            /* monotonic ns of recorder_start */
+	uint64_t hang_warn;        /* recorder_watch: the first hang warning after this many ns */
 	uint64_t iostat_seq;
 	bool wrote;                /* the header went out */
 };
@@ -100,6 +104,19 @@ void recorder_verdict(struct recorder *rc, size_t i, const struct iostat_dev_row
 /* A warning (i -1: the run's) or a failure (errno err, positive) of target i. */
 void recorder_warning(struct recorder *rc, long i, const char *text);
 void recorder_failure(struct recorder *rc, long i, int err, const char *text);
+
+/*
+ * Watch target i's request in flight (ctl, on a page the probe shares) and
+ * record the hang warnings the watchdog says on stderr ("request in flight
+ * for 5.0 s", first after first_warn ns, then each time the wait doubles:
+ * watchdog_due), looked at by the writer every RECORDER_FLUSH_NS. ctl must
+ * stay mapped until recorder_unwatch or recorder_close.
+ */
+void recorder_watch(struct recorder *rc, size_t i, const struct probe_ctl *ctl,
+		    uint64_t first_warn);
+
+/* Stop watching every target (before their control pages go away). */
+void recorder_unwatch(struct recorder *rc);
 
 /*
  * --sweep: target i finished a step (its row r, with r->verdict; line: the table row as

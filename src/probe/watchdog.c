@@ -26,10 +26,18 @@ struct watchdog_page {
 	struct probe_ctl ctl[];
 };
 
-/* What the child remembers of one probe: the request it warned about, the next warning. */
-struct watchdog_seen {
-	uint64_t warned_for, next;
-};
+bool watchdog_due(struct watchdog_seen *w, uint64_t since, uint64_t now, uint64_t first_warn)
+{
+	if (since != w->warned_for) {
+		/* a new request (or none): start counting again */
+		w->warned_for = since;
+		w->next = first_warn;
+	}
+	if (!since || now <= since || now - since < w->next)
+		return false;
+	w->next *= 2;
+	return true;
+}
 
 /* One look at probe i's request in flight; warns when it has been there long enough. */
 static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_seen *w,
@@ -38,12 +46,7 @@ static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_se
 	uint64_t since = atomic_load_explicit(&pg->ctl[i].inflight, memory_order_relaxed);
 	uint64_t now = clock_now();
 
-	if (since != w->warned_for) {
-		/* a new request (or none): start counting again */
-		w->warned_for = since;
-		w->next = first_warn;
-	}
-	if (since && now > since && now - since >= w->next && !atomic_load(&pg->done)) {
+	if (watchdog_due(w, since, now, first_warn) && !atomic_load(&pg->done)) {
 		char line[PATH_MAX + 160];
 		int n = snprintf(line, sizeof(line), "%srequest in flight for %.1f s\n", prefix,
 				 (double)(now - since) / 1e9);
@@ -51,7 +54,6 @@ static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_se
 		if (n > 0)
 			out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n :
 						       sizeof(line) - 1);
-		w->next *= 2;
 	}
 }
 

@@ -9,10 +9,25 @@
 #ifndef IOPROBE_WATCHDOG_H
 #define IOPROBE_WATCHDOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 struct probe_ctl; /* probe.h: the probe publishes its request in flight there */
+
+/* What a watcher remembers of one probe: the request it warned about, the next warning. */
+struct watchdog_seen {
+	uint64_t warned_for, next;
+};
+
+/*
+ * The warning rule, for the watchdog and any other watcher (the recorder):
+ * since is the start of the request in flight (probe_ctl.inflight, 0 when
+ * none), now the monotonic time. True when a warning is due ("request in
+ * flight for (now - since) s"): first after first_warn ns, then each time
+ * the wait doubles; a new request starts the count again.
+ */
+bool watchdog_due(struct watchdog_seen *w, uint64_t since, uint64_t now, uint64_t first_warn);
 
 struct watchdog {
 	struct probe_ctl *ctl; /* on a shared page: give ctl[i] to probe i (p->ctl) */

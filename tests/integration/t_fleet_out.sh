@@ -50,8 +50,9 @@ truncate -s 4M "$F"
 timeout -k 5 30 "$IOPROBE" --influx -G -WWW -P 250ms -i 20ms -w 1 -S 1M "$F" >"$OUT" 2>"$ERR" < <(sleep 10)
 RC=$?
 check "--influx -G: exit 0" rc_is 0
-check "--influx -G: read and write lines" [ "$(grep -c 'operation=read' "$OUT")" -ge 3 ] && \
-	[ "$(grep -c 'operation=write' "$OUT")" -ge 3 ]
+check "--influx -G: read and write lines" \
+	eval '[ "$(grep -c '\''operation=read'\'' "$OUT")" -ge 3 ] && \
+	[ "$(grep -c '\''operation=write'\'' "$OUT")" -ge 3 ]'
 tap python3 "$LP" "$OUT" "$F" 6
 
 # ---- stdin at /dev/null (cron, a plain unit) is no stop signal: the run goes on to its count

@@ -34,7 +34,7 @@ for d in "$A" "$B" "$C"; do
 		eval "grep -A1 '^--- $d ' \"\$OUT\" | grep -q '^5 requests completed in '"
 done
 check "cli: the fault disk's p50 >= 5 ms" [ "$(p50_ms "$C")" -ge 5 ]
-check "cli: the loop devices' p50 < 5 ms" [ "$(p50_ms "$A")" -lt 5 ] && [ "$(p50_ms "$B")" -lt 5 ]
+check "cli: the loop devices' p50 < 5 ms" eval '[ "$(p50_ms "$A")" -lt 5 ] && [ "$(p50_ms "$B")" -lt 5 ]'
 # the request lines interleave as they complete (not one target's block after another's)
 line_of() { grep -n "^4 KiB <<< $1 " "$OUT" | "$2" -1 | cut -d: -f1; }
 interleave() {

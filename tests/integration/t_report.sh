@@ -29,12 +29,14 @@ dom() {
 
 # ---- usage ----
 probe --report "$T_TMP/x.html" -c 1 "$T_TMP"
-check "--report without a recording: exit 1, said" rc_is 1 && err_prefixed && \
-	[ ! -e "$T_TMP/x.html" ]
+check "--report without a recording: exit 1, said" \
+	eval 'rc_is 1 && err_prefixed && \
+	[ ! -e "$T_TMP/x.html" ]'
 echo nothing >"$T_TMP/not.jsonl"
 probe --replay "$T_TMP/not.jsonl" --report "$T_TMP/n.html"
-check "--replay of no recording --report: exit 2, no file left" rc_is 2 && err_prefixed && \
-	[ ! -e "$T_TMP/n.html" ]
+check "--replay of no recording --report: exit 2, no file left" \
+	eval 'rc_is 2 && err_prefixed && \
+	[ ! -e "$T_TMP/n.html" ]'
 
 # ---- a stepped run on the fault disk ----
 M=$T_TMP/fd
@@ -45,14 +47,15 @@ pid=$!
 sleep 4
 fault_ctl "$M" "latency 10ms"
 wait "$pid"
-check "the stepped run is recorded (exit 0)" [ $? = 0 ] && [ -s "$R" ]
+LIVE_RC=$?
+check "the stepped run is recorded (exit 0)" eval '[ "$LIVE_RC" = 0 ] && [ -s "$R" ]'
 probe --replay "$R" --report "$H"
-check "--replay --report: exit 0, the summary printed as before, a report written" \
-	rc_is 0 && err_empty && out_has 'p50/p90/p99/p99.9' && [ -s "$H" ]
+check "--replay --report: exit 0, the summary printed as before, a report written" eval 'rc_is 0 && err_empty && out_has '\''p50/p90/p99/p99.9'\'' && [ -s "$H" ]'
 P99=$(sed -nE 's|^p50/p90/p99/p99.9 = [^/]+/ [^/]+/ ([0-9.]+ [mun]?s) /.*|\1|p' "$OUT")
 probe --replay "$R" --report "$H"
-check "an existing report is refused (exit 1), left as it was" rc_is 1 && err_prefixed && \
-	err_has 'exists' && grep -q '</html>' "$H"
+check "an existing report is refused (exit 1), left as it was" \
+	eval 'rc_is 1 && err_prefixed && \
+	err_has '\''exists'\'' && grep -q '\''</html>'\'' "$H"'
 
 dom "$H" "$T_TMP/dom.html"
 check "chromium renders the report" [ -s "$T_TMP/dom.html" ]
@@ -238,8 +241,9 @@ check "the report makes no network request (Chromium's network log of its page i
 fault_ctl "$M" "latency 10ms" # about 100 requests/s at depth 1: 200/s falls short
 probe --sweep=25,50,200 -w 1 --record "$T_TMP/sweep.jsonl" --report "$T_TMP/sweep.html" "$DEV"
 cp "$OUT" "$T_TMP/sweep.live"
-check "--sweep --record --report: exit 0, a knee line, a report" rc_is 0 && \
-	out_has '^keeps up to ~50/s' && grep -q 'id="sweep-0"' "$T_TMP/sweep.html"
+check "--sweep --record --report: exit 0, a knee line, a report" \
+	eval 'rc_is 0 && \
+	out_has '\''^keeps up to ~50/s'\'' && grep -q '\''id="sweep-0"'\'' "$T_TMP/sweep.html"'
 probe --replay "$T_TMP/sweep.jsonl"
 check "the sweep replays as printed: the table and the knee line, no summary" \
 	eval 'rc_is 0 && diff "$T_TMP/sweep.live" "$OUT" >/dev/null && ! out_has "ioprobe statistics"'
@@ -286,21 +290,20 @@ PY
 # ---- refusals and damage ----
 ln -s "$T_TMP/elsewhere.html" "$T_TMP/link.html"
 probe --replay "$R" --report "$T_TMP/link.html"
-check "a symbolic link as the report is refused (exit 1), nothing made behind it" \
-	rc_is 1 && err_prefixed && [ ! -e "$T_TMP/elsewhere.html" ]
+check "a symbolic link as the report is refused (exit 1), nothing made behind it" eval 'rc_is 1 && err_prefixed && [ ! -e "$T_TMP/elsewhere.html" ]'
 probe --engine=null -c 3 -i 10ms -q --record "$T_TMP/same" --report "$T_TMP/same" "$T_TMP"
-check "--record and --report on one name: exit 1, no file left" \
-	rc_is 1 && err_prefixed && [ ! -e "$T_TMP/same" ]
+check "--record and --report on one name: exit 1, no file left" eval 'rc_is 1 && err_prefixed && [ ! -e "$T_TMP/same" ]'
 zcat "$R" | head -c "$(( $(zcat "$R" | wc -c) * 2 / 3 ))" >"$T_TMP/cut.jsonl"
 probe --replay "$T_TMP/cut.jsonl" --report "$T_TMP/cut.html" -q
 check "a cut recording: exit 3, said, the report drawn up to the cut" \
-	rc_is 3 && err_prefixed && grep -q 'id="heatmap-0"' "$T_TMP/cut.html" && \
-	grep -q '</html>' "$T_TMP/cut.html"
+	eval 'rc_is 3 && err_prefixed && grep -q '\''id="heatmap-0"'\'' "$T_TMP/cut.html" && \
+	grep -q '\''</html>'\'' "$T_TMP/cut.html"'
 
 # ---- a live run: --record F --report OUT ----
 probe -D -i 20ms -w 2 --iostat -q --record "$T_TMP/live.jsonl" --report "$T_TMP/live.html" "$DEV"
-check "--record --report: exit 0, the report written at the end" rc_is 0 && err_empty && \
-	grep -q 'id="heatmap-0"' "$T_TMP/live.html" && grep -q 'class="device"' "$T_TMP/live.html"
+check "--record --report: exit 0, the report written at the end" \
+	eval 'rc_is 0 && err_empty && \
+	grep -q '\''id="heatmap-0"'\'' "$T_TMP/live.html" && grep -q '\''class="device"'\'' "$T_TMP/live.html"'
 
 # ---- two targets: the comparison first, the slowest marked ----
 mkdir -p "$T_TMP/dir"
