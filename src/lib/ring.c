@@ -63,10 +63,25 @@ void ring_free(struct ring *r)
 	r->data = NULL;
 }
 
+/* The page size, asked of the system once (the producer hands pages back every 64 pushes). */
+static size_t ring_page(void)
+{
+	static _Atomic size_t page;
+	size_t p = atomic_load_explicit(&page, memory_order_relaxed);
+
+	if (!p) {
+		long v = sysconf(_SC_PAGESIZE);
+
+		p = v > 0 ? (size_t)v : 4096;
+		atomic_store_explicit(&page, p, memory_order_relaxed);
+	}
+	return p;
+}
+
 /* Hand back the whole pages of physical bytes [from, to) of r's storage. */
 static void ring_return_bytes(struct ring *r, size_t from, size_t to)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = ring_page();
 	uintptr_t a = ((uintptr_t)r->data + from + page - 1) & ~(uintptr_t)(page - 1);
 	uintptr_t b = ((uintptr_t)r->data + to) & ~(uintptr_t)(page - 1);
 
@@ -94,7 +109,7 @@ static void ring_return(struct ring *r, uint64_t head)
 		return;
 	/* the page holding tail's record is left (shared with waiting records): start the next
 	 * range a page of slots back, so that page goes once it is all consumed */
-	back = (uint64_t)((size_t)sysconf(_SC_PAGESIZE) / r->rec_size + 2);
+	back = (uint64_t)(ring_page() / r->rec_size + 2);
 	r->returned = tail > from + back ? tail - back : from;
 	if (tail - from >= r->capacity)
 		from = tail - r->capacity;
@@ -144,7 +159,7 @@ uint64_t ring_count(struct ring *r)
 
 long ring_resident(const struct ring *r)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = ring_page();
 	uintptr_t a = (uintptr_t)r->data & ~(uintptr_t)(page - 1);
 	size_t len = (uintptr_t)r->data + r->capacity * r->rec_size - a;
 	size_t n = (len + page - 1) / page;
