@@ -26,6 +26,8 @@
 #include "sweep.h"
 #include "sweepgrid.h"
 #include "tui_fmt.h"
+#include "tui_graph.h"
+#include "tui_gridplot.h"
 #include "tui_int.h"
 #include "tui_keys.h"
 #include "tui_text.h"
@@ -134,41 +136,98 @@ static int sw_paint_table(const struct sw *s, int y, int end)
 	return y;
 }
 
-/*
- * A grid's table from row y on: its header, the last rows that fit, then the best point
- * and the limit so far.
- */
-static int sw_paint_grid(const struct sw *s, int y, int end)
+/* Lines of text from row y on, below end, in attribute a (the first in head when not TA_NORMAL). */
+static int sw_paint_lines(const char *p, int y, int end, enum tui_attr head, enum tui_attr a)
 {
-	struct sbuf sb = SBUF_INIT, ends = SBUF_INIT;
-	size_t room = end - y > 3 ? (size_t)(end - y - 3) : 0, first;
+	for (bool first = true; *p && y < end; y++, first = false) {
+		size_t len = strcspn(p, "\n");
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		tui_text_put(y, 0, COLS, first && head != TA_NORMAL ? head : a, line);
+		p += len + (p[len] == '\n');
+	}
+	return y;
+}
+
+/*
+ * A grid's table in rows [y, end): its header and the last rows that fit; then the best point
+ * and the limit so far on rows ends and ends + 1.
+ */
+static void sw_paint_grid(const struct sw *s, int y, int end, int ends)
+{
+	struct sbuf sb = SBUF_INIT, tail = SBUF_INIT;
+	size_t room = end - y > 1 ? (size_t)(end - y - 1) : 0, first;
 	const struct sweepgrid *g = s->grid;
 
 	first = g->nrows > room ? g->nrows - room : 0;
 	sweepgrid_format_header(&sb);
 	for (size_t i = first; i < g->nrows; i++)
 		sweepgrid_format_row(&sb, g, i);
-	sweepgrid_format_best(&ends, g);
-	sweepgrid_format_limit(&ends, g);
-	for (const char *p = sbuf_str(&sb); *p && y < end; y++) {
-		size_t len = strcspn(p, "\n");
-		char line[512];
-
-		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
-		tui_text_put(y, 0, COLS, p == sbuf_str(&sb) ? TA_HEAD : TA_DATA, line);
-		p += len + (p[len] == '\n');
-	}
-	for (const char *p = sbuf_str(&ends); *p && y < end + 2; y++) {
-		size_t len = strcspn(p, "\n");
-		char line[512];
-
-		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
-		tui_text_put(y, 0, COLS, TA_BOLD, line);
-		p += len + (p[len] == '\n');
-	}
+	sweepgrid_format_best(&tail, g);
+	sweepgrid_format_limit(&tail, g);
+	sw_paint_lines(sbuf_str(&sb), y, end, TA_HEAD, TA_DATA);
+	sw_paint_lines(sbuf_str(&tail), ends, ends + 2, TA_NORMAL, TA_BOLD);
 	sbuf_free(&sb);
-	sbuf_free(&ends);
-	return y;
+	sbuf_free(&tail);
+}
+
+static enum tui_attr sw_curve_attr(size_t c)
+{
+	return (enum tui_attr)(TA_CURVE1 + (int)(c % TUI_GP_NCOLORS));
+}
+
+/* The grid drawn: achieved against asked per cell, the axes, the legend (tui_gridplot). */
+static void sw_paint_plot(const struct sw *s, const struct tui_gp_layout *lo)
+{
+	const struct sweepgrid *g = s->grid;
+	struct tui_gp_cell *plot = malloc((size_t)lo->plot_w * (size_t)lo->plot_h * sizeof(*plot));
+	char (*labels)[TUI_GP_LABEL_LEN] = malloc((size_t)lo->plot_h * sizeof(*labels));
+	struct tui_gp_entry legend[64];
+	struct tui_gp_scale sc;
+	char xaxis[TUI_GP_MAX_W + 1];
+	size_t n;
+
+	if (!plot || !labels) {
+		free(plot);
+		free(labels);
+		return;
+	}
+	tui_gridplot_scale(g, &sc);
+	tui_gridplot_compose(g, &sc, lo->plot_w, lo->plot_h, s->ascii, plot);
+	tui_gridplot_ylabels(&sc, lo->plot_h, labels);
+	tui_text_put(lo->title_y, 0, COLS, TA_LABEL, s->ascii ?
+		     "got/s (requests/s done, log) against asked/s, a curve per size and depth; / got = asked" :
+		     "got/s (requests/s done, log) against asked/s, a curve per size and depth; ╱ got = asked");
+	for (int r = 0; r < lo->plot_h; r++) {
+		int y = lo->plot_y + r;
+
+		tui_text_put_right(y, 0, TUI_GP_LABEL_W, TA_LABEL, labels[r]);
+		tui_text_put(y, TUI_GP_LABEL_W, 1, TA_DIM, tui_text_vline(s->ascii));
+		for (int x = 0; x < lo->plot_w; x++) {
+			const struct tui_gp_cell *c = &plot[(size_t)r * (size_t)lo->plot_w + (size_t)x];
+			char ch[8];
+			enum tui_attr a;
+
+			if (c->kind == TUI_GP_EMPTY)
+				continue;
+			ch[tui_graph_utf8(c->ch, ch)] = '\0';
+			a = c->kind == TUI_GP_IDEAL ? TA_DIM :
+			    c->kind == TUI_GP_BEST || c->kind == TUI_GP_LIMIT ? TA_SEL :
+			    sw_curve_attr(c->curve);
+			tui_text_put(y, lo->plot_x + x, 1, a, ch);
+		}
+	}
+	tui_gridplot_xaxis(&sc, lo->plot_w, xaxis, sizeof(xaxis));
+	tui_text_put(lo->xaxis_y, 0, TUI_GP_LABEL_W, TA_LABEL, "asked/s");
+	tui_text_put(lo->xaxis_y, lo->plot_x, lo->plot_w, TA_LABEL, xaxis);
+	n = tui_gridplot_legend(g, COLS, lo->legend_lines, s->ascii, legend, 64);
+	for (size_t i = 0; i < n; i++)
+		tui_text_put(lo->legend_y + legend[i].line, legend[i].x, COLS - legend[i].x,
+			     legend[i].curve == SIZE_MAX ? TA_BOLD : sw_curve_attr(legend[i].curve),
+			     legend[i].text);
+	free(plot);
+	free(labels);
 }
 
 static void sw_paint(struct sw *s)
@@ -199,11 +258,20 @@ static void sw_paint(struct sw *s)
 			 (unsigned long long)s->step_done);
 	}
 	tui_text_put(1, 0, COLS, s->over ? TA_OK : TA_WARN, buf);
-	y = sw_paint_steps(s, 3, s->grid ? LINES / 3 + 2 : LINES / 2 + 2);
-	if (s->grid)
-		y = sw_paint_grid(s, y + 1, LINES - 3);
-	else
-		y = sw_paint_table(s, y + 1, LINES - 3);
+	if (s->grid) {
+		struct tui_gp_layout lo;
+
+		tui_gridplot_layout(LINES, COLS, &lo);
+		if (lo.plot) {
+			sw_paint_plot(s, &lo);
+		} else { /* too small to draw: the cell's steps above the table */
+			lo.table_y = sw_paint_steps(s, 3, LINES / 3 + 2) + 1;
+		}
+		sw_paint_grid(s, lo.table_y, lo.table_end, lo.ends_y);
+	} else {
+		y = sw_paint_steps(s, 3, LINES / 2 + 2);
+		sw_paint_table(s, y + 1, LINES - 3);
+	}
 	if (s->over && !s->grid) {
 		struct sbuf knee = SBUF_INIT;
 
@@ -213,7 +281,6 @@ static void sw_paint(struct sw *s)
 		tui_text_put(LINES - 2, 0, COLS, TA_BOLD, sbuf_str(&knee));
 		sbuf_free(&knee);
 	}
-	(void)y;
 	tui_text_put(LINES - 1, 0, COLS, TA_KEY, "q quit (the table so far is printed)");
 	refresh();
 }

@@ -44,6 +44,13 @@ void tui_text_setup(bool color)
 		tui_attrs[TA_HEAT4] = COLOR_PAIR(2) | A_BOLD;
 		tui_attrs[TA_HEAT5] = COLOR_PAIR(3) | A_BOLD;
 		tui_attrs[TA_P99] = COLOR_PAIR(4) | A_BOLD;
+		/* the sweep grid's curves: a colour each (their glyphs differ too) */
+		tui_attrs[TA_CURVE1] = COLOR_PAIR(1) | A_BOLD;
+		tui_attrs[TA_CURVE2] = COLOR_PAIR(6) | A_BOLD;
+		tui_attrs[TA_CURVE3] = COLOR_PAIR(4) | A_BOLD;
+		tui_attrs[TA_CURVE4] = COLOR_PAIR(2) | A_BOLD;
+		tui_attrs[TA_CURVE5] = COLOR_PAIR(5) | A_BOLD;
+		tui_attrs[TA_CURVE6] = COLOR_PAIR(3) | A_BOLD;
 	} else {
 		/* monochrome: meaning through bold, reverse, underline and the glyphs */
 		tui_attrs[TA_NORMAL] = A_NORMAL;
@@ -68,6 +75,8 @@ void tui_text_setup(bool color)
 		tui_attrs[TA_HEAT4] = A_BOLD;
 		tui_attrs[TA_HEAT5] = A_BOLD;
 		tui_attrs[TA_P99] = A_BOLD | A_UNDERLINE;
+		for (int c = TA_CURVE1; c <= TA_CURVE6; c++)
+			tui_attrs[c] = A_NORMAL; /* the curves' glyphs tell them apart */
 	}
 }
 

@@ -18,7 +18,9 @@ enum tui_attr {
 	TA_NORMAL, TA_DATA, TA_SLOW, TA_ERROR, TA_CLIP, TA_PAUSED, TA_TITLE, TA_HEAD,
 	TA_LABEL, TA_OK, TA_WARN, TA_BAD, TA_KEY, TA_DIM, TA_SEL, TA_BOLD,
 	TA_HEAT1, TA_HEAT2, TA_HEAT3, TA_HEAT4, TA_HEAT5, /* the heatmap's colour ramp */
-	TA_P99, TA_NATTR
+	TA_P99,
+	TA_CURVE1, TA_CURVE2, TA_CURVE3, TA_CURVE4, TA_CURVE5, TA_CURVE6, /* the grid's curves */
+	TA_NATTR
 };
 
 /* Define colour pairs (color) or the monochrome attributes (!color); after curses started. */
