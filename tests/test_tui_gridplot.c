@@ -219,6 +219,21 @@ Test(tui_gridplot, best_and_limit_on_one_point_sit_side_by_side)
 	cr_assert_eq(at(p, 21, 20, 0), 'B');
 	cr_assert_eq(at(p, 21, 19, 0), 'L');
 	sweepgrid_free(&g);
+	/* two rows, two cells, one screen cell: 4 KiB at 100/s (aqu-sz 0.5, the best), 64 KiB at
+	 * 100/s getting 99 (aqu-sz 3, the limit) */
+	g = grid();
+	cell(&g, 4 * KIB, 1);
+	row(&g, 100, 100, 0.5, true);
+	cell(&g, 64 * KIB, 1);
+	row(&g, 100, 99, 3, true);
+	cr_assert_eq(sweepgrid_best(&g), 0);
+	cr_assert_eq(sweepgrid_limit(&g, NULL), 1);
+	tui_gridplot_compose(&g, &sc, 21, 11, false, p);
+	cr_assert_eq(at(p, 21, 10, 5), 'B');
+	cr_assert_eq(p[5 * 21 + 10].curve, 0);
+	cr_assert_eq(at(p, 21, 11, 5), 'L');
+	cr_assert_eq(p[5 * 21 + 11].curve, 1);
+	sweepgrid_free(&g);
 }
 
 Test(tui_gridplot, labels)

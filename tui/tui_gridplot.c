@@ -146,6 +146,7 @@ void tui_gridplot_compose(const struct sweepgrid *g, const struct tui_gp_scale *
 {
 	size_t *idx;
 	long best, limit;
+	int bx = 0, by = 0;
 
 	if (width < 1 || height < 1 || width > TUI_GP_MAX_W || height > TUI_GP_MAX_H)
 		return;
@@ -188,19 +189,20 @@ void tui_gridplot_compose(const struct sweepgrid *g, const struct tui_gp_scale *
 	}
 	best = sweepgrid_best(g);
 	limit = sweepgrid_limit(g, NULL);
+	if (best >= 0)
+		gp_at(g, sc, (size_t)best, width, height, &bx, &by);
 	if (limit >= 0) {
 		int x, y;
 
 		gp_at(g, sc, (size_t)limit, width, height, &x, &y);
-		if (limit == best) /* beside the best: to the right, at the edge to the left */
+		if (best >= 0 && x == bx && y == by) /* one cell: beside the best, right or left */
 			x += x + 1 < width ? 1 : -1;
 		gp_put(plot, width, height, x, y, 'L', TUI_GP_LIMIT, g->rows[limit].cell);
 	}
 	if (best >= 0) {
-		int x, y;
+		struct tui_gp_cell *c = &plot[(size_t)by * (size_t)width + (size_t)bx];
 
-		gp_at(g, sc, (size_t)best, width, height, &x, &y);
-		gp_put(plot, width, height, x, y, 'B', TUI_GP_BEST, g->rows[best].cell);
+		*c = (struct tui_gp_cell){ 'B', TUI_GP_BEST, (uint16_t)g->rows[best].cell };
 	}
 }
 

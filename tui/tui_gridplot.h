@@ -85,7 +85,8 @@ uint32_t tui_gridplot_glyph(size_t c, bool ascii);
  * cells (each at most TUI_GP_MAX_W, TUI_GP_MAX_H; larger does nothing). The
  * reference line first, then each cell's curve in the order run (its steps
  * by asked rate, joined by dots: '·', ASCII '.'), then its points, then 'B'
- * and 'L' (on one point: 'B' there, 'L' in the cell beside it).
+ * and 'L' (on one cell — one row, or two that land together: 'B' there, 'L'
+ * in the cell beside it).
  */
 void tui_gridplot_compose(const struct sweepgrid *g, const struct tui_gp_scale *sc, int width,
 			  int height, bool ascii, struct tui_gp_cell *plot);

@@ -196,23 +196,51 @@ assert d["limit"]["depth"] == 2 and d["limit"]["asked"] == 160, d["limit"]' "$OU
 }
 attempts 2 qauto
 
-## the view (tmux): each cell's steps, the grid's table so far with its best and limit;
-## q after the last cell prints the rows and the conclusions; q mid-grid ends the whole grid
+## the view (tmux): each cell's steps, the grid's table so far with its best and limit, the
+## grid drawn (a curve per cell, B and L marked, the legend) at 180x45 and at 80x24 with
+## --ascii and NO_COLOR; q after the last cell prints the rows and the conclusions; q mid-grid
+## ends the whole grid
 if command -v tmux >/dev/null 2>&1 && "$IOPROBE" -h 2>/dev/null | grep -q -- '-tui'; then
 	. "$(dirname "$0")/tui_lib.sh"
+	colour() { grep -Eq $'\e\\[([0-9]+;)*(3[1-6]|9[1-6])m' "$PANE"; }
 	SAVED_OUT=$OUT
 	OUT=$PANE
-	start 180 45 -- --tui --sweep=20,400 -s 4k,8k -w 1 -D "$L"
+	# 4 KiB and 1 MiB (four pieces of 7 ms: about 35/s): two curves apart at 400/s asked
+	start 180 45 -- --tui --sweep=20,400 -s 4k,1m -w 1 -D "$L"
 	check "view: the grid's table and its conclusions, the last cell drawn" \
 		eval 'wait_for "grid finished" 20 && in_pane "^size +depth +asked/s +asked-B/s" &&
-		      in_pane "^4 KiB +1 +20 " && in_pane "^8 KiB +1 +400 .*falls short" &&
-		      in_pane "^best: 8 KiB at 160 KiB/s \\(20/s, aqu-sz [0-9.]+, keeps up\\)" &&
-		      in_pane "^limit: 8 KiB at 160 KiB/s \\(aqu-sz [0-9.]+, keeps up; beyond it falls short: device saturated\\)" &&
-		      in_pane "8(\\.00)? KiB at depth 1, cell 2"'
+		      in_pane "^4 KiB +1 +20 " && in_pane "^1 MiB +1 +400 .*falls short" &&
+		      in_pane "^best: 4 KiB at 80 KiB/s \\(20/s, aqu-sz [0-9.]+, keeps up\\)" &&
+		      in_pane "^limit: 1 MiB at 20 MiB/s \\(aqu-sz [0-9.]+, keeps up; beyond it falls short: device saturated\\)" &&
+		      in_pane "1(\\.00)? MiB at depth 1, cell 2"'
+	check "view 180x45: the plot's axes with units, both cells' curves, B and L on them, the legend" \
+		eval 'in_pane "^got/s \\(requests/s done, log\\) against asked/s, a curve per size and depth; ╱ got = asked" &&
+		      in_pane "^ +1k│" && in_pane "^ +10│" && in_pane "^asked/s 10 +100 +1k$" &&
+		      in_pane "^● 4 KiB Q1  ■ 1 MiB Q1  B best  L limit" &&
+		      in_pane "^ +[0-9k]*│.*●" && in_pane "^ +[0-9k]*│.*■" &&
+		      in_pane "^ +[0-9k]*│.*B" && in_pane "^ +[0-9k]*│.*L" && in_pane "│.*╱"'
+	cap_e
+	check "view 180x45: the curves in colour" grep -Eq $'\e\\[([0-9]+;)*(3[1-6]|9[1-6])(;[0-9]+)*m(\e\\[[0-9;]*m)*[●■]' "$PANE"
 	TM send-keys -t t q
 	check "view: q prints the rows of both cells and the conclusions, exit 0" \
 		eval 'wait_for "^EXIT=0" 10 && in_pane "^4 KiB +1 +400 " &&
-		      in_pane "^8 KiB +1 +20 " && in_pane "^best: 8 KiB" && in_pane "^limit: 8 KiB" && terminal_restored'
+		      in_pane "^1 MiB +1 +20 " && in_pane "^best: 4 KiB" && in_pane "^limit: 1 MiB" && terminal_restored'
+	# 80x24, --ascii and NO_COLOR: fewer plot rows, plain characters, no colour, the legend
+	start 80 24 NO_COLOR=1 -- --tui --ascii --sweep=20,400 -s 4k,1m -w 1 -D "$L"
+	check "view 80x24 --ascii NO_COLOR: the plot (9 rows), axes, o and x curves, B and L, the legend" \
+		eval 'wait_for "grid finished" 20 && in_pane "^got/s \\(requests/s done, log\\) against asked/s" &&
+		      [ "$(grep -c "^ *[0-9k]*|" "$PANE")" = 9 ] && in_pane "^asked/s 10 +100 +1k$" &&
+		      in_pane "^o 4 KiB Q1  x 1 MiB Q1  B best  L limit$" && in_pane "^ +[0-9k]*\\|.*o" &&
+		      in_pane "^ +[0-9k]*\\|.*x" && in_pane "^ +[0-9k]*\\|.*B" && in_pane "^ +[0-9k]*\\|.*L" &&
+		      in_pane "^best: 4 KiB" && in_pane "^limit: 1 MiB" && in_pane "^size +depth"'
+	check "view 80x24 --ascii: nothing but ASCII on the screen" eval '! LC_ALL=C grep -q "[^ -~]" "$PANE"'
+	cap_e
+	check "view 80x24 NO_COLOR: no colour codes" eval '! colour'
+	TM resize-window -t t -x 40 -y 16
+	check "view 40x16: too small to draw, the table and conclusions stay" \
+		eval 'wait_gone "^asked/s 10" 5 && in_pane "^best: 4 KiB" && in_pane "^size +depth"'
+	TM send-keys -t t q
+	check "view 80x24: q, exit 0, the terminal restored" eval 'wait_for "^EXIT=0" 10 && terminal_restored'
 	start 180 45 -- --tui --sweep=20,40 -s 4k,8k,16k -w 1 -D "$L"
 	wait_for "cell 2" 20
 	TM send-keys -t t q
