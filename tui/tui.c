@@ -1,8 +1,8 @@
 /*
  * tui: the entry point of the full-screen view, its view_ops: the checks
  * before anything is prepared, the preparation screen, and the run — one
- * target's screen (tui_screen.c), the sweep on it (tui_sweep.c), or the
- * overview of several targets (tui_multi.c).
+ * target's screen (tui_screen.c), the sweep on it (tui_sweep.c), a step of
+ * --qualify (tui_qualify.c), or the overview of several targets (tui_multi.c).
  */
 #include "config.h"
 
@@ -51,6 +51,8 @@ static int tui_run(const struct view_params *vp, size_t n, char *msg, size_t msg
 {
 	if (n > 1)
 		return tui_multi_run(vp, n, msg, msglen);
+	if (vp->qualify)
+		return tui_qualify_run(vp, msg, msglen);
 	if (vp->cfg->sweep)
 		return tui_sweep_run(vp, msg, msglen);
 	return tui_screen_run(vp, msg, msglen);

@@ -66,6 +66,8 @@ struct tui_loop_ops {
 };
 void tui_loop_run(const struct tui_loop_ops *ops, const volatile sig_atomic_t *stop);
 
+/* One step of --qualify under the view (vp->qualify): 0 or -errno, msg (tui_qualify.c). */
+int tui_qualify_run(const struct view_params *vp, char *msg, size_t msglen);
 /* One target's whole run on its screen (view_ops.run without --sweep): 0 or -errno, msg. */
 int tui_screen_run(const struct view_params *vp, char *msg, size_t msglen);
 /* A target's screen before the terminal opens; NULL when out of memory. */

@@ -240,7 +240,7 @@ static int cli_targets(const struct opts *o, const struct engine_ops *ops,
 	if (o->npaths == 1 || o->sweep) /* several sweeps run one target at a time */
 		shown = cli_progress_for(o, view, &progress, &view_progress);
 	if (o->qualify)
-		return cli_qualify(o, shown);
+		return cli_qualify(o, view, shown);
 	if (opts_sweep_grid(o))
 		return cli_sweep_grid(o, ops, view, shown);
 	return cli_run(o, ops, view, shown);

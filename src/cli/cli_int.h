@@ -328,11 +328,13 @@ int cli_qualify_check(const struct opts *o);
 /*
  * --qualify PROFILE TARGET: parse the profile, check the target (room for the working set,
  * -WWW for writes), run each step through cli_run() with the step's options, judge and
- * report (-J: one object). pg hears a directory's working set fill. Returns 0 when every
+ * report (-J: one object). pg hears a directory's working set fill. With view (-X) each step
+ * runs under it (struct view_qualify) and the report is printed once the screen is given back. Returns 0 when every
  * step passed, 1 when one failed, 2 when the battery could not run (or an output error's
  * code).
  */
-int cli_qualify(const struct opts *o, const struct target_progress *pg);
+int cli_qualify(const struct opts *o, const struct view_ops *view,
+		const struct target_progress *pg);
 
 /*
  * One step's record: what its run measured. A step's options carry a pointer to it
@@ -350,6 +352,13 @@ struct cli_qstep {
 	char desc[320];          /* the target as the report describes it */
 	uint64_t work_size;
 	bool ran;                /* it ran to its end (no failure, no signal) */
+	/*
+	 * -X: the battery's view state (NULL without the view), and the battery's judge of this
+	 * step, which cli_run() calls once the record is filled (the view then shows its block).
+	 */
+	struct view_qualify *view;
+	void (*judge)(void *ctx);
+	void *judge_ctx;
 };
 
 /* cli_fleet.c: --listen, --prometheus, --influx, --check (exporters.c, check.c). */

@@ -63,6 +63,9 @@ int cli_qualify_check(const struct opts *o)
 	a.work_size = a.work_offset = a.seed = 0;
 	a.keep = a.json = false;
 	a.time_format = NULL;
+	d.tui = a.tui; /* -X shows the battery as it runs */
+	d.ascii = a.ascii;
+	d.no_color = a.no_color;
 	d.path = a.path;
 	memcpy(d.paths, a.paths, sizeof(d.paths));
 	memcpy(d.path_after_option, a.path_after_option, sizeof(d.path_after_option));
@@ -78,7 +81,7 @@ int cli_qualify_check(const struct opts *o)
 	d.name_used = a.name_used;
 	if (memcmp(&a, &d, sizeof(a))) {
 		cli_msg("--qualify: the profile sets the steps' options; only -WWW, -S, -o, -k, "
-			"-e and -J go with it on the command line");
+			"-e, -J and -X (with --ascii, --no-color) go with it on the command line");
 		return QUALIFY_NOT_RUN;
 	}
 	return -1;
@@ -292,6 +295,7 @@ static int qualify_out(struct sbuf *sb)
 /* Everything one battery keeps. */
 struct qualify_run {
 	const struct opts *o;
+	const struct view_ops *view;  /* -X, else NULL */
 	struct qualify_profile prof;
 	struct opts so[QUALIFY_MAX_STEPS];
 	struct cli_qstep *rec;
@@ -299,6 +303,13 @@ struct qualify_run {
 	struct qualify_verdict v[QUALIFY_MAX_STEPS];
 	size_t done;             /* steps measured */
 	uint64_t work_size;
+	const char *engine[QUALIFY_MAX_STEPS]; /* each step's engine name */
+	size_t running;          /* the step under way */
+	/* -X: what the view shows (the names, the steps passed, the report so far) */
+	struct view_qualify vq;
+	const char *names[QUALIFY_MAX_STEPS], *abouts[QUALIFY_MAX_STEPS];
+	bool pass[QUALIFY_MAX_STEPS];
+	struct sbuf vtext;
 };
 
 /* Parse the profile, each step's options, the -WWW rule. 0 or the exit code (said). */
@@ -336,6 +347,11 @@ static int qualify_setup(struct qualify_run *qr)
 		so->quiet = true;
 		so->write = so->write ? 3 : 0; /* the command line's -WWW, checked below */
 		so->qualify_step = &qr->rec[i];
+		so->tui = o->tui; /* -X: the view shows the step (no watchdog beside it) */
+		so->ascii = o->ascii;
+		so->no_color = o->no_color;
+		qr->names[i] = s->name;
+		qr->abouts[i] = s->about;
 	}
 	if (writer && o->write < 3) {
 		cli_msg("--qualify %s writes (step \"%s\"): the target's data is overwritten; give "
@@ -393,6 +409,39 @@ static void qualify_fill_measure(struct qualify_run *qr, size_t i, const char *e
 	snprintf(m->dev, sizeof(m->dev), "%s", q->dev);
 }
 
+/*
+ * Step i ended with its record filled: its measure and verdict. With the view, its block
+ * (after the report's head for the first step) and, after the last step, the final line go to
+ * the text the view shows.
+ */
+static void qualify_step_end(struct qualify_run *qr, size_t i)
+{
+	size_t n = qr->prof.nsteps;
+
+	qualify_fill_measure(qr, i, qr->engine[i]);
+	qualify_judge(&qr->prof.steps[i], &qr->m[i], &qr->v[i]);
+	qr->done = i + 1;
+	if (!qr->view)
+		return;
+	qr->pass[i] = qr->v[i].pass;
+	if (i == 0)
+		qualify_format_head(&qr->vtext, &qr->prof, qr->o->path, qr->rec[0].desc,
+				    qr->rec[0].work_size);
+	qualify_format_step(&qr->vtext, &qr->prof.steps[i], i, n, &qr->m[i], &qr->v[i]);
+	if (i + 1 == n) {
+		qualify_format_final(&qr->vtext, &qr->prof, qr->m, qr->v, n);
+		qr->vq.final = true;
+	}
+}
+
+/* cli_qstep.judge: the step under way ended, its record filled. */
+static void qualify_on_step(void *ctx)
+{
+	struct qualify_run *qr = ctx;
+
+	qualify_step_end(qr, qr->running);
+}
+
 /* The JSON report: one object, steps and result. */
 static void qualify_json(const struct qualify_run *qr, const char *result, const char *line,
 			 struct sbuf *sb)
@@ -423,12 +472,21 @@ static int qualify_steps(struct qualify_run *qr)
 	int code = 0;
 	size_t n = qr->prof.nsteps;
 
+	qr->vq.nsteps = n;
 	for (size_t i = 0; i < n && !code && !cli_stop; i++) {
 		const struct engine_ops *ops = engine_find(qr->so[i].engine ? qr->so[i].engine :
 							   "sync");
-		int c = cli_run(&qr->so[i], ops, NULL, NULL);
+		int c;
 
-		if (c || !qr->rec[i].ran) {
+		qr->engine[i] = ops->name;
+		qr->running = qr->vq.step = i;
+		qr->vq.deadline = qr->so[i].deadline_set ? qr->so[i].deadline : 0;
+		qr->vq.count = qr->so[i].count;
+		qr->rec[i].judge = qualify_on_step;
+		qr->rec[i].judge_ctx = qr;
+		qr->rec[i].view = qr->view ? &qr->vq : NULL;
+		c = cli_run(&qr->so[i], ops, qr->view, NULL);
+		if (c || !qr->rec[i].ran || qr->done != i + 1) {
 			sbuf_reset(&line);
 			sbuf_printf(&line, "QUALIFY %s: NOT RUN (step \"%s\" %s)", qr->prof.name,
 				    qr->prof.steps[i].name, cli_stop ? "was interrupted" :
@@ -436,16 +494,13 @@ static int qualify_steps(struct qualify_run *qr)
 			code = QUALIFY_NOT_RUN;
 			break;
 		}
-		qualify_fill_measure(qr, i, ops->name);
-		qualify_judge(&qr->prof.steps[i], &qr->m[i], &qr->v[i]);
-		qr->done = i + 1;
 		if (o->json)
 			continue;
 		if (i == 0)
 			qualify_format_head(&sb, &qr->prof, o->path, qr->rec[0].desc,
 					    qr->rec[0].work_size);
 		qualify_format_step(&sb, &qr->prof.steps[i], i, n, &qr->m[i], &qr->v[i]);
-		if ((c = qualify_out(&sb)))
+		if (!qr->view && (c = qualify_out(&sb))) /* the view: all of it at the end */
 			code = c;
 	}
 	if (!code && qr->done < n) { /* a signal between steps */
@@ -476,7 +531,8 @@ static int qualify_steps(struct qualify_run *qr)
 	return code;
 }
 
-int cli_qualify(const struct opts *o, const struct target_progress *pg)
+int cli_qualify(const struct opts *o, const struct view_ops *view,
+		const struct target_progress *pg)
 {
 	struct qualify_run *qr = calloc(1, sizeof(*qr));
 	struct qualify_keep qd = { .dfd = -1 };
@@ -492,6 +548,10 @@ int cli_qualify(const struct opts *o, const struct target_progress *pg)
 		return QUALIFY_NOT_RUN;
 	}
 	qr->o = o;
+	qr->view = o->tui ? view : NULL;
+	qr->vtext = (struct sbuf)SBUF_INIT;
+	qr->vq = (struct view_qualify){ .profile = qr->prof.name, .names = qr->names,
+					.abouts = qr->abouts, .pass = qr->pass, .text = &qr->vtext };
 	qr->work_size = o->work_size ? o->work_size : QUALIFY_WORK_SIZE;
 	code = qualify_setup(qr);
 	if (!code)
@@ -503,6 +563,7 @@ int cli_qualify(const struct opts *o, const struct target_progress *pg)
 		code = qualify_steps(qr);
 	}
 	qualify_dir_end(o, &qd);
+	sbuf_free(&qr->vtext);
 	free(qr->rec);
 	free(qr);
 	return code;

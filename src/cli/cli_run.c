@@ -710,33 +710,12 @@ static int run_sweep(struct cli_run *r)
 	return CLI_EXIT_OK;
 }
 
-/*
- * One step of --qualify on tg (prepared; tg->o.qualify_step is the step's record): run the
- * probe quietly, the device's diskstats sampled around it, and keep what it measured.
- * Returns 0 or a negative errno with msg filled (a failed request).
- */
-static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
+/* After a --qualify step's probe: the device's numbers over it (w: NULL for none), its figures. */
+static void run_qualify_collect(struct cli_target *tg, struct devwatch *w, int ret)
 {
 	struct cli_qstep *q = tg->o.qualify_step;
 	struct probe *p = tg->p;
-	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
-	struct devwatch *w = malloc(sizeof(*w));
-	char wmsg[MSG_MAX];
-	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size,
-				    tg->o.name };
-	struct sbuf desc = SBUF_INIT;
-	int ret;
 
-	report_target_desc(&desc, &rt);
-	snprintf(q->desc, sizeof(q->desc), "%s", sbuf_str(&desc));
-	sbuf_free(&desc);
-	q->work_size = tg->t.work_size;
-	if (w && (devwatch_for_path(w, tg->o.path, NULL, wmsg, sizeof(wmsg)) ||
-		  devwatch_sample(w, NULL, 0))) {
-		free(w); /* no block device under the target: no device numbers */
-		w = NULL;
-	}
-	ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
 	if (!ret && w && !devwatch_sample(w, NULL, 0)) {
 		struct verdict_dev devs[DEVWATCH_MAX];
 		size_t n = devwatch_verdict_devs(w, devs, DEVWATCH_MAX);
@@ -749,7 +728,6 @@ static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
 			q->util = devs[0].row->util;
 		}
 	}
-	free(w);
 	q->all = p->acct.total.valid;
 	q->wall = p->acct.total.wall;
 	q->requests = p->acct.total.requests;
@@ -765,14 +743,104 @@ static int run_qualify_measure(struct cli_target *tg, char *msg, size_t msglen)
 		q->has_read = true;
 	}
 	q->ran = !ret && !cli_stop;
+}
+
+/* A --qualify step under the view: what its done() needs. */
+struct run_qdone {
+	struct cli_target *tg;
+	struct devwatch *w;
+	bool collected;
+};
+
+/* view_qualify.done: the step's probe ended; its record filled, the battery judges it. */
+static void run_qualify_done(void *ctx, int ret)
+{
+	struct run_qdone *d = ctx;
+	struct cli_qstep *q = d->tg->o.qualify_step;
+
+	run_qualify_collect(d->tg, d->w, ret);
+	d->collected = true;
+	if (q->ran && q->judge)
+		q->judge(q->judge_ctx);
+}
+
+/* A --qualify step's probe under the view (-X): 0 or -errno with msg filled. */
+static int run_qualify_view(struct cli_run *r, const struct view_ops *view, struct run_qdone *d,
+			    char *msg, size_t msglen)
+{
+	struct cli_target *tg = d->tg;
+	struct cli_qstep *q = tg->o.qualify_step;
+	struct view_cfg vc;
+	struct sbuf deferred = SBUF_INIT;
+	struct view_params vp;
+	int ret;
+
+	cli_view_cfg(&tg->o, &tg->t, &vc);
+	vp = (struct view_params){
+		.probe = tg->p, .rc = &tg->rc, .cfg = &vc, .engine = r->ops->name,
+		.deferred_stderr = &deferred, .stop = &cli_stop, .message = cli_view_message,
+		.result = &tg->ret, .qualify = q->view,
+	};
+	q->view->done = run_qualify_done;
+	q->view->done_ctx = d;
+	cli_view_emergency = view->emergency;
+	ret = view->run(&vp, 1, msg, msglen);
+	cli_view_emergency = NULL;
+	q->view->done = NULL;
+	q->view->done_ctx = NULL;
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
 	return ret;
 }
 
-/* One step of --qualify: the target's probe measured quietly into its record; the exit code. */
-static int run_qualify_step(struct cli_run *r)
+/*
+ * One step of --qualify on tg (prepared; tg->o.qualify_step is the step's record): run the
+ * probe quietly (or under the view), the device's diskstats sampled around it, and keep what
+ * it measured; the battery's judge hears of it. Returns 0 or a negative errno with msg filled
+ * (a failed request).
+ */
+static int run_qualify_measure(struct cli_run *r, struct cli_target *tg,
+			       const struct view_ops *view, char *msg, size_t msglen)
+{
+	struct cli_qstep *q = tg->o.qualify_step;
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct devwatch *w = malloc(sizeof(*w));
+	char wmsg[MSG_MAX];
+	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size,
+				    tg->o.name };
+	struct sbuf desc = SBUF_INIT;
+	struct run_qdone d = { tg, NULL, false };
+	int ret;
+
+	report_target_desc(&desc, &rt);
+	snprintf(q->desc, sizeof(q->desc), "%s", sbuf_str(&desc));
+	sbuf_free(&desc);
+	q->work_size = tg->t.work_size;
+	if (w && (devwatch_for_path(w, tg->o.path, NULL, wmsg, sizeof(wmsg)) ||
+		  devwatch_sample(w, NULL, 0))) {
+		free(w); /* no block device under the target: no device numbers */
+		w = NULL;
+	}
+	d.w = w;
+	if (view && q->view)
+		ret = run_qualify_view(r, view, &d, msg, msglen);
+	else
+		ret = prober_run(tg->p, &quiet, &cli_stop, msg, msglen);
+	if (!d.collected) {
+		run_qualify_collect(tg, w, ret);
+		if (q->ran && q->judge)
+			q->judge(q->judge_ctx);
+	}
+	free(w);
+	return ret;
+}
+
+/* One step of --qualify: the target's probe measured into its record; the exit code. */
+static int run_qualify_step(struct cli_run *r, const struct view_ops *view)
 {
 	struct cli_target *tg = &r->tg[0];
-	int ret = run_qualify_measure(tg, tg->msg, sizeof(tg->msg));
+	int ret = run_qualify_measure(r, tg, view, tg->msg, sizeof(tg->msg));
 
 	run_watchdog_stop(r);
 	if (ret) {
@@ -823,7 +891,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	else if (cli_stop)
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
 	else if (o->qualify_step)
-		code = run_qualify_step(&r);
+		code = run_qualify_step(&r, view);
 	else if (view)
 		code = run_view(&r, view, code);
 	else if (o->sweep)

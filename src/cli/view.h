@@ -40,6 +40,31 @@ struct view_cfg {
 
 struct sweepgrid;
 
+/*
+ * --qualify in the view: the battery (qualify.h) as it runs. Each step is one run; its
+ * view_params carry this. The view shows the steps (names; done ones passed or failed), the
+ * step under way (what it is, its progress and time left, the live rate and latency), and the
+ * report so far (text: the CLI's own, each finished step's figures, device numbers and
+ * thresholds, then the final QUALIFY line). When the step's probe has ended (its tally
+ * complete) the view calls done(): the CLI judges the step and appends its block (and after
+ * the last step the final line) to text. After the last step the view waits for q; q or a
+ * signal earlier sets *stop, which ends the battery as a signal does on the command line.
+ */
+struct view_qualify {
+	const char *profile;           /* its name */
+	const char *const *names;      /* each step's name */
+	const char *const *abouts;     /* each step's words ("" when none) */
+	size_t nsteps, step;           /* how many; the one under way (0-based) */
+	const bool *pass;              /* pass[i] for each step before step (and step after done) */
+	uint64_t deadline;             /* the step's -w, ns (0: none) */
+	uint64_t count;                /* its -c (0: none) */
+	struct sbuf *text;             /* the report so far */
+	bool final;                    /* text ends with the final QUALIFY line */
+	/* The step's probe ended with result ret (0 or -errno); set by the CLI for each step. */
+	void (*done)(void *ctx, int ret);
+	void *done_ctx;
+};
+
 struct view_params {
 	struct probe *probe;           /* initialised (probe_init), not yet running */
 	const struct report_cfg *rc;   /* target description, sizes, formats */
@@ -58,6 +83,8 @@ struct view_params {
 	 * after the grid's last cell, and on q marks the grid over (grid->done).
 	 */
 	struct sweepgrid *sweep_grid;
+	/* --qualify: this run is a step of the battery (see struct view_qualify), else NULL */
+	struct view_qualify *qualify;
 	/* several targets: this target's probe result (0 or -errno) goes here when not NULL */
 	int *result;
 };
