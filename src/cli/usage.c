@@ -100,7 +100,8 @@
 	"                                 db (32k O_DSYNC writes as dd, then 32k random\n" \
 	"                                 read/write 50/50 at depth 32 as fio; IOPS > 5000,\n" \
 	"                                 MB/s > 150) or a profile file; writes need -WWW;\n" \
-	"                                 working set -S (5g); exit 0 pass, 1 fail, 2 not run\n" \
+	"                                 working set -S (5g); exit 0 pass, 1 fail, 2 not run;\n" \
+	"                                 -X shows the steps as they run\n" \
 	"\n" \
 	" fleet outputs:\n" \
 	"          -listen <[addr:]port>  serve /metrics (Prometheus/OpenMetrics; protobuf\n" \
