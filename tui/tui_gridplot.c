@@ -117,14 +117,18 @@ static void gp_at(const struct sweepgrid *g, const struct tui_gp_scale *sc, size
 	*row = height - 1 - tui_gridplot_pos(sc, g->rows[i].r.achieved, height);
 }
 
-static const struct sweepgrid *gp_sort_grid; /* qsort's context (one thread: the view's) */
-
-static int gp_by_asked(const void *a, const void *b)
+/* Sort the row indices idx[0 .. n) by their asked rate (insertion: a cell has a few rows). */
+static void gp_sort_by_asked(const struct sweepgrid *g, size_t *idx, size_t n)
 {
-	double x = gp_sort_grid->rows[*(const size_t *)a].r.asked;
-	double y = gp_sort_grid->rows[*(const size_t *)b].r.asked;
+	for (size_t i = 1; i < n; i++) {
+		size_t v = idx[i], j = i;
 
-	return (x > y) - (x < y);
+		while (j > 0 && g->rows[idx[j - 1]].r.asked > g->rows[v].r.asked) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = v;
+	}
 }
 
 /* Join (x0, y0) to (x1, y1) with dots, the ends left alone. */
@@ -168,8 +172,7 @@ void tui_gridplot_compose(const struct sweepgrid *g, const struct tui_gp_scale *
 			for (size_t i = 0; i < g->nrows; i++)
 				if (g->rows[i].cell == c)
 					idx[n++] = i;
-			gp_sort_grid = g;
-			qsort(idx, n, sizeof(*idx), gp_by_asked);
+			gp_sort_by_asked(g, idx, n);
 			for (size_t k = 0; k + 1 < n; k++) {
 				int x0, y0, x1, y1;
 

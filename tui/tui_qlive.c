@@ -45,10 +45,10 @@ static uint64_t qlive_pct(const uint64_t *v, size_t n, double p)
 }
 
 /* One direction's figures: which 0 reads, 1 writes, 2 all. */
-static void qlive_fig(const struct tui_qlive *q, uint64_t now, uint64_t span, int which,
+static void qlive_fig(struct tui_qlive *q, uint64_t now, uint64_t span, int which,
 		      struct tui_qlive_fig *f)
 {
-	static uint64_t v[TUI_QLIVE_N]; /* the view's thread alone calls this */
+	uint64_t *v = q->scratch;
 	uint64_t from = now > span ? now - span : 0, oldest = UINT64_MAX;
 	size_t n = 0;
 	bool all_in = q->n == TUI_QLIVE_N;
@@ -76,7 +76,7 @@ static void qlive_fig(const struct tui_qlive *q, uint64_t now, uint64_t span, in
 	f->p99 = qlive_pct(v, n, 99);
 }
 
-void tui_qlive_window(const struct tui_qlive *q, uint64_t now, uint64_t span,
+void tui_qlive_window(struct tui_qlive *q, uint64_t now, uint64_t span,
 		      struct tui_qlive_fig *all, struct tui_qlive_fig *rd, struct tui_qlive_fig *wr)
 {
 	if (all)

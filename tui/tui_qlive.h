@@ -22,6 +22,7 @@ struct tui_qlive {
 	bool write[TUI_QLIVE_N];
 	size_t head, n;              /* the next slot; how many are held */
 	uint64_t requests;           /* every request added so far */
+	uint64_t scratch[TUI_QLIVE_N]; /* tui_qlive_window's sorting room */
 };
 
 /* The live figures of one direction (or all) over the window. */
@@ -40,9 +41,10 @@ void tui_qlive_add(struct tui_qlive *q, uint64_t end, uint64_t lat, bool write);
 /*
  * The requests that finished in (now - span, now]: all, reads, writes. When
  * the ring holds fewer than the window had (it is full and its oldest is
- * inside the window), the rate is over the span the ring covers.
+ * inside the window), the rate is over the span the ring covers. Only q's
+ * scratch room changes.
  */
-void tui_qlive_window(const struct tui_qlive *q, uint64_t now, uint64_t span,
+void tui_qlive_window(struct tui_qlive *q, uint64_t now, uint64_t span,
 		      struct tui_qlive_fig *all, struct tui_qlive_fig *rd, struct tui_qlive_fig *wr);
 
 /*

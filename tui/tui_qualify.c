@@ -63,7 +63,7 @@ static void tq_paint_steps(const struct tq *t, int y)
 }
 
 /* The step's progress and the live figures (rows 1, 2 and, reads and writes apart, 3). */
-static void tq_paint_live(const struct tq *t)
+static void tq_paint_live(struct tq *t)
 {
 	const struct view_qualify *q = t->q;
 	uint64_t el = clock_now() - t->t0, left;
