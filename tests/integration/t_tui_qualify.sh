@@ -7,7 +7,7 @@
 # threshold's PASS with its margin), the final line; q prints the CLI's report, exit 0. At 80x24
 # with --ascii and NO_COLOR: a failing battery, plain characters, exit 1. q and SIGTERM mid-step
 # on a directory: within a second, NOT RUN (exit 2), the working-set file removed, the terminal
-# restored. -X with -J is refused.
+# restored; Ctrl-C likewise. -X with -J is refused.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd tmux
@@ -74,7 +74,7 @@ check "120x40 q: the CLI's report (both steps, the final line), exit 0, the term
 ## 80x24, --ascii and NO_COLOR: a battery that fails (200/s is not 500)
 start 80 24 NO_COLOR=1 -- --qualify "$T_TMP/bad.prof" -WWW -S 16m -X --ascii "$P2"
 check "80x24: step 1 runs, its progress and live figures fit" \
-	eval 'shows "^running [#=>. ]*[0-9]+ %  0:0[0-9] of 2 s, " && shows "^live \\(last 1 s\\): [0-9.]+/s  p50 "'
+	eval 'shows "^running [# -]*[0-9]+ %  0:0[0-9] of 2 s, " && shows "^live \\(last 1 s\\): [0-9.]+/s  p50 "'
 check "80x24 the end: mixed failed with its margin, the final line says why" \
 	eval 'shows "^QUALIFY bad: FAIL \\(mixed: IOPS 1[0-9][0-9] < 500\\)$" 12 &&
 	      shows "^steps: seq PASS  mixed FAIL$" && shows "^  IOPS 1[0-9][0-9] > 500: FAIL \\(margin -[0-9.]+ %\\)$"'
@@ -84,7 +84,7 @@ check "80x24 NO_COLOR: no colour codes" eval '! colour'
 TM send-keys -t t q
 check "80x24 q: the report and exit 1" eval 'shows "^EXIT=1" 5 && shows "^QUALIFY bad: FAIL \\(mixed: IOPS "'
 
-## q and SIGTERM mid-step on a directory: within a second, NOT RUN, nothing left behind
+## q, Ctrl-C and SIGTERM mid-step on a directory: within a second, NOT RUN, nothing left behind
 mkdir "$T_TMP/tmpfs" && mount -t tmpfs -o size=64m tmpfs "$T_TMP/tmpfs" &&
 	register_mount "$T_TMP/tmpfs" || skip "cannot mount a tmpfs"
 D=$T_TMP/tmpfs/scratch
@@ -101,6 +101,15 @@ check "q mid-step: ends in $((T1 - T0)) ms (< 1 s), NOT RUN, exit 2" \
 	eval '[ $((T1 - T0)) -lt 1000 ] && in_pane "^QUALIFY long: NOT RUN \\(step \"long\" was interrupted\\)$" &&
 	      in_pane "^EXIT=2"'
 check "q mid-step: nothing left behind, the terminal restored" eval '[ -z "$(ls -A "$D")" ] && terminal_restored'
+start 80 24 -- --qualify "$T_TMP/long.prof" -WWW -S 16m -X "$D"
+shows "^steps: long running$" >/dev/null
+T0=$(now_ms)
+TM send-keys -t t C-c
+wait_for "^EXIT=" 5
+T1=$(now_ms)
+check "Ctrl-C mid-step: ends in $((T1 - T0)) ms (< 1 s), NOT RUN, exit 2, nothing left, terminal restored" \
+	eval '[ $((T1 - T0)) -lt 1000 ] && in_pane "^QUALIFY long: NOT RUN \\(step \"long\" was interrupted\\)$" &&
+	      in_pane "^EXIT=2" && [ -z "$(ls -A "$D")" ] && terminal_restored'
 start 80 24 -- --qualify "$T_TMP/long.prof" -WWW -S 16m -X "$D"
 shows "^steps: long running$" >/dev/null
 T0=$(now_ms)
