@@ -5,7 +5,10 @@
  * reads the device rows around it, and draws achieved against asked for
  * every step — a bar per step with the asked rate marked, its verdict, the
  * operators' table below as far as it fits, and the knee line once the sweep
- * is over. The table
+ * is over. A cell of a size x depth grid shows the whole grid drawn instead
+ * (tui_gridplot: a curve of achieved against asked per cell, B and L on the
+ * best point and the limit, axes and legend) above the grid's table so far
+ * and its two conclusions; too small a screen keeps the cell's bars. The table
  * (header, finished steps, knee) goes to vp->sweep_out for the CLI to print
  * once the screen is given back, also after q or a signal mid-sweep.
  */
