@@ -115,8 +115,8 @@ static const char *qualify_step_refused(const struct opts *so)
 	if (so->sweep || so->fio_job || so->iostat || so->check || so->listen ||
 	    so->prometheus || so->influx)
 		return "--sweep, --fio-job, --iostat and the fleet options";
-	if (so->keep || so->work_size || so->work_offset)
-		return "-k, -S and -o (the working set is the command line's)";
+	if (so->keep)
+		return "-k (the battery keeps or removes its working set: the command line's -k)";
 	if (so->print_count || so->print_interval)
 		return "-p and -P";
 	if (so->rapid)
@@ -341,8 +341,22 @@ static int qualify_setup(struct qualify_run *qr)
 		}
 		if (so->write && !writer)
 			writer = s->name;
-		so->work_size = qr->work_size;
-		so->work_offset = o->work_offset;
+		/* a step's -o and -S choose a part of the battery's working set */
+		if (so->work_offset >= qr->work_size ||
+		    (so->work_size && so->work_size > qr->work_size - so->work_offset)) {
+			char b1[32], b2[32], b3[32];
+
+			cli_msg("--qualify %s: step \"%s\": -o %s -S %s goes past the working set (%s): "
+				"give a larger -S on the command line", o->qualify, s->name,
+				fmt_value(b1, sizeof(b1), so->work_offset, FMT_SIZE),
+				fmt_value(b2, sizeof(b2), so->work_size ? so->work_size :
+					  qr->work_size - so->work_offset, FMT_SIZE),
+				fmt_value(b3, sizeof(b3), qr->work_size, FMT_SIZE));
+			return QUALIFY_NOT_RUN;
+		}
+		if (!so->work_size)
+			so->work_size = qr->work_size - so->work_offset;
+		so->work_offset += o->work_offset;
 		so->seed = o->seed;
 		so->quiet = true;
 		so->write = so->write ? 3 : 0; /* the command line's -WWW, checked below */
@@ -426,7 +440,7 @@ static void qualify_step_end(struct qualify_run *qr, size_t i)
 	qr->pass[i] = qr->v[i].pass;
 	if (i == 0)
 		qualify_format_head(&qr->vtext, &qr->prof, qr->o->path, qr->rec[0].desc,
-				    qr->rec[0].work_size);
+				    qr->work_size);
 	qualify_format_step(&qr->vtext, &qr->prof.steps[i], i, n, &qr->m[i], &qr->v[i]);
 	if (i + 1 == n) {
 		qualify_format_final(&qr->vtext, &qr->prof, qr->m, qr->v, n);
@@ -498,7 +512,7 @@ static int qualify_steps(struct qualify_run *qr)
 			continue;
 		if (i == 0)
 			qualify_format_head(&sb, &qr->prof, o->path, qr->rec[0].desc,
-					    qr->rec[0].work_size);
+					    qr->work_size);
 		qualify_format_step(&sb, &qr->prof.steps[i], i, n, &qr->m[i], &qr->v[i]);
 		if (!qr->view && (c = qualify_out(&sb))) /* the view: all of it at the end */
 			code = c;

@@ -118,6 +118,25 @@ RC=$?
 check "SIGINT mid-step: exit 2, NOT RUN" eval 'rc_is 2 && out_has "^QUALIFY long: NOT RUN \(step \"long\" was interrupted\)$"'
 check "SIGINT mid-step: nothing left behind" [ -z "$(ls -A "$D")" ]
 
+## a step's -o and -S choose a part of the working set: reads kept out of a disk's EIO half pass
+HALF=$(make_fault_disk "$T_TMP/half" 64M --eio 0+32M) || skip "cannot mount the fault disk"
+printf 'qualify part\nstep upper -D -c 300 -i 0 -a 0 -o 32m -S 32m\nrequire IOPS > 1\n' >"$T_TMP/part.prof"
+probe --qualify "$T_TMP/part.prof" -S 64m "$HALF"
+check "a step with -o 32m -S 32m reads only the upper half: PASS" \
+	eval 'rc_is 0 && out_has "^QUALIFY part: PASS$"'
+printf 'qualify whole\nstep all -D -c 300 -i 0 -a 0\nrequire IOPS > 1\n' >"$T_TMP/whole.prof"
+probe --qualify "$T_TMP/whole.prof" -S 64m "$HALF"
+check "the same step over the whole working set meets the EIO half: no PASS" \
+	eval '! rc_is 0 && ! out_has "PASS$"'
+printf 'step past -c 10 -o 48m -S 32m\nrequire IOPS > 1\n' >"$T_TMP/past.prof"
+probe --qualify "$T_TMP/past.prof" -S 64m "$HALF"
+check "a step's part past the working set: exit 2, said" \
+	eval 'rc_is 2 && err_has "step \"past\": -o 48 MiB -S 32 MiB goes past the working set \(64 MiB\)"'
+printf 'step keep -c 10 -k\nrequire IOPS > 1\n' >"$T_TMP/keep.prof"
+probe --qualify "$T_TMP/keep.prof" -S 64m "$HALF"
+check "-k in a step: exit 2 (the battery's -k is the command line's)" \
+	eval 'rc_is 2 && err_has "-k \(the battery keeps or removes its working set"'
+
 ## a fast loop device over tmpfs: PASS, as fio says
 FAST=$(make_loop 160M "$T_TMP/tmpfs/fast.img") || skip "cannot make a loop device"
 # write through: O_DSYNC writes need no flush of the (volatile-less) tmpfs behind it
