@@ -1364,3 +1364,45 @@ Test(report, json_iostat_from_plain_rows)
 	cr_assert_not_null(strstr(sbuf_str(&sb), "\"disk\": []"), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
+
+/* The object opened by head in json holds each of the keys a .. d, in order, before its "}". */
+static void dir_has(const char *json, const char *head, const char *a, const char *b,
+		    const char *c, const char *d)
+{
+	const char *p = strstr(json, head), *end;
+	const char *want[4] = { a, b, c, d };
+
+	cr_assert(p, "no %s in %s", head, json);
+	end = strchr(p, '}');
+	for (int k = 0; k < 4; k++) {
+		p = strstr(p, want[k]);
+		cr_assert(p && p < end, "%s: no %s in %s", head, want[k], json);
+	}
+}
+
+/* -G: the total's "stat" carries the reads' and the writes' service times apart. */
+Test(report, json_stat_reads_and_writes_apart)
+{
+	static const uint64_t v[] = { 288600, 218800, 278600, 214300 };
+	struct report_cfg c = dir_cfg();
+	struct sbuf sb = SBUF_INIT;
+	struct stats rd, wr;
+	struct tally t;
+
+	make_tally(&t, v, ARRAY_SIZE(v), 5, 400400000);
+	stats_init(&rd);
+	stats_init(&wr);
+	stats_add(&rd, 214300);
+	stats_add(&rd, 218800);
+	stats_add(&wr, 278600);
+	stats_add(&wr, 288600);
+	report_json_stat_rw(&sb, &c, &t, REALTIME, true, &rd, &wr);
+	dir_has(sbuf_str(&sb), "\"read\": {", "\"count\": 2,", "\"min\": 214300,",
+		"\"avg\": 216550,", "\"max\": 218800,");
+	dir_has(sbuf_str(&sb), "\"write\": {", "\"count\": 2,", "\"min\": 278600,",
+		"\"avg\": 283600,", "\"max\": 288600,");
+	sbuf_reset(&sb);
+	report_json_stat_rw(&sb, &c, &t, REALTIME, true, NULL, NULL);
+	cr_assert(!strstr(sbuf_str(&sb), "\"read\""), "without -G: no split");
+	sbuf_free(&sb);
+}

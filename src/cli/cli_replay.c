@@ -646,7 +646,8 @@ static int rp_conclude(struct replay *p, uint64_t real)
 			continue;
 		if (o->json) {
 			outw_json_sep(&p->out, &sb);
-			report_json_stat(&sb, &t->rc, &t->total, real, true);
+			report_json_stat_rw(&sb, &t->rc, &t->total, real, true,
+					    split ? &t->read : NULL, split ? &t->write : NULL);
 			if (o->json_lines)
 				sbuf_putc(&sb, '\n');
 		} else if (o->batch) {

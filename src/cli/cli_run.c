@@ -444,7 +444,8 @@ static void run_finish_one(struct cli_run *r, struct cli_target *tg)
 		return;
 	if (o->json) {
 		outw_json_sep(&r->out, &tg->sb);
-		report_json_stat(&tg->sb, &tg->rc, &a->total, clock_realtime(), true);
+		report_json_stat_rw(&tg->sb, &tg->rc, &a->total, clock_realtime(), true,
+				    a->cfg.split ? &a->read : NULL, a->cfg.split ? &a->write : NULL);
 		if (o->json_lines)
 			sbuf_putc(&tg->sb, '\n');
 	} else if (o->batch) {

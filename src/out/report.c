@@ -309,8 +309,29 @@ static void put_json_pcts(struct json_w *w, const struct report_cfg *c, const st
 	json_w_close(w);
 }
 
+/* One direction's service times (-G): "read" or "write". */
+static void put_json_dir(struct json_w *w, const struct report_cfg *c, const char *name,
+			 const struct stats *v)
+{
+	json_w_open(w, name);
+	json_w_u64(w, "count", v->count);
+	json_w_u64(w, "min", stats_min(v));
+	json_w_raw(w, "avg", "%.0f", stats_mean(v));
+	json_w_u64(w, "max", v->max);
+	json_w_raw(w, "mdev", "%.0f", stats_mdev(v));
+	put_json_pcts(w, c, v);
+	json_w_close(w);
+}
+
 void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 		      uint64_t realtime, bool total)
+{
+	report_json_stat_rw(sb, c, t, realtime, total, NULL, NULL);
+}
+
+void report_json_stat_rw(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
+			 uint64_t realtime, bool total, const struct stats *read,
+			 const struct stats *write)
 {
 	struct json_w w = { sb, c->json_lines, 0, true };
 	const struct stats *v = &t->valid;
@@ -337,6 +358,10 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	json_w_u64(&w, "max", t->response.max);
 	put_json_pcts(&w, c, &t->response);
 	json_w_close(&w);
+	if (read && write) {
+		put_json_dir(&w, c, "read", read);
+		put_json_dir(&w, c, "write", write);
+	}
 	json_w_close(&w);
 	json_w_open(&w, "load");
 	json_w_u64(&w, "count", t->requests);

@@ -76,6 +76,15 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 		      uint64_t realtime, bool total);
 
+/*
+ * The same with -G's reads and writes apart: "stat" gains "read" and "write"
+ * objects (count, min, avg, max, mdev, percentiles) when read and write are
+ * not NULL (as report_json_stat when they are).
+ */
+void report_json_stat_rw(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
+			 uint64_t realtime, bool total, const struct stats *read,
+			 const struct stats *write);
+
 struct iostat_dev_row;
 struct verdict;
 
