@@ -2,7 +2,8 @@
  * tui: the entry point of the full-screen view, its view_ops: the checks
  * before anything is prepared, the preparation screen, and the run — one
  * target's screen (tui_screen.c), the sweep on it (tui_sweep.c), a step of
- * --qualify (tui_qualify.c), or the overview of several targets (tui_multi.c).
+ * --qualify (tui_qualify.c), or the overview of several targets (tui_multi.c)
+ * — and a recording's replay (tui_replay.c).
  */
 #include "config.h"
 
@@ -63,5 +64,6 @@ const struct view_ops tui_view = {
 	.check = tui_check,
 	.run = tui_run,
 	.prepare = tui_prep_open,
+	.replay = tui_replay_run,
 	.emergency = tui_term_emergency,
 };

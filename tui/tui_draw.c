@@ -46,9 +46,15 @@ static void tui_draw_header(const struct tui_frame *f, const struct tui_rect *r)
 		tui_text_put(r->y, r->x, r->w - sw - 1, TA_HEAD, line);
 		snprintf(line, sizeof(line), " %s%ssize %s%sworking set %s%s%s%selapsed %s",
 			 f->mode, sep, a, sep, b, sep, f->pace, sep, el);
-		if (tui_text_width(line) > r->w) /* the short form */
+		if (!f->work_size) /* not known (a replay): not shown */
+			snprintf(line, sizeof(line), " %s%ssize %s%s%s%selapsed %s", f->mode, sep, a,
+				 sep, f->pace, sep, el);
+		if (tui_text_width(line) > r->w && f->work_size) /* the short form */
 			snprintf(line, sizeof(line), " %s%s%s, ws %s%s%s%s%s", f->mode, sep, a, b,
 				 sep, f->pace, sep, el);
+		else if (tui_text_width(line) > r->w)
+			snprintf(line, sizeof(line), " %s%s%s%s%s%s%s", f->mode, sep, a, sep, f->pace,
+				 sep, el);
 		tui_text_put(r->y + 1, r->x, r->w, TA_NORMAL, line);
 	} else {
 		snprintf(line, sizeof(line), " %s%s%s%s%s%s%s", f->target, sep, f->mode, sep,
@@ -75,7 +81,7 @@ static void tui_draw_footer(const struct tui_frame *f, const struct tui_rect *r)
 	for (size_t i = 0; i < n; i++) {
 		int need;
 
-		if (!keys[i].footer || !(keys[i].scope & TUI_KEYS_SCREEN))
+		if (!keys[i].footer || !(keys[i].scope & (f->keys ? f->keys : TUI_KEYS_SCREEN)))
 			continue;
 		need = tui_text_width(keys[i].footer) + 1 + tui_text_width(keys[i].label) + 2;
 		if (x + need > end - rw)
@@ -572,14 +578,14 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 	struct tui_rect r;
 
 	for (size_t i = 0; i < nkeys; i++)
-		shown += keys[i].help && (keys[i].scope & TUI_KEYS_SCREEN);
+		shown += keys[i].help && (keys[i].scope & (f->keys ? f->keys : TUI_KEYS_SCREEN));
 	n = (int)(shown + 1 + ARRAY_SIZE(legend));
 	r = tui_layout_center(lay->cols, lay->rows, 58, n + 4);
 	y = r.y + 1;
 	tui_draw_box(f->ascii, &r);
 	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe keys ");
 	for (size_t i = 0; i < nkeys && y < r.y + r.h - 2; i++) {
-		if (!keys[i].help || !(keys[i].scope & TUI_KEYS_SCREEN))
+		if (!keys[i].help || !(keys[i].scope & (f->keys ? f->keys : TUI_KEYS_SCREEN)))
 			continue;
 		tui_text_put(y, r.x + 2, 10, TA_KEY, keys[i].help_key);
 		tui_text_put(y, r.x + 13, r.w - 15, TA_NORMAL, keys[i].help);

@@ -28,7 +28,7 @@ struct tui_frame {
 	const char *target;       /* "/dev/loop0 (block device 64 MiB)" */
 	const char *mode;         /* "read direct, sync engine" */
 	const char *pace;         /* "every 1 s", "rate 100/s", "flood" */
-	uint64_t size, work_size; /* bytes */
+	uint64_t size, work_size; /* bytes; work_size 0: unknown, not shown */
 	uint64_t elapsed;         /* ns since the view started */
 	const char *state;        /* "running", "paused", "request in flight for 12.3 s" */
 	enum tui_state_cls state_cls;
@@ -52,6 +52,8 @@ struct tui_frame {
 	uint64_t inflight;        /* ns the current request has been in flight; 0 = not shown */
 	uint64_t dropped;         /* session records lost to a full ring */
 	const char *note;         /* a short footer message, or NULL */
+	unsigned keys;            /* the key table's scope in the footer and help (tui_keys.h);
+				   * 0: TUI_KEYS_SCREEN */
 	/* scratch owned by the caller */
 	struct tui_col *cols;     /* 2 * TUI_GRAPH_MAX_W entries */
 	struct tui_cell *cells;   /* ncells entries */

@@ -46,7 +46,7 @@ void tui_heat_ring_init(struct tui_heat_ring *r, uint64_t width)
 	r->width = width ? width : 1;
 }
 
-void tui_heat_ring_add(struct tui_heat_ring *r, uint64_t end, uint64_t ns)
+void tui_heat_ring_add_n(struct tui_heat_ring *r, uint64_t end, uint64_t ns, uint64_t n)
 {
 	uint64_t id = end / r->width;
 	struct tui_heat_slot *s = &r->s[id % TUI_HEAT_SLOTS];
@@ -56,8 +56,12 @@ void tui_heat_ring_add(struct tui_heat_ring *r, uint64_t end, uint64_t ns)
 		memset(s, 0, sizeof(*s));
 		s->tag = id + 1;
 	}
-	if (s->n[b] < UINT32_MAX)
-		s->n[b]++;
+	s->n[b] = n > UINT32_MAX - s->n[b] ? UINT32_MAX : s->n[b] + (uint32_t)n;
+}
+
+void tui_heat_ring_add(struct tui_heat_ring *r, uint64_t end, uint64_t ns)
+{
+	tui_heat_ring_add_n(r, end, ns, 1);
 }
 
 int tui_heat_ring_sum(const struct tui_heat_ring *r, uint64_t t0, uint64_t t1, uint64_t now,

@@ -65,6 +65,9 @@ void tui_heat_ring_init(struct tui_heat_ring *r, uint64_t width);
 /* Count one request of latency ns that ended at run ns end. */
 void tui_heat_ring_add(struct tui_heat_ring *r, uint64_t end, uint64_t ns);
 
+/* Count n requests of latency ns that ended at run ns end (a replayed period's bucket). */
+void tui_heat_ring_add_n(struct tui_heat_ring *r, uint64_t end, uint64_t ns, uint64_t n);
+
 /*
  * Sum into out[TUI_HEAT_BINS] (overwritten) the slots that start in [t0, t1)
  * and are still held at run ns now (none older than TUI_HEAT_SLOTS slots);

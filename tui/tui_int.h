@@ -110,6 +110,8 @@ void tui_wake_restore(const struct sigaction *old);
 
 /* view_ops.run with several targets: the overview (tui_multi.c). */
 int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msglen);
+/* view_ops.replay: a recording on the screens (tui_replay.c). */
+int tui_replay_run(const struct view_replay *vr, char *msg, size_t msglen);
 /* view_ops.run with --sweep (tui_sweep.c). */
 int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen);
 

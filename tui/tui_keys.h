@@ -34,10 +34,17 @@ enum tui_action {
 	TUI_ACT_BACK,         /* a target's screen: back to the overview */
 	TUI_ACT_SORT,         /* the overview's next sort order */
 	TUI_ACT_FILTER,       /* the overview's path filter: edit it on the status line */
+	/* a replay (--replay FILE -X) */
+	TUI_ACT_PLAY,         /* pause / resume the replay */
+	TUI_ACT_STEP_FWD,     /* one period forward (pauses) */
+	TUI_ACT_STEP_BACK,    /* one period back (pauses) */
+	TUI_ACT_START,        /* to the first period */
+	TUI_ACT_END,          /* to the last period */
 };
 
-/* Where a binding holds: the target's screen, the overview, or both. */
-enum tui_key_scope { TUI_KEYS_SCREEN = 1, TUI_KEYS_OVERVIEW = 2, TUI_KEYS_BOTH = 3 };
+/* Where a binding holds: the target's screen, the overview, or both; a replay's screen. */
+enum tui_key_scope { TUI_KEYS_SCREEN = 1, TUI_KEYS_OVERVIEW = 2, TUI_KEYS_BOTH = 3,
+		     TUI_KEYS_REPLAY = 4 };
 
 #define TUI_KEY_CTRL_C 3
 #define TUI_KEY_CTRL_L 12
@@ -73,7 +80,7 @@ const struct tui_keydef *tui_keys(size_t *n);
  * if none. */
 enum tui_action tui_key_action(int ch);
 
-/* The same where scope says (TUI_KEYS_SCREEN or TUI_KEYS_OVERVIEW). */
+/* The same where scope says (TUI_KEYS_SCREEN, TUI_KEYS_OVERVIEW or TUI_KEYS_REPLAY). */
 enum tui_action tui_key_action_in(enum tui_key_scope scope, int ch);
 
 /* The overview's footer, written into buf (always NUL-terminated): every entry of the table

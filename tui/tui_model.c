@@ -172,10 +172,19 @@ static uint64_t tui_model_skipped(struct tui_model *m, const struct sample *s, u
 	return skipped;
 }
 
+/* The recent requests' line of s. */
+static void tui_model_line_add(struct tui_model *m, const struct sample *s, enum notice n)
+{
+	struct tui_line *l = &m->lines[m->nlines++ % TUI_LINES];
+
+	l->s = *s;
+	l->n = n;
+	l->gap = false;
+}
+
 void tui_model_add(struct tui_model *m, const struct sample *s, enum notice n)
 {
 	uint64_t end = s->start + s->time, skipped, hi;
-	struct tui_line *l;
 
 	m->samples++;
 	tui_model_close_until(m, end);
@@ -190,14 +199,68 @@ void tui_model_add(struct tui_model *m, const struct sample *s, enum notice n)
 	}
 	tui_model_plot(m, end, s, n);
 	tui_model_plot_skipped(m, end, skipped, hi);
-
-	l = &m->lines[m->nlines++ % TUI_LINES];
-	l->s = *s;
-	l->n = n;
-	l->gap = false;
+	tui_model_line_add(m, s, n);
 	if (end > m->last_end)
 		m->last_end = end;
 	m->last_request = s->request;
+}
+
+void tui_model_replay_request(struct tui_model *m, const struct sample *s, enum notice n)
+{
+	uint64_t end = s->start + s->time;
+
+	tui_model_plot(m, end, s, n);
+	tui_model_line_add(m, s, n);
+	if (end > m->last_end)
+		m->last_end = end;
+	m->last_request = s->request;
+}
+
+/* A recorded period's requests in the graph, from its tally: one bucket of each window. */
+static void tui_model_plot_tally(struct tui_model *m, uint64_t end, const struct tally *t)
+{
+	const struct stats *v = &t->valid, *r = &t->response;
+	uint64_t plotted = v->count + t->too_fast + t->too_slow;
+
+	for (int w = 0; w < TUI_WINDOWS; w++) {
+		struct tui_bucket *b = tui_model_bucket(m, w, end);
+
+		b->err += t->failed > UINT32_MAX - b->err ? UINT32_MAX - b->err : (uint32_t)t->failed;
+		b->skipped += t->skipped > UINT32_MAX - b->skipped ? UINT32_MAX - b->skipped :
+			      (uint32_t)t->skipped;
+		b->slow += t->too_slow > UINT32_MAX - b->slow ? UINT32_MAX - b->slow :
+			   (uint32_t)t->too_slow;
+		if (r->count && r->max > b->rmax)
+			b->rmax = r->max;
+		if (r->count && stats_min(r) < b->rmin)
+			b->rmin = stats_min(r);
+		if (!v->count)
+			continue;
+		b->n += plotted > UINT32_MAX - b->n ? UINT32_MAX - b->n : (uint32_t)plotted;
+		if (stats_min(v) < b->min)
+			b->min = stats_min(v);
+		if (v->max > b->max)
+			b->max = v->max;
+		for (size_t k = 0; k < STATS_BUCKETS; k++)
+			if (v->hist[k])
+				tui_heat_ring_add_n(&m->heat[w], end, stats_bucket_low(k) +
+						    (stats_bucket_high(k) - stats_bucket_low(k)) / 2,
+						    v->hist[k]);
+	}
+}
+
+void tui_model_replay_period(struct tui_model *m, uint64_t end, const struct tally *t,
+			     bool plotted)
+{
+	if (!plotted)
+		tui_model_plot_tally(m, end, t);
+	m->samples += t->requests;
+	tally_merge(&m->period, t);
+	tally_merge(&m->total, t);
+	m->period.wall = t->wall;
+	tui_model_close(m, end, t->wall);
+	if (end > m->last_end)
+		m->last_end = end;
 }
 
 void tui_model_period_end(struct tui_model *m)

@@ -142,6 +142,23 @@ void tui_model_init(struct tui_model *m, const struct tui_model_cfg *cfg);
 /* Add one finished request with the notice the probe gave it. */
 void tui_model_add(struct tui_model *m, const struct sample *s, enum notice n);
 
+/*
+ * A replay (--replay FILE -X): a recorded request in the graph and the recent
+ * lines only — its period's tally counts it (tui_model_replay_period(), plotted).
+ */
+void tui_model_replay_request(struct tui_model *m, const struct sample *s, enum notice n);
+
+/*
+ * A replay: a recorded period that ended at run ns end with tally t joins the
+ * totals and closes a row (as the probe's -p/-P periods do: cfg.own_period 0).
+ * plotted: its requests went to the graph already (tui_model_replay_request);
+ * else the graph gets them from the tally: one bucket of each window with its
+ * min, max and counts, and the heat rings its histogram's buckets (each at its
+ * midpoint).
+ */
+void tui_model_replay_period(struct tui_model *m, uint64_t end, const struct tally *t,
+			     bool plotted);
+
 /* The probe closed a period (-p/-P); ignored when the model makes its own. */
 void tui_model_period_end(struct tui_model *m);
 

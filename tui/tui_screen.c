@@ -382,6 +382,11 @@ void tui_key(struct tui *t, int ch)
 	case TUI_ACT_BACK:
 	case TUI_ACT_SORT:
 	case TUI_ACT_FILTER:
+	case TUI_ACT_PLAY: /* a replay's (tui_replay.c) */
+	case TUI_ACT_STEP_FWD:
+	case TUI_ACT_STEP_BACK:
+	case TUI_ACT_START:
+	case TUI_ACT_END:
 		break;
 	}
 }

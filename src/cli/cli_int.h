@@ -254,8 +254,23 @@ void cli_record_end(struct cli_run *r, int code);
 bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
 			 int code);
 
-/* --replay FILE: print the recording as the run printed it; the exit code. */
-int cli_replay(const struct opts *o);
+/* --replay FILE: print the recording as the run printed it (with -X: show it in the view,
+ * cli_replay_view); the exit code. */
+int cli_replay(const struct opts *o, const struct view_ops *view);
+
+/*
+ * The next line of a recording's stream gz into line (its newline dropped): 1 with *whole
+ * set when it ended with a newline, 0 at the end, -1 when the stream is damaged.
+ */
+int cli_replay_getline(void *gz, struct sbuf *line, bool *whole);
+
+/*
+ * --replay FILE -X (cli_replay_view.c): the whole recording loaded (a later version or no
+ * recording refused, exit 2, before the screen is taken), shown by view->replay; then
+ * what the view deferred on stderr and any damage. The exit code: 0, 3 after a damaged,
+ * cut or unfinished recording, 1/2 when the view cannot run.
+ */
+int cli_replay_view(const struct opts *o, const struct view_ops *view);
 
 /*
  * --record F --report OUT: after the run, the recording o->record read back

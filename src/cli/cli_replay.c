@@ -89,7 +89,7 @@ struct replay {
 /* Options a replay cannot honour: -1 when fine, else 1 (said). */
 static int rp_check_opts(const struct opts *o)
 {
-	const char *what = o->tui ? "-X (the view)" : o->listen ? "--listen" :
+	const char *what = o->listen ? "--listen" :
 			   o->influx ? "--influx" : o->sweep ? "--sweep" :
 			   o->fio_job ? "--fio-job" : o->record ? "--record" : NULL;
 
@@ -676,12 +676,9 @@ static int rp_conclude(struct replay *p, uint64_t real)
 	return p->out.err ? cli_out_error(p->out.err) : code;
 }
 
-/*
- * The next line of gz into line (its newline dropped): 1 with *whole set when
- * it ended with a newline, 0 at the end, -1 when the stream is damaged.
- */
-static int rp_getline(gzFile gz, struct sbuf *line, bool *whole)
+int cli_replay_getline(void *stream, struct sbuf *line, bool *whole)
 {
+	gzFile gz = stream;
 	char chunk[65536];
 
 	sbuf_reset(line);
@@ -718,7 +715,7 @@ static int rp_run(struct replay *p, gzFile gz)
 	int code = -1, damaged = 0, ret, got;
 	bool whole;
 
-	while ((got = rp_getline(gz, &line, &whole)) > 0) {
+	while ((got = cli_replay_getline(gz, &line, &whole)) > 0) {
 		lineno++;
 		ret = line.error ? -ENOMEM : recread_line(&p->rd, sbuf_str(&line), line.len, p->ev,
 							  msg, sizeof(msg));
@@ -856,12 +853,14 @@ static int rp_main(const struct opts *o, const char *path, int report_fd, bool r
 	return code;
 }
 
-int cli_replay(const struct opts *o)
+int cli_replay(const struct opts *o, const struct view_ops *view)
 {
 	int code, fd = -1;
 
 	if ((code = rp_check_opts(o)) >= 0)
 		return code;
+	if (o->tui)
+		return cli_replay_view(o, view);
 	if (o->report && (fd = cli_report_create(o, &code)) < 0)
 		return code;
 	return rp_main(o, o->replay, fd, false);

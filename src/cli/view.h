@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "probe.h"
+#include "recplay.h"
 #include "report.h"
 #include "sbuf.h"
 
@@ -89,6 +90,16 @@ struct view_params {
 	int *result;
 };
 
+/* --replay FILE -X: a recording shown in the view (nothing is probed, nothing written). */
+struct view_replay {
+	const struct recplay *rp;      /* the whole recording, loaded (recplay_finish done) */
+	const struct report_cfg *rc;   /* rp->n of them: each target's description */
+	const char *damage;            /* the file stops early here (said after), or NULL */
+	bool ascii, no_color;          /* --ascii, --no-color */
+	struct sbuf *deferred_stderr;  /* gets what reached stderr while the screen was up */
+	volatile sig_atomic_t *stop;   /* set by the CLI's SIGINT/TERM/HUP handler */
+};
+
 struct view_ops {
 	const char *name;
 	/*
@@ -120,6 +131,14 @@ struct view_ops {
 	 */
 	int (*prepare)(const struct view_cfg *cfg, volatile sig_atomic_t *stop,
 		       void (**fn)(void *arg, uint64_t done, uint64_t total), void **arg);
+	/*
+	 * Optional (NULL: the view cannot replay): show the recording vr->rp with
+	 * the screens of a live run — one target's screen, the overview for
+	 * several — at a cursor the user moves (play, pause, step a period, jump,
+	 * speed), until the user quits or *stop is set; restore the terminal
+	 * before returning. 0, or -errno with msg filled (the view failed).
+	 */
+	int (*replay)(const struct view_replay *vr, char *msg, size_t msglen);
 	/*
 	 * Async-signal-safe: give the terminal back at once. The CLI calls it
 	 * from its signal handler before _exit() while run() is active.

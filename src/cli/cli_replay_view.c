@@ -1,0 +1,233 @@
+/*
+ * cli_replay_view: --replay FILE -X. The recording is read whole (recread)
+ * into the replay source (recplay) before the screen is taken — a file that
+ * is no recording or of a later version is refused then (exit 2) — and the
+ * view shows it (view_ops.replay). Nothing is probed and nothing written;
+ * damage found while reading is said once the screen is given back (exit 3,
+ * as the printed replay does).
+ */
+#include "config.h"
+
+#include "cli.h"
+#include "cli_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "msg.h"
+#include "out.h"
+#include "recplay.h"
+#include "recread.h"
+#include "view.h"
+
+struct rv {
+	const struct opts *o;
+	struct recread rd;
+	struct rec_event *ev;
+	struct recplay rp;
+	bool have_rp, have_end;
+	char damage[MSG_MAX + 1200];
+};
+
+/* Options the view's replay cannot honour: -1 when fine, else the exit code (said). */
+static int rv_check_opts(const struct opts *o, const struct view_ops *view)
+{
+	const char *what = o->json ? "-J" : o->batch ? "-B" : o->check ? "--check" :
+			   o->report ? "--report" : o->prometheus ? "--prometheus" :
+			   o->print_count ? "-p" : o->print_interval ? "-P" : NULL;
+	char msg[MSG_MAX];
+	int ret;
+
+	if (what) {
+		cli_msg("--replay -X: %s does not apply to the view; drop it (or -X)", what);
+		return CLI_EXIT_USAGE;
+	}
+	if (!view || !view->replay) {
+		cli_msg("this ioprobe was built without the full-screen view (--tui)");
+		return CLI_EXIT_PREPARE;
+	}
+	ret = view->check(msg, sizeof(msg));
+	if (ret) {
+		cli_msg("%s", msg);
+		return ret == -ENOTTY ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+	}
+	return -1;
+}
+
+/* Read every line of gz into the replay source; -1 (loaded, maybe damaged) or the exit
+ * code (said). */
+static int rv_load(struct rv *v, gzFile gz, const char *path)
+{
+	struct sbuf line = SBUF_INIT;
+	char msg[MSG_MAX];
+	unsigned long lineno = 0;
+	int code = -1, ret, got;
+	bool whole;
+
+	while ((got = cli_replay_getline(gz, &line, &whole)) > 0) {
+		lineno++;
+		ret = line.error ? -ENOMEM : recread_line(&v->rd, sbuf_str(&line), line.len, v->ev,
+							  msg, sizeof(msg));
+		if (ret == 1)
+			continue;
+		if (ret == -ENOMEM) {
+			cli_msg("out of memory");
+			code = CLI_EXIT_PREPARE;
+			break;
+		}
+		if (ret == -EPROTO || (ret && !v->rd.have_header)) {
+			cli_msg("--replay: %s: %s", path, msg);
+			code = CLI_EXIT_PREPARE;
+			break;
+		}
+		if (ret) {
+			snprintf(v->damage, sizeof(v->damage), "--replay: %s: line %lu %s (%s); "
+				 "replayed up to the line before it", path, lineno,
+				 whole ? "is damaged" : "is cut short", msg);
+			break;
+		}
+		if (v->ev->kind == REC_HEADER) {
+			if (recplay_init(&v->rp, &v->rd.h)) {
+				cli_msg("out of memory");
+				code = CLI_EXIT_PREPARE;
+				break;
+			}
+			v->have_rp = true;
+			continue;
+		}
+		if (v->ev->kind == REC_END)
+			v->have_end = true;
+		if (recplay_add(&v->rp, v->ev)) {
+			cli_msg("out of memory");
+			code = CLI_EXIT_PREPARE;
+			break;
+		}
+	}
+	sbuf_free(&line);
+	if (code >= 0)
+		return code;
+	if (got < 0 && !v->damage[0]) {
+		if (!v->rd.have_header) {
+			cli_msg("--replay: %s: not a readable recording", path);
+			return CLI_EXIT_PREPARE;
+		}
+		snprintf(v->damage, sizeof(v->damage), "--replay: %s: the compressed stream is "
+			 "damaged or cut short after line %lu; replayed up to it", path, lineno);
+	}
+	if (!v->have_rp) {
+		cli_msg("--replay: %s: empty: no recording in it", path);
+		return CLI_EXIT_PREPARE;
+	}
+	if (!v->damage[0] && !v->have_end)
+		snprintf(v->damage, sizeof(v->damage), "--replay: %s: the recording stops before "
+			 "the run's end (was it killed?)", path);
+	if (recplay_finish(&v->rp)) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	return -1;
+}
+
+/* Target i's description, as the printed replay makes it. */
+static void rv_report_cfg(const struct rv *v, size_t i, struct report_cfg *rc)
+{
+	const struct rec_header *h = v->rp.h;
+	const struct rec_target *t = &h->target[i];
+
+	memset(rc, 0, sizeof(*rc));
+	rc->target.path = t->path;
+	rc->target.fstype = t->fstype;
+	rc->target.device = t->device;
+	rc->target.device_size = t->device_size;
+	rc->time_format = v->o->time_format;
+	rc->size = h->size;
+	rc->write = h->write;
+	rc->read_write = h->read_write;
+	rc->response = h->response || opts_response(v->o);
+	rc->pcts = v->o->pcts_set ? &v->o->pcts : NULL;
+}
+
+/* Show the loaded recording; the exit code. */
+static int rv_show(struct rv *v, const struct view_ops *view)
+{
+	struct report_cfg *rc = calloc(v->rp.n ? v->rp.n : 1, sizeof(*rc));
+	struct sbuf deferred = SBUF_INIT;
+	struct view_replay vr;
+	char msg[MSG_MAX] = "";
+	int ret;
+
+	if (!rc) {
+		cli_msg("out of memory");
+		return CLI_EXIT_PREPARE;
+	}
+	for (size_t i = 0; i < v->rp.n; i++)
+		rv_report_cfg(v, i, &rc[i]);
+	vr = (struct view_replay){
+		.rp = &v->rp, .rc = rc, .damage = v->damage[0] ? v->damage : NULL,
+		.ascii = v->o->ascii, .no_color = v->o->no_color, .deferred_stderr = &deferred,
+		.stop = &cli_stop,
+	};
+	cli_view_emergency = view->emergency;
+	ret = view->replay(&vr, msg, sizeof(msg));
+	cli_view_emergency = NULL;
+	if (deferred.len)
+		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
+	sbuf_free(&deferred);
+	free(rc);
+	if (ret) {
+		cli_msg("%s", msg);
+		return CLI_EXIT_PREPARE;
+	}
+	if (v->damage[0]) {
+		cli_msg("%s", v->damage);
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
+int cli_replay_view(const struct opts *o, const struct view_ops *view)
+{
+	struct rv v = { .o = o, .rd = RECREAD_INIT };
+	struct stat st;
+	gzFile gz;
+	int fd, code;
+
+	if ((code = rv_check_opts(o, view)) >= 0)
+		return code;
+	fd = open(o->replay, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_msg("--replay: cannot open \"%s\": %s", o->replay, strerror(errno));
+		return CLI_EXIT_PREPARE;
+	}
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		cli_msg("--replay: \"%s\" is a directory, not a recording", o->replay);
+		close(fd);
+		return CLI_EXIT_PREPARE;
+	}
+	gz = gzdopen(fd, "rb"); /* reads a plain file as it is */
+	v.ev = calloc(1, sizeof(*v.ev));
+	if (!gz || !v.ev) {
+		cli_msg("out of memory");
+		if (gz)
+			gzclose(gz);
+		else
+			close(fd);
+		free(v.ev);
+		return CLI_EXIT_PREPARE;
+	}
+	code = rv_load(&v, gz, o->replay);
+	gzclose(gz);
+	if (code < 0)
+		code = rv_show(&v, view);
+	if (v.have_rp)
+		recplay_free(&v.rp);
+	recread_free(&v.rd);
+	free(v.ev);
+	return code;
+}

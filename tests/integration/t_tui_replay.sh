@@ -1,0 +1,195 @@
+#!/bin/bash
+# --replay FILE -X: a recording shown in the full-screen view, driven through tmux at 80x24
+# and 160x45. The header's time cursor shows the recorded wall-clock time of the period
+# under it (TZ=UTC, checked against the file's period lines); pause stops it; , and . step
+# exactly one period; G shows the last period with the numbers --replay -P 1 prints; + and
+# - change the speed (x10 plays the whole recording in well under its length); the help
+# lists the replay keys; --ascii and NO_COLOR; q and SIGTERM (within 1 s) restore the
+# terminal; a cut file replays and says so after the screen (exit 3); a later version is
+# refused before the screen (exit 2); a recording with request records shows them; the
+# fault disk's latency step (1 ms -> 10 ms) and its iostat panel, when it can run.
+. "$(dirname "$0")/lib.sh"
+
+require_cmd tmux
+require_cmd python3
+"$IOPROBE" -h 2>/dev/null | grep -q -- '-tui' || skip "built without the full-screen view"
+. "$(dirname "$0")/tui_lib.sh"
+
+D=$T_TMP/dir
+mkdir -p "$D"
+R=$T_TMP/rec
+
+# clock FILE K: the UTC time (HH:MM:SS) of the K-th period line (1-based) of FILE
+clock() {
+	python3 -c '
+import json, sys, time
+p = [json.loads(l) for l in open(sys.argv[1]) if "\"period\"" in l]
+p = [l for l in p if l.get("type") == "period"]
+print(time.strftime("%H:%M:%S", time.gmtime(p[int(sys.argv[2]) - 1]["real"] / 1e9)))
+' "$1" "$2"
+}
+# periods FILE: how many period lines FILE holds
+periods() { grep -c '"type":"period"' "$1"; }
+# state: the header's replay state ("replay HH:MM:SS · K/N · xS ...")
+state() { cap; grep -Eo 'replay [0-9:]{8} . [0-9]+/[0-9]+ . x[0-9]+( paused| end)?' "$PANE" | head -1; }
+# step_is K: the cursor is at period K (its clock and its index)
+at() { has "replay $(clock "$R.null" "$1") . $1/$N . x"; }
+
+# ---- a recording of 6 periods on the null engine ----
+rm -f "$R.null"
+probe --engine=null -i 10ms -w 6 -q --record "$R.null" "$D"
+check "recorded: exit 0, six periods or more" rc_is 0 && [ "$(periods "$R.null")" -ge 6 ]
+N=$(periods "$R.null")
+probe --replay "$R.null" -P 1 -q
+cp "$OUT" "$T_TMP/raw"
+
+## 1. 80x24: plays from the start as if live, the clock of each period
+start 80 24 TZ=UTC -- --replay "$R.null" -X
+check "80x24: the first period's wall-clock time under the cursor" at 1
+check "80x24: plays on: the second period" at 2
+check "80x24: the replay keys in the footer" has "space pause .*step.*speed"
+check "80x24: no request records: the graph is the heatmap, the footer says why" \
+	has "latency heatmap" && has "graph from period buckets"
+TM send-keys -t t p
+check "pause: the state says paused" has " paused"
+s1=$(state)
+sleep 1.5
+check "pause: the clock stays ($s1)" [ "$(state)" = "$s1" ]
+k=$(echo "$s1" | sed -E 's|.* ([0-9]+)/[0-9]+ .*|\1|')
+TM send-keys -t t .
+check "step forward: exactly one period on (to $((k + 1)))" at $((k + 1))
+TM send-keys -t t ,
+check "step back: exactly one period back (to $k)" at "$k"
+TM send-keys -t t Right
+check "Right steps forward too" at $((k + 1))
+TM send-keys -t t Left
+check "Left steps back too" at "$k"
+TM send-keys -t t g
+check "g: the first period" at 1
+TM send-keys -t t G
+check "G: the last period" at "$N"
+total=$(awk '{ c += $1 } END { print c }' "$T_TMP/raw")
+check "G: the total row counts every recorded request ($total), as --replay -P 1 sums them" \
+	has "^ +total +$total "
+TM send-keys -t t '?'
+check "help: the replay keys" has "replay: pause / resume" && has "replay: speed x1, x10, x100"
+TM send-keys -t t x
+check "help: any key closes it" lacks "replay: pause / resume"
+TM send-keys -t t g +
+check "+: speed x10" has " x10 paused"
+t0=$(now_ms)
+TM send-keys -t t ' '
+check "x10: the whole recording plays in well under its length" wait_for " $N/$N . x10 end" 5
+dt=$(($(now_ms) - t0))
+check "x10: played ${N} s of recording in ${dt} ms (under 2.5 s)" [ "$dt" -lt 2500 ]
+TM send-keys -t t + g ' '
+check "x100: plays to the end at once" wait_for " $N/$N . x100 end" 3
+TM send-keys -t t - - g ' '
+check "- -: back to x1, playing" has " 1/$N . x1" && lacks " 1/$N . x1 paused"
+TM send-keys -t t q
+check "q: exit 0" wait_for "^EXIT=0" 5
+check "q: terminal restored, nothing on stderr" terminal_restored && [ ! -s "$ERR" ]
+
+## 2. 160x45: the period table holds the last period with --replay -P 1's numbers
+start 160 45 TZ=UTC -- --replay "$R.null" -X
+check "160x45: starts" at 1
+TM send-keys -t t G
+check "160x45: G: the last period" at "$N"
+last=$(tail -1 "$T_TMP/raw")
+cnt=$(echo "$last" | awk '{ print $1 }')
+req=$(echo "$last" | awk '{ print $9 }')
+cap
+row=$(grep -E '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE" | tail -1)
+check "160x45: the last row's count ($cnt) and requests ($req) as --replay -P 1 prints them [$row]" \
+	python3 -c '
+import sys
+f = sys.argv[1].split()
+assert f[1] == sys.argv[2], f
+assert sys.argv[3] in f, f
+' "$row" "$cnt" "$req"
+check "160x45: a row per period up to the last ($N rows)" \
+	[ "$(grep -cE '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE")" = "$N" ]
+TM send-keys -t t ,
+check "160x45: step back drops the last row" at $((N - 1))
+cap
+check "160x45: $((N - 1)) rows" [ "$(grep -cE '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE")" = $((N - 1)) ]
+check "160x45: UTF-8: the middle dot and the box lines" in_pane '·' && in_pane '──'
+pid=$(ioprobe_pid)
+check "SIGTERM: handler installed" wait_caught "$pid" 15
+t0=$(now_ms)
+kill -TERM "$pid"
+check "SIGTERM: ends" wait_for "^EXIT=0" 5
+dt=$(($(now_ms) - t0))
+check "SIGTERM: within 1 s (${dt} ms; the capture polls)" [ "$dt" -le 1200 ]
+check "SIGTERM: terminal restored" terminal_restored
+
+## 3. --ascii and NO_COLOR
+start 80 24 TZ=UTC NO_COLOR=1 -- --replay "$R.null" -X --ascii
+check "--ascii: starts, ASCII separators" has "replay $(clock "$R.null" 1) - 1/$N - x1"
+cap_e
+check "--ascii: no UTF-8 at all" eval "! LC_ALL=C grep -q $'[\x80-\xff]' '$PANE'"
+check "NO_COLOR: no colour codes" eval "! grep -Eq $'\e\\\\[([0-9]+;)*(3[1-6]|9[1-6])m' '$PANE'"
+TM send-keys -t t C-c
+check "Ctrl-C: exit 0, terminal restored" wait_for "^EXIT=0" 5 && terminal_restored
+
+## 4. damage, a later version, several targets
+head -c "$(( $(stat -c %s "$R.null") - 40 ))" "$R.null" >"$T_TMP/cut"
+start 80 24 TZ=UTC -- --replay "$T_TMP/cut" -X
+check "cut file: replays" has "replay [0-9:]{8} . 1/"
+check "cut file: the footer says the file is damaged" has "file damaged"
+TM send-keys -t t q
+check "cut file: exit 3 after the screen" wait_for "^EXIT=3" 5 && terminal_restored
+check "cut file: says where it stops" grep -q "^ioprobe: --replay: .*cut short.*replayed up to" "$ERR"
+sed '1s/"version":1,/"version":99,/' "$R.null" >"$T_TMP/v99"
+start 80 24 -- --replay "$T_TMP/v99" -X
+check "a later version: exit 2 before the screen" wait_for "^EXIT=2" 5
+check "a later version: said, terminal untouched" grep -q "^ioprobe: .*newer" "$ERR" && terminal_restored
+rm -f "$R.two"
+probe --engine=null -i 10ms -w 2 -q --record "$R.two" "$D" "$T_TMP"
+start 80 24 -- --replay "$R.two" -X
+check "2 targets: not replayed in the view yet: exit 2, said" wait_for "^EXIT=2" 5 &&
+	grep -q "^ioprobe: --replay -X: a recording of 2 targets" "$ERR"
+probe --replay "$R.null" -X </dev/null
+check "not a terminal: exit 1" rc_is 1 && err_prefixed
+probe --replay "$R.null" -X -P 1
+check "-X with -P: exit 1" rc_is 1 && err_prefixed
+
+## 5. with request records: the request lines, the scatter
+rm -f "$R.req"
+probe --engine=null -i 50ms -w 3 -q --record "$R.req" --record-requests "$D"
+start 120 40 TZ=UTC -- --replay "$R.req" -X
+check "requests: the request lines of the first period" has "request=[0-9]+ time="
+check "requests: the scatter, no bucket note" has "latency: " && lacks "graph from period buckets"
+TM send-keys -t t G
+last=$(grep -c '"type":"request"' "$R.req")
+check "requests: G shows the last request ($last)" has "request=$last time="
+TM send-keys -t t q
+check "requests: exit 0" wait_for "^EXIT=0" 5
+
+## 6. the fault disk: a latency step 1 ms -> 10 ms, recorded with --iostat
+if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPROBE_FAULTDISK:-}" ] &&
+	command -v losetup >/dev/null; then
+	M=$T_TMP/fd
+	DEV=$(make_fault_disk "$M" 32M --latency 1ms) || { fail "mount faultdisk"; finish; }
+	rm -f "$R.fault"
+	"$IOPROBE" -D -i 20ms -w 6 --iostat -q --record "$R.fault" "$DEV" \
+		>/dev/null 2>"$T_TMP/fault.err" &
+	pid=$!
+	sleep 3
+	fault_ctl "$M" "latency 10ms"
+	wait "$pid"
+	start 160 45 TZ=UTC -- --replay "$R.fault" -X
+	check "fault disk: starts" has "replay [0-9:]{8} . 1/"
+	TM send-keys -t t g
+	check "fault disk: the first period at 1 ms" has "p50 1\.[0-9]+ ms"
+	TM send-keys -t t G
+	check "fault disk: the last at 10 ms" has "p50 1[0-9]\.[0-9]+ ms"
+	check "fault disk: the iostat panel from the recording" \
+		has "recorded: ${DEV#/dev/}" && has "iostat ${DEV#/dev/}"
+	TM send-keys -t t q
+	check "fault disk: exit 0" wait_for "^EXIT=0" 5 && terminal_restored
+else
+	echo "# skipped the fault-disk part (needs root, /dev/fuse, the faultdisk fixture)"
+fi
+
+finish

@@ -1,0 +1,587 @@
+/*
+ * tui_replay: a recording in the view (--replay FILE -X, view_ops.replay).
+ * The screens are a live run's: each target's model (tui_model) is fed the
+ * recorded periods (and, with --record-requests, the requests) up to the
+ * cursor, its iostat panel and verdict are the latest recorded block's, and
+ * tui_draw paints them as it paints a live run. The cursor (recplay.h)
+ * plays at x1, x10 or x100, pauses, steps a period and jumps; moving it back
+ * rebuilds the models from the start (periods are cheap to feed again).
+ * The header's state shows the wall-clock time of the period under the
+ * cursor. Without request records the graph is drawn from each period's
+ * histogram buckets (the heatmap by default), and the footer says so.
+ * This (the UI) thread is the only one; nothing is written.
+ */
+#include "config.h"
+
+#include "tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "esc.h"
+#include "recplay.h"
+#include "tui_draw.h"
+#include "tui_fmt.h"
+#include "tui_int.h"
+#include "tui_iostat.h"
+#include "tui_keys.h"
+#include "tui_layout.h"
+#include "tui_model.h"
+#include "tui_term.h"
+#include "tui_text.h"
+#include "tui_verdict.h"
+
+#define RV_PLAY_MS 100   /* a playing replay's frame */
+#define RV_IDLE_MS 500   /* a paused one's longest sleep */
+
+struct rv_target {
+	struct tui_model m;
+	struct tui_iostat io;
+	struct tui_verdict verdict;
+	size_t fed;               /* periods in the model */
+	size_t req_fed;           /* requests in the model */
+	size_t warn_fed;          /* warnings in the model (the run's and its own) */
+	size_t sel;               /* the iostat device shown in detail */
+	char target[1024], mode[96], pace[96], period_label[48];
+};
+
+struct rv {
+	const struct view_replay *vr;
+	const struct recplay *rp;
+	struct recplay_cursor cur;
+	struct rv_target *tg;
+	size_t n, shown;          /* the target on the screen */
+	struct tally scratch;     /* a period's tally, filled in */
+	struct tui_layout lay;
+	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
+	double *heat;
+	struct tui_cell *cells;
+	size_t ncells;
+	int verdict_rows;
+	bool ascii, color, help, log, response, heatmap, histogram, quit, dirty;
+	enum tui_window win;
+	uint64_t last_mono, last_draw, note_until;
+	char note[96], state[160];
+	const char *sticky;
+	struct pollfd pfd[1];
+};
+
+static void rv_note(struct rv *v, const char *text)
+{
+	snprintf(v->note, sizeof(v->note), "%s", text);
+	v->note_until = clock_now() + TUI_NOTE_NS;
+	v->dirty = true;
+}
+
+/* ---- the models at the cursor ----------------------------------------------------------- */
+
+/* Target i's model from scratch (before its first period). */
+static void rv_model_init(struct rv *v, size_t i)
+{
+	const struct rec_header *h = v->rp->h;
+	struct tui_model_cfg mc = { 0 };
+
+	mc.size = h->size;
+	mc.interval = h->interval;
+	mc.own_period = 0; /* the recorded periods close the rows */
+	if (v->vr->rc[i].pcts)
+		mc.pcts = *v->vr->rc[i].pcts;
+	tui_model_init(&v->tg[i].m, &mc);
+	v->tg[i].fed = v->tg[i].req_fed = v->tg[i].warn_fed = 0;
+}
+
+/* A recorded request placed on the run's time line by its wall-clock end. */
+static void rv_feed_request(struct rv *v, struct rv_target *tg, const struct recplay_req *q)
+{
+	struct sample s = q->s;
+	uint64_t end = q->real > v->rp->h->real ? q->real - v->rp->h->real : 0;
+
+	s.start = end > s.time ? end - s.time : 0;
+	tui_model_replay_request(&tg->m, &s, q->n);
+}
+
+/* The warnings of target i (and the run's) taken at or before t. */
+static void rv_feed_warnings(struct rv *v, size_t i, uint64_t t)
+{
+	struct rv_target *tg = &v->tg[i];
+	size_t k = recplay_warnings(v->rp, t);
+
+	for (; tg->warn_fed < k; tg->warn_fed++) {
+		const struct recplay_warn *w = &v->rp->warn[tg->warn_fed];
+
+		if (w->target < 0 || (size_t)w->target == i)
+			tui_model_warning(&tg->m, w->text);
+	}
+}
+
+/* Target i's iostat panel and verdict: the latest block at or before t. */
+static void rv_iostat(struct rv *v, size_t i, uint64_t t)
+{
+	const struct recplay *rp = v->rp;
+	const struct rec_target *rt = &rp->h->target[i];
+	struct rv_target *tg = &v->tg[i];
+	struct tui_iostat *io = &tg->io;
+	size_t nb = recplay_blocks(rp, t), ndev = rt->ndev < DEVSTACK_MAX ? rt->ndev : DEVSTACK_MAX;
+	const struct recplay_side *sd = nb ? &rp->side[(nb - 1) * rp->n + i] : NULL;
+	const struct rec_row *rows = NULL;
+	size_t nrows = 0, off = 0;
+
+	memset(io, 0, sizeof(*io));
+	memset(&tg->verdict, 0, sizeof(tg->verdict));
+	if (!rp->h->iostat || !ndev) {
+		io->no_blockdev = true;
+		snprintf(io->stack, sizeof(io->stack), "%s", !rp->h->iostat ?
+			 "not recorded (the run had no --iostat)" : "no block device under it");
+		return;
+	}
+	for (size_t k = 0; k < ndev; k++)
+		off += (size_t)snprintf(io->stack + off, off < sizeof(io->stack) ?
+					sizeof(io->stack) - off : 0, "%s%s", k ? (v->ascii ?
+					" -> " : " → ") : "recorded: ", rt->dev[k].name);
+	if (sd && sd->have) {
+		rows = &rp->rows[sd->off];
+		nrows = sd->n;
+	} else if (nb) {
+		rows = &rp->rows[rp->blk[nb - 1].off];
+		nrows = rp->blk[nb - 1].n;
+	}
+	io->ndev = ndev;
+	io->sel = tg->sel < ndev ? tg->sel : 0;
+	for (size_t k = 0; k < ndev; k++) {
+		struct tui_iodev *d = &io->dev[k];
+
+		snprintf(d->name, sizeof(d->name), "%s", rt->dev[k].name);
+		d->rotational = -1;
+		d->max_sectors_kb = rt->dev[k].max_sectors_kb;
+		d->top = k == 0;
+		d->leaf = k > 0 || ndev == 1;
+		d->state = TUI_IO_INIT;
+		d->watch = -1;
+		for (size_t j = 0; j < nrows; j++) {
+			if (strcmp(rows[j].name, rt->dev[k].name))
+				continue;
+			d->row = rows[j].row;
+			d->state = rows[j].row.reset ? TUI_IO_RESET : TUI_IO_OK;
+		}
+	}
+	if (sd && sd->have) {
+		tg->verdict.p = sd->probe;
+		tg->verdict.v = sd->v;
+		tg->verdict.have = true;
+		io->probe_tps = sd->probe.period_ns ? (double)sd->probe.done * 1e9 /
+						      (double)sd->probe.period_ns : 0;
+	}
+	io->last = nb;
+}
+
+/* Bring target i's model to the cursor: forward from where it is, or again from the start. */
+static void rv_sync_target(struct rv *v, size_t i, uint64_t t)
+{
+	const struct recplay_target *rt = &v->rp->t[i];
+	struct rv_target *tg = &v->tg[i];
+	size_t k = recplay_count(v->rp, i, t);
+	bool requests = v->rp->h->requests;
+
+	if (k < tg->fed || recplay_warnings(v->rp, t) < tg->warn_fed)
+		rv_model_init(v, i);
+	for (; tg->fed < k; tg->fed++) {
+		const struct recplay_period *p = &rt->per[tg->fed];
+
+		for (; requests && tg->req_fed < p->req_end; tg->req_fed++)
+			rv_feed_request(v, tg, &rt->req[tg->req_fed]);
+		recplay_tally(v->rp, i, tg->fed, &v->scratch);
+		tui_model_replay_period(&tg->m, p->mono, &v->scratch, requests);
+	}
+	rv_feed_warnings(v, i, t);
+	rv_iostat(v, i, t);
+}
+
+static void rv_sync(struct rv *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		rv_sync_target(v, i, v->cur.t);
+	v->dirty = true;
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+static void rv_describe(struct rv *v, size_t i)
+{
+	const struct rec_header *h = v->rp->h;
+	const struct report_cfg *rc = &v->vr->rc[i];
+	struct rv_target *tg = &v->tg[i];
+	struct sbuf sb = SBUF_INIT;
+	struct tui_mode m = { 0 };
+	char a[TUI_FMT_LEN];
+
+	esc_puts(&sb, rc->target.path);
+	sbuf_puts(&sb, " (");
+	report_target_desc(&sb, &rc->target);
+	sbuf_putc(&sb, ')');
+	snprintf(tg->target, sizeof(tg->target), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	m.write = h->write;
+	m.read_write = h->read_write;
+	m.cached = h->cached;
+	m.engine = h->engine;
+	tui_fmt_mode(tg->mode, sizeof(tg->mode), &m);
+	if (h->interval)
+		snprintf(tg->pace, sizeof(tg->pace), "every %s",
+			 tui_fmt_span(a, sizeof(a), h->interval, v->ascii));
+	else
+		snprintf(tg->pace, sizeof(tg->pace), "flood (interval 0)");
+	if (h->print_count)
+		snprintf(tg->period_label, sizeof(tg->period_label), "-p %" PRIu64, h->print_count);
+	else if (h->print_interval)
+		snprintf(tg->period_label, sizeof(tg->period_label), "-P %s",
+			 tui_fmt_span(a, sizeof(a), h->print_interval, v->ascii));
+	else
+		snprintf(tg->period_label, sizeof(tg->period_label), "%s",
+			 tui_fmt_span(a, sizeof(a), h->period ? h->period : 1000000000ull, v->ascii));
+}
+
+/* The rows the verdict's text wraps into in the iostat panel (at least 3). */
+static int rv_verdict_rows(const struct rv *v)
+{
+	struct sbuf rates = SBUF_INIT, verdict = SBUF_INIT;
+	int w = (COLS >= TUI_SIDE_MIN_COLS ? TUI_SIDE_W : COLS) - 1, rows = 3;
+
+	if (!tui_verdict_text(&v->tg[v->shown].verdict, &rates, &verdict)) {
+		int n = tui_fmt_wrap_rows(sbuf_str(&verdict), w);
+
+		rows = n > rows ? n : rows;
+	}
+	sbuf_free(&rates);
+	sbuf_free(&verdict);
+	return rows;
+}
+
+static void rv_relayout(struct rv *v)
+{
+	const struct tui_iostat *io = &v->tg[v->shown].io;
+	struct tui_layout_req req = { COLS, LINES, 0, 0 };
+	size_t need;
+
+	v->verdict_rows = rv_verdict_rows(v);
+	req.iostat_want = io->no_blockdev ? 2 : 3 + (int)io->ndev + v->verdict_rows;
+	req.iostat_need = io->no_blockdev ? 0 : 4 + v->verdict_rows;
+	tui_layout_compute(&req, &v->lay);
+	need = tui_draw_graph_cells(&v->lay);
+	if (need > v->ncells) {
+		struct tui_cell *c = realloc(v->cells, need * sizeof(*c));
+		double *h = realloc(v->heat, need * sizeof(*h));
+
+		if (h) {
+			memset(h, 0, need * sizeof(*h));
+			v->heat = h;
+		}
+		if (c)
+			v->cells = c;
+		if (c && h)
+			v->ncells = need;
+	}
+	v->dirty = true;
+}
+
+/* ---- painting --------------------------------------------------------------------------- */
+
+/* "replay 12:34:56 · 3/10 · x10 paused": where the cursor is, in the header. */
+static void rv_state(struct rv *v, enum tui_state_cls *cls)
+{
+	const char *dot = v->ascii ? " - " : " · ";
+	time_t secs = (time_t)(recplay_real_at(v->rp, v->cur.t) / 1000000000ull);
+	struct tm tm;
+	char clock[16] = "?";
+
+	if (localtime_r(&secs, &tm))
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	snprintf(v->state, sizeof(v->state), "replay %s%s%zu/%zu%sx%u%s", clock, dot,
+		 recplay_stop_index(v->rp, v->cur.t), v->rp->nstops, dot,
+		 recplay_speed_factor(v->cur.speed),
+		 v->cur.at_end ? " end" : v->cur.paused ? " paused" : "");
+	*cls = v->cur.paused ? TUI_STATE_WARN : TUI_STATE_OK;
+}
+
+static void rv_paint(struct rv *v, uint64_t mono)
+{
+	struct rv_target *tg = &v->tg[v->shown];
+	const struct tui_model *m = &tg->m;
+	struct tui_frame f;
+
+	memset(&f, 0, sizeof(f));
+	rv_state(v, &f.state_cls);
+	f.target = tg->target;
+	f.mode = tg->mode;
+	f.pace = tg->pace;
+	f.size = v->rp->h->size;
+	f.work_size = 0; /* not in the recording */
+	f.elapsed = v->cur.t;
+	f.state = v->state;
+	f.m = m;
+	f.io = &tg->io;
+	f.verdict = tg->io.no_blockdev ? NULL : &tg->verdict;
+	f.rc = &v->vr->rc[v->shown];
+	f.realtime_base = v->rp->h->real;
+	f.now = v->cur.t;
+	f.total_wall = m->total.wall;
+	f.period_label = tg->period_label;
+	f.own_periods = !v->rp->h->print_count && !v->rp->h->print_interval;
+	f.win = v->win;
+	f.log = v->log;
+	f.ascii = v->ascii;
+	f.help = v->help;
+	f.write = v->rp->h->write;
+	f.response = v->response;
+	f.heatmap = v->heatmap;
+	f.histogram = v->histogram;
+	f.color = v->color;
+	f.note = mono < v->note_until ? v->note : m->warnings ? NULL : v->sticky;
+	f.keys = TUI_KEYS_REPLAY;
+	f.cols = v->cols;
+	f.cells = v->cells;
+	f.heat = v->heat;
+	f.ncells = v->ncells;
+	tui_draw(&f, &v->lay);
+	v->last_draw = mono;
+	v->dirty = false;
+}
+
+/* ---- keys ------------------------------------------------------------------------------- */
+
+/* curses' special keys as the table's characters. */
+static int rv_plain_key(int ch)
+{
+	switch (ch) {
+	case KEY_RIGHT:
+		return '.';
+	case KEY_LEFT:
+		return ',';
+	case KEY_HOME:
+		return 'g';
+	case KEY_END:
+		return 'G';
+	case KEY_F(1):
+		return '?';
+	default:
+		return ch;
+	}
+}
+
+static void rv_speed(struct rv *v, int d)
+{
+	char note[48];
+
+	if (d > 0 && v->cur.speed + 1 < RECPLAY_SPEEDS)
+		v->cur.speed++;
+	else if (d < 0 && v->cur.speed)
+		v->cur.speed--;
+	snprintf(note, sizeof(note), "replay speed x%u", recplay_speed_factor(v->cur.speed));
+	rv_note(v, note);
+}
+
+static void rv_key(struct rv *v, int ch)
+{
+	enum tui_action act;
+
+	if (ch == KEY_RESIZE) {
+		rv_relayout(v);
+		return;
+	}
+	act = tui_key_action_in(TUI_KEYS_REPLAY, rv_plain_key(ch));
+	if (act == TUI_ACT_QUIT) {
+		v->quit = true;
+		return;
+	}
+	v->dirty = true;
+	if (v->help && act != TUI_ACT_REDRAW) {
+		v->help = false;
+		return;
+	}
+	switch (act) {
+	case TUI_ACT_PLAY:
+		if (v->cur.paused && v->cur.at_end) /* at the end: play again from the start */
+			recplay_cursor_init(&v->cur);
+		v->cur.paused = !v->cur.paused;
+		v->cur.at_end = false;
+		rv_note(v, v->cur.paused ? "replay paused" : "replay playing");
+		rv_sync(v);
+		break;
+	case TUI_ACT_STEP_FWD:
+	case TUI_ACT_STEP_BACK:
+		recplay_cursor_step(&v->cur, v->rp, act == TUI_ACT_STEP_FWD ? 1 : -1);
+		rv_sync(v);
+		break;
+	case TUI_ACT_START:
+	case TUI_ACT_END:
+		recplay_cursor_jump(&v->cur, v->rp, act == TUI_ACT_END);
+		rv_sync(v);
+		break;
+	case TUI_ACT_FASTER:
+	case TUI_ACT_SLOWER:
+		rv_speed(v, act == TUI_ACT_FASTER ? 1 : -1);
+		break;
+	case TUI_ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case TUI_ACT_SCALE:
+		v->log = !v->log;
+		break;
+	case TUI_ACT_WINDOW:
+		v->win = (enum tui_window)((v->win + 1) % TUI_WINDOWS);
+		break;
+	case TUI_ACT_RESPONSE:
+		v->response = !v->response;
+		rv_note(v, v->response ? "graph: response time (from the scheduled start)" :
+			"graph: service time (latency)");
+		break;
+	case TUI_ACT_HEATMAP:
+		v->heatmap = !v->heatmap;
+		rv_note(v, v->heatmap ? "graph: latency heatmap (requests per cell)" :
+			v->rp->h->requests ? "graph: scatter" :
+			"scatter from period buckets (no request records)");
+		break;
+	case TUI_ACT_HISTOGRAM:
+		v->histogram = !v->histogram;
+		rv_note(v, v->histogram ? "latency histogram of the window" :
+			"periods and requests");
+		break;
+	case TUI_ACT_DEVICE:
+		v->tg[v->shown].sel++;
+		rv_iostat(v, v->shown, v->cur.t);
+		break;
+	case TUI_ACT_HELP:
+		v->help = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the loop --------------------------------------------------------------------------- */
+
+static bool rv_loop_done(void *ctx)
+{
+	return ((struct rv *)ctx)->quit;
+}
+
+static struct pollfd *rv_loop_fds(void *ctx, size_t *n)
+{
+	struct rv *v = ctx;
+
+	v->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+	*n = 1;
+	return v->pfd;
+}
+
+static int rv_loop_timeout(void *ctx, uint64_t mono)
+{
+	struct rv *v = ctx;
+	uint64_t due = mono + (uint64_t)(v->cur.paused ? RV_IDLE_MS : RV_PLAY_MS) * 1000000ull;
+
+	if (v->dirty && v->last_draw + TUI_FRAME_NS < due)
+		due = v->last_draw + TUI_FRAME_NS;
+	if (v->note_until && v->note_until < due)
+		due = v->note_until;
+	return due <= mono ? 0 : (int)((due - mono + 999999) / 1000000);
+}
+
+static void rv_loop_woke(void *ctx, int r, uint64_t mono)
+{
+	struct rv *v = ctx;
+	uint64_t dt = mono > v->last_mono ? mono - v->last_mono : 0;
+
+	(void)r;
+	v->last_mono = mono;
+	if (recplay_cursor_advance(&v->cur, v->rp, dt))
+		rv_sync(v);
+	if (v->note_until && mono >= v->note_until) {
+		v->note_until = 0;
+		v->dirty = true;
+	}
+}
+
+static void rv_loop_key(void *ctx, int ch, uint64_t mono)
+{
+	(void)mono;
+	rv_key(ctx, ch);
+}
+
+static void rv_loop_paint(void *ctx, uint64_t mono)
+{
+	struct rv *v = ctx;
+
+	if (v->dirty && mono >= v->last_draw + TUI_FRAME_NS)
+		rv_paint(v, mono);
+}
+
+/* ---- entry ------------------------------------------------------------------------------ */
+
+static void rv_free(struct rv *v)
+{
+	free(v->tg);
+	free(v->cells);
+	free(v->heat);
+	free(v);
+}
+
+int tui_replay_run(const struct view_replay *vr, char *msg, size_t msglen)
+{
+	struct tui_term_opts to = { vr->ascii, vr->no_color };
+	const struct tui_loop_ops ops = { NULL, rv_loop_done, rv_loop_fds, rv_loop_timeout,
+					  rv_loop_woke, rv_loop_key, rv_loop_paint };
+	struct tui_loop_ops o = ops;
+	struct rv *v = calloc(1, sizeof(*v));
+	int ret;
+
+	if (v)
+		v->tg = calloc(vr->rp->n ? vr->rp->n : 1, sizeof(*v->tg));
+	if (!v || !v->tg) {
+		if (v)
+			rv_free(v);
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	if (vr->rp->n != 1) {
+		rv_free(v);
+		snprintf(msg, msglen, "--replay -X: a recording of %zu targets: the view replays "
+			 "one target's recording (not yet the overview)", vr->rp->n);
+		return -ENOTSUP;
+	}
+	v->vr = vr;
+	v->rp = vr->rp;
+	v->n = vr->rp->n;
+	v->ascii = tui_term_want_ascii(&to);
+	v->log = true;
+	v->heatmap = !vr->rp->h->requests; /* buckets, not requests: the heatmap shows them */
+	v->sticky = vr->damage ? "file damaged: the replay stops early" :
+		    !vr->rp->h->requests ? "graph from period buckets" : NULL;
+	recplay_cursor_init(&v->cur);
+	for (size_t i = 0; i < v->n; i++) {
+		rv_describe(v, i);
+		rv_model_init(v, i);
+	}
+	ret = tui_term_open(&to, vr->stop, msg, msglen);
+	if (ret) {
+		rv_free(v);
+		return ret;
+	}
+	v->color = tui_term_color();
+	tui_text_setup(v->color);
+	v->last_mono = clock_now();
+	rv_sync(v);
+	rv_relayout(v);
+	rv_paint(v, clock_now());
+	o.ctx = v;
+	tui_loop_run(&o, vr->stop);
+	tui_term_close(vr->deferred_stderr);
+	rv_free(v);
+	return 0;
+}
