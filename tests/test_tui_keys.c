@@ -67,7 +67,7 @@ Test(tui_keys, overview_keys_share_the_table)
 /* The overview's footer is the table's overview entries, in table order. */
 Test(tui_keys, overview_footer_comes_from_the_table)
 {
-	struct tui_keys_ctx c = { "↑↓", 3, false };
+	struct tui_keys_ctx c = { "↑↓", 3, false, 0 };
 	char buf[256];
 
 	tui_keys_overview_footer(&c, false, buf, sizeof(buf));
@@ -77,7 +77,7 @@ Test(tui_keys, overview_footer_comes_from_the_table)
 	tui_keys_overview_footer(&c, true, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "q quit  p +/- r reset -> selected  ↑↓ Enter/1-3 open  s sort  "
 			      "/ filter  w window  a all/one  ? help");
-	c = (struct tui_keys_ctx){ "up/down", 12, true };
+	c = (struct tui_keys_ctx){ "up/down", 12, true, 0 };
 	tui_keys_overview_footer(&c, true, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "q quit  p +/- r reset -> ALL  up/down Enter/1-12 open  s sort  "
 			      "/ filter  w window  a all/one  ? help");
@@ -110,7 +110,7 @@ static int cells(const char *s)
 /* Fitted to the width: wide, terse, then whole entries left out from the end, help kept. */
 Test(tui_keys, overview_footer_fits_the_width)
 {
-	struct tui_keys_ctx c = { "↑↓", 3, false };
+	struct tui_keys_ctx c = { "↑↓", 3, false, 0 };
 	char buf[256];
 	int n;
 
@@ -122,12 +122,12 @@ Test(tui_keys, overview_footer_fits_the_width)
 	tui_keys_overview_footer_fit(&c, 80, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "q quit  p +/- r reset -> selected  ↑↓ Enter/1-3 open  s sort  "
 			      "/ filter  ? help");
-	c = (struct tui_keys_ctx){ "up/down", 24, false };
+	c = (struct tui_keys_ctx){ "up/down", 24, false, 0 };
 	n = tui_keys_overview_footer_fit(&c, 40, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "q quit  p pause -> selected  ? help", "two-digit targets");
 	cr_assert_leq(n, 40);
 	for (int w = 16; w <= 200; w++) {
-		c = (struct tui_keys_ctx){ "↑↓", 256, w % 2 };
+		c = (struct tui_keys_ctx){ "↑↓", 256, w % 2, 0 };
 		n = tui_keys_overview_footer_fit(&c, w, buf, sizeof(buf));
 		cr_assert_eq(n, cells(buf));
 		cr_assert_leq(n, w, "width %d: %s", w, buf);
@@ -135,4 +135,35 @@ Test(tui_keys, overview_footer_fits_the_width)
 		cr_assert(strncmp(buf, "q quit", 6) == 0);
 		cr_assert(n < 2 || buf[strlen(buf) - 1] != ' ', "no trailing separator");
 	}
+}
+
+/* A replay's keys: its screen's and its overview's, from the same table. */
+Test(tui_keys, replay_keys)
+{
+	struct tui_keys_ctx c = { "↑↓", 2, false, TUI_KEYS_REPLAY_OV };
+	char buf[256];
+
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, ' '), TUI_ACT_PLAY);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 'p'), TUI_ACT_PLAY);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, '.'), TUI_ACT_STEP_FWD);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, ','), TUI_ACT_STEP_BACK);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 'g'), TUI_ACT_START);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 'G'), TUI_ACT_END);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, '+'), TUI_ACT_FASTER);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, '-'), TUI_ACT_SLOWER);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 'w'), TUI_ACT_WINDOW);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 'r'), TUI_ACT_NONE); /* nothing to reset */
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 'q'), TUI_ACT_QUIT);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY, 27), TUI_ACT_BACK);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, ' '), TUI_ACT_PLAY);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, 'j'), TUI_ACT_DOWN);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, 's'), TUI_ACT_SORT);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, 'a'), TUI_ACT_NONE);
+	/* the live screen's keys are unchanged */
+	cr_assert_eq(tui_key_action(' '), TUI_ACT_FREEZE);
+	cr_assert_eq(tui_key_action('p'), TUI_ACT_PAUSE);
+	cr_assert_eq(tui_key_action('.'), TUI_ACT_NONE);
+	tui_keys_overview_footer(&c, false, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "q quit  space pause  </> step  +/- speed  g/G start/end  "
+			      "↑↓ select  Enter/1-2 open  s sort  w window  ? help");
 }

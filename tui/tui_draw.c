@@ -601,8 +601,10 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 
 #define TUI_OV_HELP_KEY_W 12 /* "k j Up Down" */
 
-void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, const char *window)
+void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, const char *window,
+			    unsigned scope)
 {
+	unsigned sc = scope ? scope : TUI_KEYS_OVERVIEW;
 	size_t nkeys, shown = 0;
 	const struct tui_keydef *keys = tui_keys(&nkeys);
 	int w = cols - 4 < 76 ? cols - 4 : 76, tw, h, y, end, gap = 1;
@@ -612,7 +614,7 @@ void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, co
 		w = cols;
 	tw = w - 4;
 	for (size_t i = 0; i < nkeys; i++)
-		shown += keys[i].help && (keys[i].scope & TUI_KEYS_OVERVIEW);
+		shown += keys[i].help && (keys[i].scope & sc);
 	h = (int)shown + tui_fmt_wrap_rows(rule, tw) + tui_fmt_wrap_rows(window, tw) + 3;
 	if (h + 2 <= rows) /* a blank row before the rule and the windows when they fit */
 		h += 2;
@@ -626,7 +628,7 @@ void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, co
 	tui_text_put(r.y, r.x + 2, r.w - 4, TA_TITLE, " ioprobe overview keys ");
 	y = r.y + 1;
 	for (size_t i = 0; i < nkeys && y < end; i++) {
-		if (!keys[i].help || !(keys[i].scope & TUI_KEYS_OVERVIEW))
+		if (!keys[i].help || !(keys[i].scope & sc))
 			continue;
 		tui_text_put(y, r.x + 2, TUI_OV_HELP_KEY_W, TA_KEY, keys[i].help_key);
 		tui_text_put(y, r.x + 3 + TUI_OV_HELP_KEY_W, r.w - 5 - TUI_OV_HELP_KEY_W, TA_NORMAL,

@@ -77,9 +77,11 @@ void tui_draw_iostat(const struct tui_frame *f, const struct tui_layout *lay);
  * screen), centred on a cols x rows screen: the keys of the key table that
  * hold in the overview with their help lines, then the rule that marks the
  * slowest target and what the windows cover, word-wrapped. What does not
- * fit the height is left out from the end; the last row says any key closes it.
+ * fit the height is left out from the end; the last row says any key closes it. scope:
+ * the keys' (tui_keys.h), 0 the overview's.
  */
-void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, const char *window);
+void tui_draw_overview_help(int cols, int rows, bool ascii, const char *rule, const char *window,
+			    unsigned scope);
 
 /* Cells the graph needs for a layout (plot + marks row); 0 when it is hidden. */
 size_t tui_draw_graph_cells(const struct tui_layout *lay);

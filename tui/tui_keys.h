@@ -42,9 +42,10 @@ enum tui_action {
 	TUI_ACT_END,          /* to the last period */
 };
 
-/* Where a binding holds: the target's screen, the overview, or both; a replay's screen. */
+/* Where a binding holds: the target's screen, the overview, or both; a replay's screen,
+ * a replay's overview. */
 enum tui_key_scope { TUI_KEYS_SCREEN = 1, TUI_KEYS_OVERVIEW = 2, TUI_KEYS_BOTH = 3,
-		     TUI_KEYS_REPLAY = 4 };
+		     TUI_KEYS_REPLAY = 4, TUI_KEYS_REPLAY_OV = 8 };
 
 #define TUI_KEY_CTRL_C 3
 #define TUI_KEY_CTRL_L 12
@@ -71,6 +72,7 @@ struct tui_keys_ctx {
 	const char *arrows; /* "↑↓" or "up/down" */
 	size_t ntargets;
 	bool all;           /* the targeted keys act on every target, not the selected one */
+	unsigned scope;     /* the entries shown: 0 TUI_KEYS_OVERVIEW, or TUI_KEYS_REPLAY_OV */
 };
 
 /* The table, in footer and help order (every scope); *n is set to its length. */

@@ -447,15 +447,21 @@ void tui_ov_hist_init(struct tui_ov_hist *h)
 	h->min = UINT64_MAX;
 }
 
-void tui_ov_hist_add(struct tui_ov_hist *h, uint64_t ns)
+void tui_ov_hist_add_n(struct tui_ov_hist *h, uint64_t ns, uint64_t n)
 {
 	uint32_t *b = &h->b[ov_hidx(ns)];
 
-	if (*b != UINT32_MAX) /* a count saturates rather than wrap */
-		(*b)++;
-	h->count++;
+	if (!n)
+		return;
+	*b = n > UINT32_MAX - *b ? UINT32_MAX : *b + (uint32_t)n; /* saturates rather than wrap */
+	h->count += n;
 	h->min = ns < h->min ? ns : h->min;
 	h->max = ns > h->max ? ns : h->max;
+}
+
+void tui_ov_hist_add(struct tui_ov_hist *h, uint64_t ns)
+{
+	tui_ov_hist_add_n(h, ns, 1);
 }
 
 void tui_ov_hist_merge(struct tui_ov_hist *dst, const struct tui_ov_hist *src)
@@ -512,7 +518,8 @@ void tui_ov_win_init(struct tui_ov_win *w, uint64_t from)
 }
 
 /* Add ns to slice k of a ring of n slices (a slot holding a later slice: k is too old). */
-static void ov_slice_add(struct tui_ov_hist *h, uint64_t *id, size_t n, uint64_t k, uint64_t ns)
+static void ov_slice_add(struct tui_ov_hist *h, uint64_t *id, size_t n, uint64_t k, uint64_t ns,
+			 uint64_t cnt)
 {
 	size_t s = (size_t)(k % n);
 
@@ -522,16 +529,22 @@ static void ov_slice_add(struct tui_ov_hist *h, uint64_t *id, size_t n, uint64_t
 		tui_ov_hist_init(&h[s]);
 		id[s] = k + 1;
 	}
-	tui_ov_hist_add(&h[s], ns);
+	tui_ov_hist_add_n(&h[s], ns, cnt);
+}
+
+void tui_ov_win_add_n(struct tui_ov_win *w, uint64_t end, uint64_t ns, uint64_t n)
+{
+	if (end < w->from || !n)
+		return;
+	ov_slice_add(w->sec, w->sec_id, TUI_OV_SECS, end / TUI_OV_SEC_NS, ns, n);
+	ov_slice_add(w->blk, w->blk_id, TUI_OV_BLOCKS, end / (TUI_OV_SEC_NS * TUI_OV_BLOCK_S), ns,
+		     n);
+	tui_ov_hist_add_n(&w->all, ns, n);
 }
 
 void tui_ov_win_add(struct tui_ov_win *w, uint64_t end, uint64_t ns)
 {
-	if (end < w->from)
-		return;
-	ov_slice_add(w->sec, w->sec_id, TUI_OV_SECS, end / TUI_OV_SEC_NS, ns);
-	ov_slice_add(w->blk, w->blk_id, TUI_OV_BLOCKS, end / (TUI_OV_SEC_NS * TUI_OV_BLOCK_S), ns);
-	tui_ov_hist_add(&w->all, ns);
+	tui_ov_win_add_n(w, end, ns, 1);
 }
 
 /* Merge the slices numbered first..last (inclusive) of a ring of n into out. */

@@ -194,6 +194,8 @@ struct tui_ov_hist {
 
 void tui_ov_hist_init(struct tui_ov_hist *h);
 void tui_ov_hist_add(struct tui_ov_hist *h, uint64_t ns);
+/* Add n values ns at once. */
+void tui_ov_hist_add_n(struct tui_ov_hist *h, uint64_t ns, uint64_t n);
 /* Add every value of src into dst. */
 void tui_ov_hist_merge(struct tui_ov_hist *dst, const struct tui_ov_hist *src);
 /* The p-th percentile (0 < p <= 100), nearest rank, clamped to [min, max]; 0 when empty. */
@@ -228,6 +230,9 @@ void tui_ov_win_init(struct tui_ov_win *w, uint64_t from);
 
 /* Add a latency (ns) of a request that ended at run ns end. */
 void tui_ov_win_add(struct tui_ov_win *w, uint64_t end, uint64_t ns);
+
+/* Add n latencies ns that ended at run ns end (a replayed period's histogram bucket). */
+void tui_ov_win_add_n(struct tui_ov_win *w, uint64_t end, uint64_t ns, uint64_t n);
 
 /* Window which at run ns now into out. */
 void tui_ov_win_get(const struct tui_ov_win *w, enum tui_ov_window which, uint64_t now,

@@ -35,6 +35,8 @@
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_overview.h"
+#include "tui_ovpaint.h"
 #include "tui_term.h"
 #include "tui_text.h"
 #include "tui_verdict.h"
@@ -50,7 +52,9 @@ struct rv_target {
 	size_t req_fed;           /* requests in the model */
 	size_t warn_fed;          /* warnings in the model (the run's and its own) */
 	size_t sel;               /* the iostat device shown in detail */
-	char target[1024], mode[96], pace[96], period_label[48];
+	struct tui_ov_win win;    /* several targets: the overview's windows */
+	uint64_t last;            /* ... and its latest request (request records only) */
+	char target[1024], mode[96], pace[96], period_label[48], sticky[80];
 };
 
 struct rv {
@@ -59,6 +63,12 @@ struct rv {
 	struct recplay_cursor cur;
 	struct rv_target *tg;
 	size_t n, shown;          /* the target on the screen */
+	int open;                 /* several targets: the one open, -1 the overview */
+	struct tui_ov_row *rows;  /* the overview's, one per target */
+	size_t *order, nshow, sel, top, slowest;
+	enum tui_ov_window window;
+	enum tui_ov_sort sort;
+	struct tui_ov_hist hist;  /* scratch */
 	struct tally scratch;     /* a period's tally, filled in */
 	struct tui_layout lay;
 	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
@@ -70,7 +80,7 @@ struct rv {
 	enum tui_window win;
 	uint64_t last_mono, last_draw, note_until;
 	char note[96], state[160];
-	const char *sticky;
+	const char *sticky, *ov_sticky; /* the footer's, the overview status line's notes */
 	struct pollfd pfd[1];
 };
 
@@ -96,6 +106,10 @@ static void rv_model_init(struct rv *v, size_t i)
 		mc.pcts = *v->vr->rc[i].pcts;
 	tui_model_init(&v->tg[i].m, &mc);
 	v->tg[i].fed = v->tg[i].req_fed = v->tg[i].warn_fed = 0;
+	v->tg[i].last = 0;
+	if (v->n > 1) /* as live: the windows start after the first full interval, 1 s at least */
+		tui_ov_win_init(&v->tg[i].win, h->interval > TUI_OV_SEC_NS ? h->interval :
+					      TUI_OV_SEC_NS);
 }
 
 /* A recorded request placed on the run's time line by its wall-clock end. */
@@ -106,6 +120,23 @@ static void rv_feed_request(struct rv *v, struct rv_target *tg, const struct rec
 
 	s.start = end > s.time ? end - s.time : 0;
 	tui_model_replay_request(&tg->m, &s, q->n);
+	if (v->n > 1 && s.result >= 0 && q->n != NOTICE_EMPTY) { /* as the live overview */
+		tg->last = s.time;
+		if (q->n == NOTICE_NONE || q->n == NOTICE_FAST || q->n == NOTICE_SLOW)
+			tui_ov_win_add(&tg->win, end, s.time);
+	}
+}
+
+/* Without request records: a period's histogram into the overview's windows at its end. */
+static void rv_feed_windows(struct rv *v, struct rv_target *tg, uint64_t end)
+{
+	const struct stats *st = &v->scratch.valid;
+
+	for (size_t k = 0; v->n > 1 && st->count && k < STATS_BUCKETS; k++)
+		if (st->hist[k])
+			tui_ov_win_add_n(&tg->win, end, stats_bucket_low(k) +
+					 (stats_bucket_high(k) - stats_bucket_low(k)) / 2,
+					 st->hist[k]);
 }
 
 /* The warnings of target i (and the run's) taken at or before t. */
@@ -199,15 +230,83 @@ static void rv_sync_target(struct rv *v, size_t i, uint64_t t)
 			rv_feed_request(v, tg, &rt->req[tg->req_fed]);
 		recplay_tally(v->rp, i, tg->fed, &v->scratch);
 		tui_model_replay_period(&tg->m, p->mono, &v->scratch, requests);
+		if (!requests)
+			rv_feed_windows(v, tg, p->mono);
 	}
 	rv_feed_warnings(v, i, t);
 	rv_iostat(v, i, t);
+}
+
+/* ---- the overview's rows (as tui_multi.c makes a live one's) ---------------------------- */
+
+static void rv_row(struct rv *v, size_t i)
+{
+	struct rv_target *tg = &v->tg[i];
+	struct tui_ov_row *row = &v->rows[i];
+	const struct tui_row *last = tui_model_row(&tg->m, 0);
+	uint64_t now = v->cur.t, sec = now / TUI_OV_SEC_NS;
+	struct tui_col cols[TUI_OV_SPARK_MAX];
+	struct sbuf sb = SBUF_INIT;
+
+	memset(row, 0, sizeof(*row));
+	esc_puts(&sb, v->rp->h->target[i].path);
+	snprintf(row->target, sizeof(row->target), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	row->asked = v->rp->h->interval ? 1e9 / (double)v->rp->h->interval : 0;
+	if (last && last->wall)
+		row->achieved = (double)last->requests * 1e9 / (double)last->wall;
+	row->last = tg->last;
+	tui_ov_win_get(&tg->win, v->window, now, &v->hist);
+	row->count = v->hist.count;
+	row->p50 = tui_ov_hist_pct(&v->hist, 50);
+	row->p99 = tui_ov_hist_pct(&v->hist, 99);
+	row->max = v->hist.count ? v->hist.max : 0;
+	row->failed = tg->m.total.failed;
+	row->skipped = tg->m.total.skipped;
+	tui_model_columns(&tg->m, TUI_WIN_1MIN, now, cols, TUI_OV_SPARK_MAX);
+	for (int j = 0; j < TUI_OV_SPARK_MAX; j++) {
+		uint64_t back = (uint64_t)(TUI_OV_SPARK_MAX - 1 - j);
+
+		if (back > sec || (sec - back) * TUI_OV_SEC_NS < tg->win.from)
+			continue;
+		if (cols[j].n)
+			row->spark[j] = cols[j].max;
+		if (cols[j].err)
+			row->spark_fail |= 1ull << j;
+	}
+	if (!tg->io.no_blockdev && tg->io.ndev) {
+		snprintf(row->dev, sizeof(row->dev), "%s", tg->io.dev[0].name);
+		row->have_io = tg->io.dev[0].state == TUI_IO_OK;
+		row->busy = tg->io.dev[0].row.util;
+		row->await = tg->io.dev[0].row.await;
+	}
+	if (tg->verdict.have) {
+		row->have_verdict = true;
+		row->v = tg->verdict.v;
+	}
+}
+
+static void rv_rows(struct rv *v)
+{
+	bool shown = false;
+
+	if (v->n < 2)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		rv_row(v, i);
+	v->slowest = tui_ov_slowest(v->rows, v->n);
+	v->nshow = tui_ov_order(v->rows, v->n, v->sort, "", v->order);
+	for (size_t k = 0; k < v->nshow; k++)
+		shown |= v->order[k] == v->sel;
+	if (!shown && v->nshow)
+		v->sel = v->order[0];
 }
 
 static void rv_sync(struct rv *v)
 {
 	for (size_t i = 0; i < v->n; i++)
 		rv_sync_target(v, i, v->cur.t);
+	rv_rows(v);
 	v->dirty = true;
 }
 
@@ -310,9 +409,38 @@ static void rv_state(struct rv *v, enum tui_state_cls *cls)
 	*cls = v->cur.paused ? TUI_STATE_WARN : TUI_STATE_OK;
 }
 
+/* What the overview's help says of its windows in a replay. */
+static const char rv_window_help[] =
+	"p50/p99/max: the last 10 s, the last 60 s or all (w) of the recording up to the cursor; "
+	"without request records from each period's histogram (bucket midpoints). last: the "
+	"latest recorded request. Sparkline: a cell a second (its highest latency).";
+
+static void rv_paint_overview(struct rv *v, uint64_t mono)
+{
+	enum tui_state_cls cls;
+	struct tui_ovp p = {
+		.n = v->n, .rows = v->rows, .order = v->order, .nshow = v->nshow, .sel = v->sel,
+		.slowest = v->slowest, .top = v->top, .window = v->window, .sort = v->sort,
+		.filter = "", .edit = "", .ascii = v->ascii, .help = v->help,
+		.note = mono < v->note_until ? v->note : v->ov_sticky, .head = v->state,
+		.window_help = rv_window_help, .keys = TUI_KEYS_REPLAY_OV,
+	};
+
+	rv_state(v, &cls);
+	tui_ovp_paint(&p);
+	v->top = p.top;
+	v->last_draw = mono;
+	v->dirty = false;
+}
+
 static void rv_paint(struct rv *v, uint64_t mono)
 {
 	struct rv_target *tg = &v->tg[v->shown];
+
+	if (v->n > 1 && v->open < 0) {
+		rv_paint_overview(v, mono);
+		return;
+	}
 	const struct tui_model *m = &tg->m;
 	struct tui_frame f;
 
@@ -343,7 +471,8 @@ static void rv_paint(struct rv *v, uint64_t mono)
 	f.heatmap = v->heatmap;
 	f.histogram = v->histogram;
 	f.color = v->color;
-	f.note = mono < v->note_until ? v->note : m->warnings ? NULL : v->sticky;
+	f.note = mono < v->note_until ? v->note : m->warnings ? NULL :
+		 v->n > 1 ? tg->sticky : v->sticky;
 	f.keys = TUI_KEYS_REPLAY;
 	f.cols = v->cols;
 	f.cells = v->cells;
@@ -387,12 +516,138 @@ static void rv_speed(struct rv *v, int d)
 	rv_note(v, note);
 }
 
+/* Open target i's screen (several targets). */
+static void rv_open(struct rv *v, size_t i)
+{
+	v->open = (int)i;
+	v->shown = i;
+	v->help = false;
+	rv_relayout(v);
+}
+
+/* Move the selection d rows in the order shown. */
+static void rv_move(struct rv *v, long d)
+{
+	size_t pos = 0;
+
+	for (size_t k = 0; k < v->nshow; k++)
+		if (v->order[k] == v->sel)
+			pos = k;
+	if (d < 0 && pos < (size_t)-d)
+		pos = 0;
+	else if (d < 0)
+		pos -= (size_t)-d;
+	else
+		pos = pos + (size_t)d < v->nshow ? pos + (size_t)d : v->nshow - 1;
+	if (v->nshow)
+		v->sel = v->order[pos];
+}
+
+static bool rv_cursor_key(struct rv *v, enum tui_action act);
+
+/* A key on the overview of several targets. */
+static void rv_ov_key(struct rv *v, int ch)
+{
+	enum tui_action act;
+	char note[96];
+
+	if (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE || ch == KEY_NPAGE) {
+		long page = (long)tui_ovp_fit_rows() > 0 ? (long)tui_ovp_fit_rows() : 1;
+
+		rv_move(v, ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -page : page);
+		v->dirty = true;
+		return;
+	}
+	if (ch == KEY_ENTER)
+		ch = '\n';
+	v->dirty = true;
+	if (v->help) {
+		v->help = false;
+		return;
+	}
+	if (ch >= '1' && ch <= '9' && (size_t)(ch - '0') <= v->n) {
+		rv_open(v, (size_t)(ch - '1'));
+		return;
+	}
+	act = tui_key_action_in(TUI_KEYS_REPLAY_OV, rv_plain_key(ch));
+	if (rv_cursor_key(v, act))
+		return;
+	switch (act) {
+	case TUI_ACT_QUIT:
+		v->quit = true;
+		break;
+	case TUI_ACT_UP:
+	case TUI_ACT_DOWN:
+		rv_move(v, act == TUI_ACT_UP ? -1 : 1);
+		break;
+	case TUI_ACT_OPEN:
+		if (v->nshow)
+			rv_open(v, v->sel);
+		break;
+	case TUI_ACT_WINDOW:
+		v->window = (enum tui_ov_window)((v->window + 1) % TUI_OV_NWINDOWS);
+		snprintf(note, sizeof(note), "p50, p99, max: %s", tui_ov_window_label(v->window));
+		rv_note(v, note);
+		rv_rows(v);
+		break;
+	case TUI_ACT_SORT:
+		v->sort = (enum tui_ov_sort)((v->sort + 1) % TUI_OV_NSORTS);
+		snprintf(note, sizeof(note), "sorted by %s", tui_ov_sort_name(v->sort));
+		rv_note(v, note);
+		rv_rows(v);
+		break;
+	case TUI_ACT_HELP:
+		v->help = true;
+		break;
+	case TUI_ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The cursor's keys, on every screen of the replay: true when act was one. */
+static bool rv_cursor_key(struct rv *v, enum tui_action act)
+{
+	switch (act) {
+	case TUI_ACT_PLAY:
+		if (v->cur.paused && v->cur.at_end) /* at the end: play again from the start */
+			recplay_cursor_init(&v->cur);
+		v->cur.paused = !v->cur.paused;
+		v->cur.at_end = false;
+		rv_note(v, v->cur.paused ? "replay paused" : "replay playing");
+		rv_sync(v);
+		return true;
+	case TUI_ACT_STEP_FWD:
+	case TUI_ACT_STEP_BACK:
+		recplay_cursor_step(&v->cur, v->rp, act == TUI_ACT_STEP_FWD ? 1 : -1);
+		rv_sync(v);
+		return true;
+	case TUI_ACT_START:
+	case TUI_ACT_END:
+		recplay_cursor_jump(&v->cur, v->rp, act == TUI_ACT_END);
+		rv_sync(v);
+		return true;
+	case TUI_ACT_FASTER:
+	case TUI_ACT_SLOWER:
+		rv_speed(v, act == TUI_ACT_FASTER ? 1 : -1);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void rv_key(struct rv *v, int ch)
 {
 	enum tui_action act;
 
 	if (ch == KEY_RESIZE) {
 		rv_relayout(v);
+		return;
+	}
+	if (v->n > 1 && v->open < 0) {
+		rv_ov_key(v, ch);
 		return;
 	}
 	act = tui_key_action_in(TUI_KEYS_REPLAY, rv_plain_key(ch));
@@ -405,28 +660,14 @@ static void rv_key(struct rv *v, int ch)
 		v->help = false;
 		return;
 	}
+	if (rv_cursor_key(v, act))
+		return;
 	switch (act) {
-	case TUI_ACT_PLAY:
-		if (v->cur.paused && v->cur.at_end) /* at the end: play again from the start */
-			recplay_cursor_init(&v->cur);
-		v->cur.paused = !v->cur.paused;
-		v->cur.at_end = false;
-		rv_note(v, v->cur.paused ? "replay paused" : "replay playing");
-		rv_sync(v);
-		break;
-	case TUI_ACT_STEP_FWD:
-	case TUI_ACT_STEP_BACK:
-		recplay_cursor_step(&v->cur, v->rp, act == TUI_ACT_STEP_FWD ? 1 : -1);
-		rv_sync(v);
-		break;
-	case TUI_ACT_START:
-	case TUI_ACT_END:
-		recplay_cursor_jump(&v->cur, v->rp, act == TUI_ACT_END);
-		rv_sync(v);
-		break;
-	case TUI_ACT_FASTER:
-	case TUI_ACT_SLOWER:
-		rv_speed(v, act == TUI_ACT_FASTER ? 1 : -1);
+	case TUI_ACT_BACK:
+		if (v->n > 1) {
+			v->open = -1;
+			rv_rows(v);
+		}
 		break;
 	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -527,6 +768,8 @@ static void rv_loop_paint(void *ctx, uint64_t mono)
 static void rv_free(struct rv *v)
 {
 	free(v->tg);
+	free(v->rows);
+	free(v->order);
 	free(v->cells);
 	free(v->heat);
 	free(v);
@@ -541,32 +784,42 @@ int tui_replay_run(const struct view_replay *vr, char *msg, size_t msglen)
 	struct rv *v = calloc(1, sizeof(*v));
 	int ret;
 
-	if (v)
-		v->tg = calloc(vr->rp->n ? vr->rp->n : 1, sizeof(*v->tg));
-	if (!v || !v->tg) {
+	if (v) {
+		size_t n = vr->rp->n ? vr->rp->n : 1;
+
+		v->tg = calloc(n, sizeof(*v->tg));
+		v->rows = calloc(n, sizeof(*v->rows));
+		v->order = calloc(n, sizeof(*v->order));
+	}
+	if (!v || !v->tg || !v->rows || !v->order) {
 		if (v)
 			rv_free(v);
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
 	}
-	if (vr->rp->n != 1) {
+	if (!vr->rp->n) {
 		rv_free(v);
-		snprintf(msg, msglen, "--replay -X: a recording of %zu targets: the view replays "
-			 "one target's recording (not yet the overview)", vr->rp->n);
-		return -ENOTSUP;
+		snprintf(msg, msglen, "--replay -X: the recording has no target");
+		return -EINVAL;
 	}
 	v->vr = vr;
 	v->rp = vr->rp;
 	v->n = vr->rp->n;
+	v->open = -1;
+	v->slowest = TUI_OV_NONE;
+	v->window = TUI_OV_W60;
 	v->ascii = tui_term_want_ascii(&to);
 	v->log = true;
 	v->heatmap = !vr->rp->h->requests; /* buckets, not requests: the heatmap shows them */
 	v->sticky = vr->damage ? "file damaged: the replay stops early" :
 		    !vr->rp->h->requests ? "graph from period buckets" : NULL;
+	v->ov_sticky = vr->damage ? "file damaged: the replay stops early" : NULL;
 	recplay_cursor_init(&v->cur);
 	for (size_t i = 0; i < v->n; i++) {
 		rv_describe(v, i);
 		rv_model_init(v, i);
+		snprintf(v->tg[i].sticky, sizeof(v->tg[i].sticky),
+			 "target %zu of %zu: Esc back to the overview", i + 1, v->n);
 	}
 	ret = tui_term_open(&to, vr->stop, msg, msglen);
 	if (ret) {
