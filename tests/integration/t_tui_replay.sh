@@ -6,8 +6,9 @@
 # - change the speed (x10 plays the whole recording in well under its length); the help
 # lists the replay keys; --ascii and NO_COLOR; q and SIGTERM (within 1 s) restore the
 # terminal; a cut file replays and says so after the screen (exit 3); a later version is
-# refused before the screen (exit 2); a recording with request records shows them; the
-# fault disk's latency step (1 ms -> 10 ms) and its iostat panel, when it can run.
+# refused before the screen (exit 2); two targets get the overview (a row each, a target's
+# screen and back); a recording with request records shows them; the fault disk's latency
+# step (1 ms -> 10 ms) and its iostat panel, when it can run.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd tmux
@@ -132,7 +133,7 @@ check "NO_COLOR: no colour codes" eval "! grep -Eq $'\e\\\\[([0-9]+;)*(3[1-6]|9[
 TM send-keys -t t C-c
 check "Ctrl-C: exit 0, terminal restored" wait_for "^EXIT=0" 5 && terminal_restored
 
-## 4. damage, a later version, several targets
+## 4. damage, a later version, no terminal
 head -c "$(( $(stat -c %s "$R.null") - 40 ))" "$R.null" >"$T_TMP/cut"
 start 80 24 TZ=UTC -- --replay "$T_TMP/cut" -X
 check "cut file: replays" has "replay [0-9:]{8} . 1/"
@@ -144,17 +145,47 @@ sed '1s/"version":1,/"version":99,/' "$R.null" >"$T_TMP/v99"
 start 80 24 -- --replay "$T_TMP/v99" -X
 check "a later version: exit 2 before the screen" wait_for "^EXIT=2" 5
 check "a later version: said, terminal untouched" grep -q "^ioprobe: .*newer" "$ERR" && terminal_restored
-rm -f "$R.two"
-probe --engine=null -i 10ms -w 2 -q --record "$R.two" "$D" "$T_TMP"
-start 80 24 -- --replay "$R.two" -X
-check "2 targets: not replayed in the view yet: exit 2, said" wait_for "^EXIT=2" 5 &&
-	grep -q "^ioprobe: --replay -X: a recording of 2 targets" "$ERR"
 probe --replay "$R.null" -X </dev/null
 check "not a terminal: exit 1" rc_is 1 && err_prefixed
 probe --replay "$R.null" -X -P 1
 check "-X with -P: exit 1" rc_is 1 && err_prefixed
 
-## 5. with request records: the request lines, the scatter
+## 5. two targets: the overview, a row each, a target's screen and back
+rm -f "$R.two"
+mkdir -p "$T_TMP/e"
+probe --engine=null -i 10ms -w 4 -q --record "$R.two" "$D" "$T_TMP/e"
+probe --replay "$R.two" -P 1 -q
+cp "$OUT" "$T_TMP/raw2"
+for size in "80 24" "160 45"; do
+	start $size TZ=UTC -- --replay "$R.two" -X
+	check "2 targets $size: the overview with the replay's clock" \
+		has "replay [0-9:]{8} . [0-9]+/[0-9]+ . x1.* 2 targets"
+	check "2 targets $size: a row per target" has "^>.* 1 .*dir " && has "^ +2 .*e "
+	check "2 targets $size: the replay keys in the footer" has "space pause .*step"
+	TM send-keys -t t G
+	check "2 targets $size: G: the end" has " paused . 2 targets"
+	TM send-keys -t t 2
+	check "2 targets $size: 2 opens the second target's screen" has "target 2 of 2" &&
+		has "replay [0-9:]{8}"
+	TM send-keys -t t Escape
+	check "2 targets $size: Esc: back to the overview" has " 2 targets"
+	TM send-keys -t t q
+	check "2 targets $size: q: exit 0, terminal restored" wait_for "^EXIT=0" 5 &&
+		terminal_restored
+done
+# the last period of each target as --replay -P 1 prints it: count on its screen at G
+start 160 45 TZ=UTC -- --replay "$R.two" -X
+TM send-keys -t t G 1
+check "2 targets: the first target's screen" has "target 1 of 2"
+cap
+c1=$(awk -v p="$D" '$NF == p { c = $1 } END { print c }' "$T_TMP/raw2")
+row=$(grep -E '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE" | tail -1)
+check "2 targets: target 1's last row counts $c1 as --replay -P 1 [$row]" \
+	[ "$(echo "$row" | awk '{ print $2 }')" = "$c1" ]
+TM send-keys -t t q
+wait_for "^EXIT=0" 5
+
+## 6. with request records: the request lines, the scatter
 rm -f "$R.req"
 probe --engine=null -i 50ms -w 3 -q --record "$R.req" --record-requests "$D"
 start 120 40 TZ=UTC -- --replay "$R.req" -X
@@ -166,7 +197,7 @@ check "requests: G shows the last request ($last)" has "request=$last time="
 TM send-keys -t t q
 check "requests: exit 0" wait_for "^EXIT=0" 5
 
-## 6. the fault disk: a latency step 1 ms -> 10 ms, recorded with --iostat
+## 7. the fault disk: a latency step 1 ms -> 10 ms, recorded with --iostat
 if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPROBE_FAULTDISK:-}" ] &&
 	command -v losetup >/dev/null; then
 	M=$T_TMP/fd
