@@ -128,7 +128,8 @@
 	"          -record-requests       the recording keeps every request too\n" \
 	"          -replay <file>         print a recording as its run printed it: summaries,\n" \
 	"                                 periods, JSON, iostat blocks, the check line;\n" \
-	"                                 no destination\n" \
+	"                                 no destination; with -X show it in the view\n" \
+	"                                 (space pause, , . step, g G first/last, + - speed)\n" \
 	"          -report <file.html>    draw the recording (-replay's, or -record's at the\n" \
 	"                                 end) as one self-contained HTML file: heatmap,\n" \
 	"                                 histogram, percentiles, rates, iostat, verdicts\n" \
