@@ -262,11 +262,12 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 			   o.action == OPTS_RUN;
 	if (code >= 0)
 		return code;
-	if (o.replay) {
-		if (o.tui)
-			cli_signals(); /* the view's stop flag: every stop signal ends it */
-		return cli_replay(&o, tui);
+	if (o.replay && o.tui) {
+		cli_signals(); /* the view's stop flag: every stop signal ends it */
+		return cli_replay_view(&o, tui);
 	}
+	if (o.replay)
+		return cli_replay(&o);
 	if ((code = cli_fleet_setup(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;

@@ -254,9 +254,12 @@ void cli_record_end(struct cli_run *r, int code);
 bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
 			 int code);
 
-/* --replay FILE: print the recording as the run printed it (with -X: show it in the view,
- * cli_replay_view); the exit code. */
-int cli_replay(const struct opts *o, const struct view_ops *view);
+/* --replay FILE: print the recording as the run printed it; the exit code. */
+int cli_replay(const struct opts *o);
+
+/* The options no replay honours (--listen, --influx, --sweep, ...): -1 when none, else
+ * the exit code (said). */
+int cli_replay_check_opts(const struct opts *o);
 
 /*
  * The next line of a recording's stream gz into line (its newline dropped): 1 with *whole

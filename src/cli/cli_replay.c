@@ -853,14 +853,17 @@ static int rp_main(const struct opts *o, const char *path, int report_fd, bool r
 	return code;
 }
 
-int cli_replay(const struct opts *o, const struct view_ops *view)
+int cli_replay_check_opts(const struct opts *o)
+{
+	return rp_check_opts(o);
+}
+
+int cli_replay(const struct opts *o)
 {
 	int code, fd = -1;
 
 	if ((code = rp_check_opts(o)) >= 0)
 		return code;
-	if (o->tui)
-		return cli_replay_view(o, view);
 	if (o->report && (fd = cli_report_create(o, &code)) < 0)
 		return code;
 	return rp_main(o, o->replay, fd, false);

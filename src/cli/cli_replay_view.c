@@ -44,6 +44,8 @@ static int rv_check_opts(const struct opts *o, const struct view_ops *view)
 	char msg[MSG_MAX];
 	int ret;
 
+	if ((ret = cli_replay_check_opts(o)) >= 0)
+		return ret;
 	if (what) {
 		cli_msg("--replay -X: %s does not apply to the view; drop it (or -X)", what);
 		return CLI_EXIT_USAGE;

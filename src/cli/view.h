@@ -2,7 +2,9 @@
  * view: the interface between the command-line front end and an optional
  * full-screen view (tui/). The CLI prepares the target, engine and probe;
  * the view runs the probe in its own thread and shows it, then hands back
- * so the CLI prints the normal text summary. No curses type appears here.
+ * so the CLI prints the normal text summary; with --replay FILE -X it shows
+ * a recording instead (view_ops.replay, the replay source in recplay.h).
+ * No curses type appears here.
  */
 #ifndef IOPROBE_VIEW_H
 #define IOPROBE_VIEW_H
