@@ -39,7 +39,7 @@ at() { has "replay $(clock "$R.null" "$1") . $1/$N . x"; }
 # ---- a recording of 6 periods on the null engine ----
 rm -f "$R.null"
 probe --engine=null -i 10ms -w 6 -q --record "$R.null" "$D"
-check "recorded: exit 0, six periods or more" rc_is 0 && [ "$(periods "$R.null")" -ge 6 ]
+check "recorded: exit 0, six periods or more" eval 'rc_is 0 && [ "$(periods "$R.null")" -ge 6 ]'
 N=$(periods "$R.null")
 probe --replay "$R.null" -P 1 -q
 cp "$OUT" "$T_TMP/raw"
@@ -49,8 +49,7 @@ start 80 24 TZ=UTC -- --replay "$R.null" -X
 check "80x24: the first period's wall-clock time under the cursor" at 1
 check "80x24: plays on: the second period" at 2
 check "80x24: the replay keys in the footer" has "space pause .*step.*speed"
-check "80x24: no request records: the graph is the heatmap, the footer says why" \
-	has "latency heatmap" && has "graph from period buckets"
+check "80x24: no request records: the graph is the heatmap, the footer says why" eval ' has "latency heatmap" && has "graph from period buckets"'
 TM send-keys -t t p
 check "pause: the state says paused" has " paused"
 s1=$(state)
@@ -70,10 +69,9 @@ check "g: the first period" at 1
 TM send-keys -t t G
 check "G: the last period" at "$N"
 total=$(awk '{ c += $1 } END { print c }' "$T_TMP/raw")
-check "G: the total row counts every recorded request ($total), as --replay -P 1 sums them" \
-	has "^ +total +$total "
+check "G: the total row counts every recorded request ($total), as --replay -P 1 sums them"  has "^ +total +$total "
 TM send-keys -t t '?'
-check "help: the replay keys" has "replay: pause / resume" && has "replay: speed x1, x10, x100"
+check "help: the replay keys" eval 'has "replay: pause / resume" && has "replay: speed x1, x10, x100"'
 TM send-keys -t t x
 check "help: any key closes it" lacks "replay: pause / resume"
 TM send-keys -t t g +
@@ -86,10 +84,10 @@ check "x10: played ${N} s of recording in ${dt} ms (under 2.5 s)" [ "$dt" -lt 25
 TM send-keys -t t + g ' '
 check "x100: plays to the end at once" wait_for " $N/$N . x100 end" 3
 TM send-keys -t t - - g ' '
-check "- -: back to x1, playing" has " 1/$N . x1" && lacks " 1/$N . x1 paused"
+check "- -: back to x1, playing" eval 'has " 1/$N . x1" && lacks " 1/$N . x1 paused"'
 TM send-keys -t t q
 check "q: exit 0" wait_for "^EXIT=0" 5
-check "q: terminal restored, nothing on stderr" terminal_restored && [ ! -s "$ERR" ]
+check "q: terminal restored, nothing on stderr" eval 'terminal_restored && [ ! -s "$ERR" ]'
 
 ## 2. 160x45: the period table holds the last period with --replay -P 1's numbers
 start 160 45 TZ=UTC -- --replay "$R.null" -X
@@ -101,20 +99,18 @@ cnt=$(echo "$last" | awk '{ print $1 }')
 req=$(echo "$last" | awk '{ print $9 }')
 cap
 row=$(grep -E '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE" | tail -1)
-check "160x45: the last row's count ($cnt) and requests ($req) as --replay -P 1 prints them [$row]" \
-	python3 -c '
+check "160x45: the last row's count ($cnt) and requests ($req) as --replay -P 1 prints them [$row]"  python3 -c '
 import sys
 f = sys.argv[1].split()
 assert f[1] == sys.argv[2], f
 assert sys.argv[3] in f, f
 ' "$row" "$cnt" "$req"
-check "160x45: a row per period up to the last ($N rows)" \
-	[ "$(grep -cE '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE")" = "$N" ]
+check "160x45: a row per period up to the last ($N rows)"  [ "$(grep -cE '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE")" = "$N" ]
 TM send-keys -t t ,
 check "160x45: step back drops the last row" at $((N - 1))
 cap
 check "160x45: $((N - 1)) rows" [ "$(grep -cE '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE")" = $((N - 1)) ]
-check "160x45: UTF-8: the middle dot and the box lines" in_pane '·' && in_pane '──'
+check "160x45: UTF-8: the middle dot and the box lines" eval 'in_pane "·" && in_pane "──"'
 pid=$(ioprobe_pid)
 check "SIGTERM: handler installed" wait_caught "$pid" 15
 t0=$(now_ms)
@@ -131,7 +127,7 @@ cap_e
 check "--ascii: no UTF-8 at all" eval "! LC_ALL=C grep -q $'[\x80-\xff]' '$PANE'"
 check "NO_COLOR: no colour codes" eval "! grep -Eq $'\e\\\\[([0-9]+;)*(3[1-6]|9[1-6])m' '$PANE'"
 TM send-keys -t t C-c
-check "Ctrl-C: exit 0, terminal restored" wait_for "^EXIT=0" 5 && terminal_restored
+check "Ctrl-C: exit 0, terminal restored" eval 'wait_for "^EXIT=0" 5 && terminal_restored'
 
 ## 4. damage, a later version, no terminal
 head -c "$(( $(stat -c %s "$R.null") - 40 ))" "$R.null" >"$T_TMP/cut"
@@ -139,16 +135,16 @@ start 80 24 TZ=UTC -- --replay "$T_TMP/cut" -X
 check "cut file: replays" has "replay [0-9:]{8} . 1/"
 check "cut file: the footer says the file is damaged" has "file damaged"
 TM send-keys -t t q
-check "cut file: exit 3 after the screen" wait_for "^EXIT=3" 5 && terminal_restored
+check "cut file: exit 3 after the screen" eval 'wait_for "^EXIT=3" 5 && terminal_restored'
 check "cut file: says where it stops" grep -q "^ioprobe: --replay: .*cut short.*replayed up to" "$ERR"
 sed '1s/"version":1,/"version":99,/' "$R.null" >"$T_TMP/v99"
 start 80 24 -- --replay "$T_TMP/v99" -X
 check "a later version: exit 2 before the screen" wait_for "^EXIT=2" 5
-check "a later version: said, terminal untouched" grep -q "^ioprobe: .*newer" "$ERR" && terminal_restored
+check "a later version: said, terminal untouched" eval 'grep -q "^ioprobe: .*newer" "$ERR" && terminal_restored'
 probe --replay "$R.null" -X </dev/null
-check "not a terminal: exit 1" rc_is 1 && err_prefixed
+check "not a terminal: exit 1" eval 'rc_is 1 && err_prefixed'
 probe --replay "$R.null" -X -P 1
-check "-X with -P: exit 1" rc_is 1 && err_prefixed
+check "-X with -P: exit 1" eval 'rc_is 1 && err_prefixed'
 
 ## 5. two targets: the overview, a row each, a target's screen and back
 rm -f "$R.two"
@@ -158,20 +154,17 @@ probe --replay "$R.two" -P 1 -q
 cp "$OUT" "$T_TMP/raw2"
 for size in "80 24" "160 45"; do
 	start $size TZ=UTC -- --replay "$R.two" -X
-	check "2 targets $size: the overview with the replay's clock" \
-		has "replay [0-9:]{8} . [0-9]+/[0-9]+ . x1.* 2 targets"
-	check "2 targets $size: a row per target" has "^>.* 1 .*dir " && has "^ +2 .*e "
+	check "2 targets $size: the overview with the replay's clock"  has "replay [0-9:]{8} . [0-9]+/[0-9]+ . x1.* 2 targets"
+	check "2 targets $size: a row per target" eval 'has "^>.* 1 .*dir " && has "^ +2 .*e "'
 	check "2 targets $size: the replay keys in the footer" has "space pause .*step"
 	TM send-keys -t t G
 	check "2 targets $size: G: the end" has " paused . 2 targets"
 	TM send-keys -t t 2
-	check "2 targets $size: 2 opens the second target's screen" has "target 2 of 2" &&
-		has "replay [0-9:]{8}"
+	check "2 targets $size: 2 opens the second target's screen" eval 'has "target 2 of 2" && has "replay [0-9:]{8}"'
 	TM send-keys -t t Escape
 	check "2 targets $size: Esc: back to the overview" has " 2 targets"
 	TM send-keys -t t q
-	check "2 targets $size: q: exit 0, terminal restored" wait_for "^EXIT=0" 5 &&
-		terminal_restored
+	check "2 targets $size: q: exit 0, terminal restored" eval 'wait_for "^EXIT=0" 5 && terminal_restored'
 done
 # the last period of each target as --replay -P 1 prints it: count on its screen at G
 start 160 45 TZ=UTC -- --replay "$R.two" -X
@@ -180,8 +173,7 @@ check "2 targets: the first target's screen" has "target 1 of 2"
 cap
 c1=$(awk -v p="$D" '$NF == p { c = $1 } END { print c }' "$T_TMP/raw2")
 row=$(grep -E '^ +[0-9]+:[0-9]{2} +[0-9]' "$PANE" | tail -1)
-check "2 targets: target 1's last row counts $c1 as --replay -P 1 [$row]" \
-	[ "$(echo "$row" | awk '{ print $2 }')" = "$c1" ]
+check "2 targets: target 1's last row counts $c1 as --replay -P 1 [$row]"  [ "$(echo "$row" | awk '{ print $2 }')" = "$c1" ]
 TM send-keys -t t q
 wait_for "^EXIT=0" 5
 
@@ -190,7 +182,7 @@ rm -f "$R.req"
 probe --engine=null -i 50ms -w 3 -q --record "$R.req" --record-requests "$D"
 start 120 40 TZ=UTC -- --replay "$R.req" -X
 check "requests: the request lines of the first period" has "request=[0-9]+ time="
-check "requests: the scatter, no bucket note" has "latency: " && lacks "graph from period buckets"
+check "requests: the scatter, no bucket note" eval 'has "latency: " && lacks "graph from period buckets"'
 TM send-keys -t t G
 last=$(grep -c '"type":"request"' "$R.req")
 check "requests: G shows the last request ($last)" has "request=$last time="
@@ -215,10 +207,9 @@ if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPROBE_FAULTDISK:-}" ] &&
 	check "fault disk: the first period at 1 ms" has "p50 1\.[0-9]+ ms"
 	TM send-keys -t t G
 	check "fault disk: the last at 10 ms" has "p50 1[0-9]\.[0-9]+ ms"
-	check "fault disk: the iostat panel from the recording" \
-		has "recorded: ${DEV#/dev/}" && has "iostat ${DEV#/dev/}"
+	check "fault disk: the iostat panel from the recording" eval ' has "recorded: ${DEV#/dev/}" && has "iostat ${DEV#/dev/}"'
 	TM send-keys -t t q
-	check "fault disk: exit 0" wait_for "^EXIT=0" 5 && terminal_restored
+	check "fault disk: exit 0" eval 'wait_for "^EXIT=0" 5 && terminal_restored'
 else
 	echo "# skipped the fault-disk part (needs root, /dev/fuse, the faultdisk fixture)"
 fi
