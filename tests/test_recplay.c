@@ -37,7 +37,8 @@ static void period(struct recplay *rp, size_t i, uint64_t seq, uint64_t mono, ui
 		   uint64_t lat)
 {
 	struct rec_event *ev = calloc(1, sizeof(*ev));
-	struct sample s = { .op = OP_READ, .size = 4096, .result = 4096, .time = lat };
+	struct sample s = { .op = OP_READ, .size = 4096, .result = 4096, .time = lat,
+			    .response = lat };
 
 	ev->kind = REC_PERIOD;
 	ev->target = i;
@@ -77,13 +78,18 @@ Test(recplay, periods_come_back_exact)
 	/* the histogram too: the same percentiles as the tally recorded */
 	tally_init(want);
 	{
-		struct sample s = { .op = OP_READ, .size = 4096, .result = 4096, .time = 9000000 };
+		struct sample s = { .op = OP_READ, .size = 4096, .result = 4096, .time = 9000000,
+				    .response = 9000000 };
 
 		for (int k = 0; k < 50; k++)
 			tally_add(want, &s, NOTICE_NONE);
 	}
 	cr_assert_eq(stats_percentile(&t->valid, 99), stats_percentile(&want->valid, 99));
 	cr_assert_eq(memcmp(t->valid.hist, want->valid.hist, sizeof(t->valid.hist)), 0);
+	/* the response times equal the service times here: one histogram kept for both */
+	cr_assert_eq(memcmp(t->response.hist, want->response.hist, sizeof(t->response.hist)), 0);
+	cr_assert_eq(t->response.count, 50);
+	cr_assert_eq(rp.nhist, 2, "a bucket a period, shared: %zu", rp.nhist);
 	/* the wall-clock time under a cursor: the latest period at or before it */
 	cr_assert_eq(recplay_real_at(&rp, 0), REAL0);
 	cr_assert_eq(recplay_real_at(&rp, S), REAL0 + S + 5);
@@ -92,6 +98,35 @@ Test(recplay, periods_come_back_exact)
 	recplay_free(&rp);
 	free(t);
 	free(want);
+}
+
+Test(recplay, response_histogram_of_its_own_and_large_counts)
+{
+	struct rec_header h = header(1);
+	struct recplay rp;
+	struct rec_event *ev = calloc(1, sizeof(*ev));
+	struct tally *t = calloc(1, sizeof(*t));
+	struct sample s = { .op = OP_READ, .size = 4096, .result = 4096, .time = 1000,
+			    .response = 5000000 };
+
+	cr_assert_eq(recplay_init(&rp, &h), 0);
+	ev->kind = REC_PERIOD;
+	ev->mono = S;
+	tally_init(&ev->tally);
+	for (int k = 0; k < 3; k++)
+		tally_add(&ev->tally, &s, NOTICE_NONE);
+	ev->tally.valid.hist[7] += 5000000000ull; /* over 32 bits: kept whole */
+	ev->tally.valid.count += 5000000000ull;
+	cr_assert_eq(recplay_add(&rp, ev), 0);
+	recplay_tally(&rp, 0, 0, t);
+	cr_assert_eq(memcmp(t->valid.hist, ev->tally.valid.hist, sizeof(t->valid.hist)), 0);
+	cr_assert_eq(memcmp(t->response.hist, ev->tally.response.hist, sizeof(t->response.hist)),
+		     0);
+	cr_assert_eq(t->response.max, 5000000);
+	cr_assert_eq(rp.nhist, 3); /* service: 2 buckets, response: 1 of its own */
+	recplay_free(&rp);
+	free(ev);
+	free(t);
 }
 
 Test(recplay, counts_by_time_and_requests_by_period)

@@ -60,8 +60,38 @@ void recplay_free(struct recplay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
-/* s without its histogram into c, its non-empty buckets into the pool. 0 or -ENOMEM. */
-static int recplay_keep_stats(struct recplay *rp, const struct stats *s, struct recplay_stats *c)
+#define RP_COUNT_MAX ((1ull << 48) - 1)
+_Static_assert(STATS_BUCKETS <= 65536, "a bucket index fits struct recplay_bucket's k");
+
+/* Whether s's histogram is the one kept at c (the same non-empty buckets, the same counts). */
+static bool recplay_same_hist(const struct recplay *rp, const struct stats *s,
+			      const struct recplay_stats *c)
+{
+	size_t j = 0;
+
+	if (s->count != c->count)
+		return false;
+	for (size_t k = 0; k < STATS_BUCKETS && s->count; k++) {
+		const struct recplay_bucket *b;
+
+		if (!s->hist[k])
+			continue;
+		if (j >= c->n)
+			return false;
+		b = &rp->hist[c->off + j++];
+		if (b->k != k || (((uint64_t)b->c_hi << 32) | b->c_lo) !=
+				 (s->hist[k] > RP_COUNT_MAX ? RP_COUNT_MAX : s->hist[k]))
+			return false;
+	}
+	return j == c->n;
+}
+
+/*
+ * s without its histogram into c, its non-empty buckets into the pool (those of same, when
+ * not NULL and equal: shared). 0 or -ENOMEM.
+ */
+static int recplay_keep_stats(struct recplay *rp, const struct stats *s, struct recplay_stats *c,
+			      const struct recplay_stats *same)
 {
 	c->count = s->count;
 	c->sum = s->sum;
@@ -69,14 +99,22 @@ static int recplay_keep_stats(struct recplay *rp, const struct stats *s, struct 
 	c->max = s->max;
 	c->mean = s->mean;
 	c->m2 = s->m2;
+	if (same && recplay_same_hist(rp, s, same)) {
+		c->off = same->off;
+		c->n = same->n;
+		return 0;
+	}
 	c->off = rp->nhist;
 	c->n = 0;
 	for (size_t k = 0; k < STATS_BUCKETS && s->count; k++) {
-		if (!s->hist[k])
+		uint64_t n = s->hist[k] > RP_COUNT_MAX ? RP_COUNT_MAX : s->hist[k];
+
+		if (!n)
 			continue;
 		if (RP_GROW(rp->hist, rp->nhist, rp->chist))
 			return -ENOMEM;
-		rp->hist[rp->nhist++] = (struct recplay_bucket){ (uint32_t)k, s->hist[k] };
+		rp->hist[rp->nhist++] = (struct recplay_bucket){ (uint16_t)k, (uint16_t)(n >> 32),
+								(uint32_t)n };
 		c->n++;
 	}
 	return 0;
@@ -93,7 +131,8 @@ static void recplay_fill_stats(const struct recplay *rp, const struct recplay_st
 	s->mean = c->mean;
 	s->m2 = c->m2;
 	for (size_t j = 0; j < c->n; j++)
-		s->hist[rp->hist[c->off + j].k] = rp->hist[c->off + j].c;
+		s->hist[rp->hist[c->off + j].k] = ((uint64_t)rp->hist[c->off + j].c_hi << 32) |
+						  rp->hist[c->off + j].c_lo;
 }
 
 void recplay_tally(const struct recplay *rp, size_t i, size_t k, struct tally *out)
@@ -130,8 +169,8 @@ static int recplay_period(struct recplay *rp, const struct rec_event *ev)
 	p->failed = ev->tally.failed;
 	p->skipped = ev->tally.skipped;
 	p->wall = ev->tally.wall;
-	if (recplay_keep_stats(rp, &ev->tally.valid, &p->valid) ||
-	    recplay_keep_stats(rp, &ev->tally.response, &p->response))
+	if (recplay_keep_stats(rp, &ev->tally.valid, &p->valid, NULL) ||
+	    recplay_keep_stats(rp, &ev->tally.response, &p->response, &p->valid))
 		return -ENOMEM;
 	if (t->nper && p->mono < t->per[t->nper - 1].mono)
 		p->mono = t->per[t->nper - 1].mono; /* never backwards: the cursor bisects */

@@ -6,7 +6,9 @@
  * its non-empty buckets, not two whole histograms), the requests recorded
  * before it (--record-requests), each --iostat block's rows with every
  * target's verdict judged again from the recorded input (verdict.c, as the
- * CLI's replay does), and the warnings. Times are the recording's run ns
+ * CLI's replay does), and the warnings. A bucket takes 8 bytes, and the
+ * response times' histogram shares the service times' when they are the
+ * same (no -Q, no skipped slot). Times are the recording's run ns
  * ("mono": since the run's start); blocks and warnings, which carry only a
  * wall-clock time, are placed at real - the header's real.
  *
@@ -78,9 +80,11 @@ struct recplay_target {
 	struct verdict_probe vp;      /* the run's settings */
 };
 
+/* A non-empty histogram bucket in 8 bytes: its stats.h index and its count (48 bits). */
 struct recplay_bucket {
-	uint32_t k;                   /* stats.h bucket index */
-	uint64_t c;
+	uint16_t k;                   /* stats.h bucket index (STATS_BUCKETS < 65536) */
+	uint16_t c_hi;                /* count >> 32 */
+	uint32_t c_lo;                /* count & 0xffffffff */
 };
 
 struct recplay {
