@@ -309,6 +309,13 @@ Test(tui_graph, xaxis)
 	cr_assert_str_eq(b, "  ");
 	tui_graph_xaxis(b, 5, 60, 60000000000ull);
 	cr_assert_eq(strlen(b), 4, "clipped to the buffer");
+	/* a replay: the cursor's clock at the right end, the quarter next to it kept clear */
+	tui_graph_xaxis_at(b, sizeof(b), 60, 60000000000ull, "05:04:17");
+	cr_assert_eq(strlen(b), 60);
+	cr_assert_str_eq(b + 52, "05:04:17");
+	cr_assert_not_null(strstr(b, "-15 s"));
+	tui_graph_xaxis_at(b, sizeof(b), 6, 60000000000ull, "05:04:17");
+	cr_assert_str_eq(b, "-1 min", "too narrow for the clock: \"%s\"", b);
 }
 
 Test(tui_graph, utf8)

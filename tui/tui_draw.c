@@ -256,7 +256,8 @@ static void tui_draw_graph(const struct tui_frame *f, const struct tui_rect *r)
 		int y = r->y + 2 + ph;
 
 		tui_text_put(y, r->x + TUI_GRAPH_LABEL_W, 1, TA_DIM, f->ascii ? "+" : "└");
-		tui_graph_xaxis(axis, sizeof(axis), pw, tui_model_window_ns(f->win));
+		tui_graph_xaxis_at(axis, sizeof(axis), pw, tui_model_window_ns(f->win),
+				   f->now_label ? f->now_label : "now");
 		tui_text_put(y, px, pw, TA_LABEL, axis);
 	}
 }

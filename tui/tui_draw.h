@@ -40,6 +40,7 @@ struct tui_frame {
 	const struct report_cfg *rc;
 	uint64_t realtime_base;   /* CLOCK_REALTIME ns of run time 0 (request line times) */
 	uint64_t now;             /* run ns at the graph's right edge */
+	const char *now_label;    /* the time axis' right end (ASCII), NULL: "now" */
 	uint64_t total_wall;      /* ns covered by the total row */
 	const char *period_label; /* "1 s", "-p 100", "-P 10 s" */
 	bool own_periods;         /* the view cuts periods (rows show their end), else "#n" */

@@ -286,7 +286,13 @@ static void tui_graph_put(char *buf, int width, int at, const char *label)
 
 void tui_graph_xaxis(char *buf, size_t len, int width, uint64_t window_ns)
 {
+	tui_graph_xaxis_at(buf, len, width, window_ns, "now");
+}
+
+void tui_graph_xaxis_at(char *buf, size_t len, int width, uint64_t window_ns, const char *now)
+{
 	char label[24];
+	int nl = (int)strlen(now);
 
 	if (!len)
 		return;
@@ -296,8 +302,8 @@ void tui_graph_xaxis(char *buf, size_t len, int width, uint64_t window_ns)
 		width = (int)len - 1;
 	memset(buf, ' ', (size_t)width);
 	buf[width] = '\0';
-	if (width >= 3)
-		memcpy(buf + width - 3, "now", 3);
+	if (width >= nl)
+		memcpy(buf + width - nl, now, (size_t)nl);
 	tui_graph_ago(label, sizeof(label), window_ns);
 	tui_graph_put(buf, width, 0, label);
 	for (int q = 1; q <= 3; q++) {

@@ -95,6 +95,9 @@ char *tui_graph_label(char *buf, size_t len, uint64_t ns, bool ascii);
  */
 void tui_graph_xaxis(char *buf, size_t len, int width, uint64_t window_ns);
 
+/* The same with now (ASCII) at the right end in place of "now" (a replay's cursor time). */
+void tui_graph_xaxis_at(char *buf, size_t len, int width, uint64_t window_ns, const char *now);
+
 /* UTF-8 encode code point cp into out (>= 5 bytes); returns the byte count. */
 size_t tui_graph_utf8(uint32_t cp, char *out);
 

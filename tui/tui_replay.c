@@ -79,7 +79,7 @@ struct rv {
 	bool ascii, color, help, log, response, heatmap, histogram, quit, dirty;
 	enum tui_window win;
 	uint64_t last_mono, last_draw, note_until;
-	char note[96], state[160];
+	char note[96], state[160], clock[16]; /* clock: the cursor's, on the time axis */
 	const char *sticky, *ov_sticky; /* the footer's, the overview status line's notes */
 	struct pollfd pfd[1];
 };
@@ -402,6 +402,7 @@ static void rv_state(struct rv *v, enum tui_state_cls *cls)
 
 	if (localtime_r(&secs, &tm))
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	snprintf(v->clock, sizeof(v->clock), "%s", clock);
 	snprintf(v->state, sizeof(v->state), "replay %s%s%zu/%zu%sx%u%s", clock, dot,
 		 recplay_stop_index(v->rp, v->cur.t), v->rp->nstops, dot,
 		 recplay_speed_factor(v->cur.speed),
@@ -459,6 +460,7 @@ static void rv_paint(struct rv *v, uint64_t mono)
 	f.rc = &v->vr->rc[v->shown];
 	f.realtime_base = v->rp->h->real;
 	f.now = v->cur.t;
+	f.now_label = v->clock;
 	f.total_wall = m->total.wall;
 	f.period_label = tg->period_label;
 	f.own_periods = !v->rp->h->print_count && !v->rp->h->print_interval;

@@ -47,6 +47,7 @@ cp "$OUT" "$T_TMP/raw"
 ## 1. 80x24: plays from the start as if live, the clock of each period
 start 80 24 TZ=UTC -- --replay "$R.null" -X
 check "80x24: the first period's wall-clock time under the cursor" at 1
+check "80x24: the graph's time axis ends at the cursor's clock" has "-1 min .* $(clock "$R.null" 1) *$"
 check "80x24: plays on: the second period" at 2
 check "80x24: the replay keys in the footer" has "space pause .*step.*speed"
 check "80x24: no request records: the graph is the heatmap, the footer says why" eval ' has "latency heatmap" && has "graph from period buckets"'
@@ -66,6 +67,7 @@ TM send-keys -t t Left
 check "Left steps back too" at "$k"
 TM send-keys -t t g
 check "g: the first period" at 1
+check "g: the time axis at its clock" has "-1 min .* $(clock "$R.null" 1) *$"
 TM send-keys -t t G
 check "G: the last period" at "$N"
 total=$(awk '{ c += $1 } END { print c }' "$T_TMP/raw")
