@@ -780,9 +780,8 @@ static void rv_free(struct rv *v)
 int tui_replay_run(const struct view_replay *vr, char *msg, size_t msglen)
 {
 	struct tui_term_opts to = { vr->ascii, vr->no_color };
-	const struct tui_loop_ops ops = { NULL, rv_loop_done, rv_loop_fds, rv_loop_timeout,
-					  rv_loop_woke, rv_loop_key, rv_loop_paint };
-	struct tui_loop_ops o = ops;
+	struct tui_loop_ops ops = { NULL, rv_loop_done, rv_loop_fds, rv_loop_timeout,
+				    rv_loop_woke, rv_loop_key, rv_loop_paint };
 	struct rv *v = calloc(1, sizeof(*v));
 	int ret;
 
@@ -834,8 +833,8 @@ int tui_replay_run(const struct view_replay *vr, char *msg, size_t msglen)
 	rv_sync(v);
 	rv_relayout(v);
 	rv_paint(v, clock_now());
-	o.ctx = v;
-	tui_loop_run(&o, vr->stop);
+	ops.ctx = v;
+	tui_loop_run(&ops, vr->stop); /* the view's one loop, as live */
 	tui_term_close(vr->deferred_stderr);
 	rv_free(v);
 	return 0;
