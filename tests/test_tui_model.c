@@ -21,7 +21,7 @@
 static struct tui_model *model(uint64_t interval, uint64_t own_period)
 {
 	struct tui_model *m = malloc(sizeof(*m));
-	struct tui_model_cfg cfg = { 4096, interval, own_period, { 0, { 0 } } };
+	struct tui_model_cfg cfg = { 4096, interval, own_period, { 0, { 0 } }, false };
 
 	cr_assert_not_null(m);
 	tui_model_init(m, &cfg);
@@ -602,5 +602,37 @@ Test(tui_model, heat_rings_count_plotted_samples)
 	cr_assert_float_eq(bins[tui_heat_bin(2 * MS)], 1, 1e-9);
 	/* fixed size: the rings are part of the one plain struct */
 	cr_assert_leq(sizeof(m->heat), 3 * sizeof(struct tui_heat_ring));
+	free(m);
+}
+
+/* -G: the model keeps the reads' and the writes' service times apart, as the account does. */
+Test(tui_model, reads_and_writes_apart_match_account)
+{
+	struct tui_model *m = model(0, SEC);
+	struct account a;
+	struct account_cfg ac = { 1, 20 * US, 5 * MS, true };
+	uint64_t start = 0;
+
+	m->cfg.split = true;
+	account_init(&a, &ac);
+	for (uint64_t i = 1; i <= 2000; i++) {
+		struct sample s = smp(i, start, (i % 2 ? 100 : 900) * US + i);
+		enum notice n;
+
+		s.op = i % 2 ? OP_READ : OP_WRITE;
+		if (i % 101 == 0)
+			s.result = -5;
+		n = account_add(&a, &s);
+		tui_model_add(m, &s, n);
+		start += s.time + 50 * US;
+	}
+	cr_assert_eq(m->read.count, a.read.count);
+	cr_assert_eq(m->read.sum, a.read.sum);
+	cr_assert_eq(m->write.count, a.write.count);
+	cr_assert_eq(m->write.sum, a.write.sum);
+	cr_assert(stats_percentile(&m->read, 50) < 200 * US);
+	cr_assert(stats_percentile(&m->write, 50) > 800 * US);
+	tui_model_reset(m, start);
+	cr_assert_eq(m->read.count + m->write.count, 0, "a reset clears them");
 	free(m);
 }

@@ -437,12 +437,40 @@ static void tui_pct_line(int y, int x, int w, const struct tui_row *row,
 	tui_text_put(y, x, w, counts && row->failed ? TA_ERROR : TA_NORMAL, line);
 }
 
+/*
+ * -G: one direction's service-time percentiles ("read  p50 63.2 us  p90 ...  (10 requests)"),
+ * the least important dropped first when the line does not fit.
+ */
+static void tui_rw_line(int y, int x, int w, const char *dir, const struct stats *v,
+			const struct pcts *pcts, bool ascii)
+{
+	const struct pcts *pc = pcts && pcts->n ? pcts : &pcts_default;
+	char t[PCTS_MAX + 1][2 * TUI_FMT_LEN], val[TUI_FMT_LEN], name[32], line[512];
+	struct tui_fit_item it[PCTS_MAX + 1];
+	int n = 0;
+
+	for (unsigned i = 0; i < pc->n; i++, n++) {
+		snprintf(t[n], sizeof(t[n]), "%s%s %s", i ? "" : dir,
+			 pcts_label(pc->p[i], name, sizeof(name)),
+			 tui_fmt_time(val, sizeof(val), stats_percentile(v, pc->p[i]), ascii));
+		it[n] = (struct tui_fit_item){ t[n], !i || pc->p[i] == 99 ? 0 : (int)(pc->n - i) + 1 };
+	}
+	snprintf(t[n], sizeof(t[n]), "(%s)", tui_fmt_count(val, sizeof(val), v->count));
+	it[n] = (struct tui_fit_item){ t[n], 1 };
+	n++;
+	line[0] = ' ';
+	tui_fmt_fit(line + 1, sizeof(line) - 1, it, n, w - 1);
+	tui_text_put(y, x, w, TA_NORMAL, line);
+}
+
 static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 {
 	bool shown[SC_NCOLS], both = r->h >= 6; /* room for the response line too */
+	/* -G with room: the reads' and the writes' lines at the bottom */
+	int rw = f->m->cfg.split && r->h >= 8 ? 2 : 0;
 	char title[96], right[96], el[TUI_FMT_LEN];
 	struct tui_row total;
-	int fit = r->h - 4 - both, x = r->x, y, bottom = r->y + r->h - 1;
+	int fit = r->h - 4 - both - rw, x = r->x, y, bottom = r->y + r->h - 1 - rw;
 
 	snprintf(title, sizeof(title), " periods (%s) ", f->period_label);
 	if (f->dropped) {
@@ -483,6 +511,10 @@ static void tui_draw_stats(const struct tui_frame *f, const struct tui_rect *r)
 			     true, f->ascii);
 		if (both)
 			tui_pct_line(bottom, x, r->w, &total, &f->m->cfg.pcts, true, false, f->ascii);
+	}
+	if (rw) {
+		tui_rw_line(bottom + 1, x, r->w, "read  ", &f->m->read, &f->m->cfg.pcts, f->ascii);
+		tui_rw_line(bottom + 2, x, r->w, "write ", &f->m->write, &f->m->cfg.pcts, f->ascii);
 	}
 }
 

@@ -22,6 +22,8 @@ void tui_model_init(struct tui_model *m, const struct tui_model_cfg *cfg)
 	m->interval = cfg->interval;
 	tally_init(&m->period);
 	tally_init(&m->total);
+	stats_init(&m->read);
+	stats_init(&m->write);
 	m->period_index = 1;
 	for (int w = 0; w < TUI_WINDOWS; w++) {
 		m->series[w].width = tui_window_spans[w] / TUI_BUCKETS;
@@ -190,6 +192,8 @@ void tui_model_add(struct tui_model *m, const struct sample *s, enum notice n)
 	tui_model_close_until(m, end);
 	tally_add(&m->period, s, n);
 	tally_add(&m->total, s, n);
+	if (m->cfg.split && (n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW))
+		stats_add(s->op == OP_WRITE ? &m->write : &m->read, s->time); /* tally_add's valid */
 	skipped = tui_model_skipped(m, s, &hi);
 	m->period.skipped += skipped;
 	m->total.skipped += skipped;
@@ -300,6 +304,8 @@ void tui_model_reset(struct tui_model *m, uint64_t now)
 {
 	tally_init(&m->period);
 	tally_init(&m->total);
+	stats_init(&m->read);
+	stats_init(&m->write);
 	m->period_start = now;
 	m->total_start = now;
 	m->period_index = 1;

@@ -104,6 +104,7 @@ struct tui_model_cfg {
 	uint64_t interval;   /* ns between starts at the start */
 	uint64_t own_period; /* ns; 0 = the probe closes periods (-p / -P) */
 	struct pcts pcts;    /* the percentiles rows carry (--percentiles); n 0: the default */
+	bool split;          /* -G: reads' and writes' service times kept apart (read, write) */
 };
 
 struct tui_model {
@@ -113,6 +114,7 @@ struct tui_model {
 	uint64_t period_start;    /* run ns */
 	uint64_t period_index;    /* number of the open period, 1-based */
 	struct tally total;       /* since the start or the last reset */
+	struct stats read, write; /* cfg.split: total's valid requests by direction */
 	uint64_t total_start;     /* run ns of the last reset */
 	struct tui_row rows[TUI_ROWS];
 	uint64_t nrows;           /* rows closed since the reset (ring index = n % TUI_ROWS) */

@@ -702,6 +702,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	tui_describe(t);
 	tui_pace(t);
 	mc.size = vp->rc->size;
+	mc.split = o->read_write; /* -G: reads and writes apart */
 	if (vp->rc->pcts)
 		mc.pcts = *vp->rc->pcts;
 	mc.interval = t->interval;

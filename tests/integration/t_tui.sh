@@ -284,6 +284,27 @@ check "-c 5: five requests" has "── 5 requests ──"
 TM send-keys -t t q
 check "-c 5: summary" wait_for "^4 requests completed in" 10
 
+## 10b. -G: the reads' and the writes' service times apart, as the summary's lines
+mkdir -p "$T_TMP/rw"
+start 120 40 -- --tui -G -c 40 -i 0.01 "$T_TMP/rw"
+check "-G: finished" wait_for "finished, q quits" 10
+check "-G: a read line (20 requests) and a write line (19: the warm-up was a write)" \
+	eval 'has "^ read  p50 [0-9.]+ .*\(20\)" && has "^ write p50 [0-9.]+ .*\(19\)"'
+RP50=$(sed -nE 's/^ read  p50 ([0-9.]+ [mun]?s|[0-9.]+ µs) .*/\1/p' "$PANE" | head -1)
+TM send-keys -t t q
+check "-G: the summary prints its read line" wait_for "^read p50/p90/p99/p99.9 = " 10
+check "-G: the view's read p50 ($RP50) is the summary's" python3 - "$PANE" "$RP50" <<'PY'
+import re, sys
+unit = {"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+def ns(t):
+    v, u = t.split()
+    return float(v) * unit[u]
+line = [l for l in open(sys.argv[1]) if l.startswith("read p50/p90/p99/p99.9 = ")][0]
+summary = ns(line.split("= ")[1].split(" / ")[0])
+view = ns(sys.argv[2])
+assert abs(view - summary) <= 0.006 * summary, (view, summary)
+PY
+
 ## 11. not a terminal
 probe --tui "$L" </dev/null
 check "no terminal: exit 1" rc_is 1
