@@ -431,26 +431,10 @@ static void rp_verdict(struct replay *p, const struct rec_event *ev)
 	const struct rec_target *rt = &p->h->target[ev->target];
 	const struct rec_row *rows = ev->own_rows ? ev->row : p->rows;
 	size_t nrows = ev->own_rows ? ev->nrows : p->nrows;
-	struct verdict_dev dev[REC_DEVS];
 
 	if (!p->block_open)
 		return;
-	for (size_t k = 0; k < rt->ndev; k++) {
-		dev[k] = (struct verdict_dev){ rt->dev[k].name, NULL, rt->dev[k].max_sectors_kb,
-					       rt->dev[k].write_cache, rt->dev[k].max_segments };
-		for (size_t j = 0; j < nrows; j++) /* a row where its state was OK (no reset) */
-			if (!strcmp(rows[j].name, rt->dev[k].name) && !rows[j].row.reset)
-				dev[k].row = &rows[j].row;
-	}
-	t->vp.period_ns = ev->probe.period_ns;
-	t->vp.done = ev->probe.done;
-	t->vp.skipped = ev->probe.skipped;
-	t->vp.p50_ns = ev->probe.p50_ns;
-	t->vp.p99_ns = ev->probe.p99_ns;
-	t->vp.sum_ns = ev->probe.sum_ns;
-	t->vp.max_ns = ev->probe.max_ns;
-	t->vp.inflight_ns = ev->probe.inflight_ns;
-	verdict_judge(&t->vh, &t->vp, dev, rt->ndev, &t->v);
+	recread_judge(&t->vh, &t->vp, rt, rows, nrows, &ev->probe, &t->v);
 	t->have_v = true;
 	if (p->hr) {
 		uint64_t end = p->block_real > p->h->real ? p->block_real - p->h->real : 0;

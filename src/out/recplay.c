@@ -237,7 +237,6 @@ static int recplay_verdict(struct recplay *rp, const struct rec_event *ev)
 	struct recplay_block *b;
 	struct recplay_side *sd;
 	const struct rec_row *rows;
-	struct verdict_dev dev[REC_DEVS];
 	size_t nrows;
 
 	if (!rp->nblk)
@@ -254,22 +253,7 @@ static int recplay_verdict(struct recplay *rp, const struct rec_event *ev)
 	}
 	rows = &rp->rows[sd->off];
 	nrows = sd->n;
-	for (size_t k = 0; k < rt->ndev && k < REC_DEVS; k++) {
-		dev[k] = (struct verdict_dev){ rt->dev[k].name, NULL, rt->dev[k].max_sectors_kb,
-					       rt->dev[k].write_cache, rt->dev[k].max_segments };
-		for (size_t j = 0; j < nrows; j++) /* a row where its state was OK (no reset) */
-			if (!strcmp(rows[j].name, rt->dev[k].name) && !rows[j].row.reset)
-				dev[k].row = &rows[j].row;
-	}
-	t->vp.period_ns = ev->probe.period_ns;
-	t->vp.done = ev->probe.done;
-	t->vp.skipped = ev->probe.skipped;
-	t->vp.p50_ns = ev->probe.p50_ns;
-	t->vp.p99_ns = ev->probe.p99_ns;
-	t->vp.sum_ns = ev->probe.sum_ns;
-	t->vp.max_ns = ev->probe.max_ns;
-	t->vp.inflight_ns = ev->probe.inflight_ns;
-	verdict_judge(&t->vh, &t->vp, dev, rt->ndev < REC_DEVS ? rt->ndev : REC_DEVS, &sd->v);
+	recread_judge(&t->vh, &t->vp, rt, rows, nrows, &ev->probe, &sd->v);
 	sd->probe = t->vp;
 	sd->have = true;
 	return 0;

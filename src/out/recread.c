@@ -583,3 +583,28 @@ void recread_free(struct recread *rd)
 	free(rd->owned);
 	*rd = (struct recread)RECREAD_INIT;
 }
+
+void recread_judge(struct verdict_hist *vh, struct verdict_probe *vp, const struct rec_target *rt,
+		   const struct rec_row *rows, size_t nrows, const struct verdict_probe *got,
+		   struct verdict *v)
+{
+	struct verdict_dev dev[REC_DEVS];
+	size_t ndev = rt->ndev < REC_DEVS ? rt->ndev : REC_DEVS;
+
+	for (size_t k = 0; k < ndev; k++) {
+		dev[k] = (struct verdict_dev){ rt->dev[k].name, NULL, rt->dev[k].max_sectors_kb,
+					       rt->dev[k].write_cache, rt->dev[k].max_segments };
+		for (size_t j = 0; j < nrows; j++) /* a row where its state was OK (no reset) */
+			if (!strcmp(rows[j].name, rt->dev[k].name) && !rows[j].row.reset)
+				dev[k].row = &rows[j].row;
+	}
+	vp->period_ns = got->period_ns;
+	vp->done = got->done;
+	vp->skipped = got->skipped;
+	vp->p50_ns = got->p50_ns;
+	vp->p99_ns = got->p99_ns;
+	vp->sum_ns = got->sum_ns;
+	vp->max_ns = got->max_ns;
+	vp->inflight_ns = got->inflight_ns;
+	verdict_judge(vh, vp, dev, ndev, v);
+}

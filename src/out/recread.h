@@ -80,6 +80,17 @@ int recread_line(struct recread *rd, const char *line, size_t len, struct rec_ev
 /* Release what the reader holds. */
 void recread_free(struct recread *rd);
 
+/*
+ * Judge a recorded --iostat block again for target rt: rows[0 .. nrows) the
+ * block's device rows (rt's own stack's or the table's), got the recorded
+ * verdict input's per-interval fields (period, requests, skipped, p50, p99,
+ * sum, max, in flight), copied into *vp (whose run settings stay) before
+ * verdict_judge() with the history vh fills *v. Pure.
+ */
+void recread_judge(struct verdict_hist *vh, struct verdict_probe *vp, const struct rec_target *rt,
+		   const struct rec_row *rows, size_t nrows, const struct verdict_probe *got,
+		   struct verdict *v);
+
 /* Parse a notice's recorded name ("", "warmup", ... "error", "empty"); -1 if unknown. */
 int rec_notice_parse(const char *name);
 

@@ -172,6 +172,9 @@ for f in long long.gz; do
 	[ "$f" = long.gz ] && ref=$T_TMP/longgz.live
 	size=$(stat -c %s "$R.$f")
 	head1=$(head -c 4096 "$R.$f" | head -1 | wc -c)
+	# past the header line: in the plain file its newline; in the compressed one (lines are
+	# flushed one by one, the header is the first of a few dozen) the second half
+	[ "$f" = long.gz ] && head1=$((size / 2))
 	cut=$(( (RANDOM * 32768 + RANDOM) % (size - head1 - 10) + head1 + 5 ))
 	head -c "$cut" "$R.$f" >"$T_TMP/cut.$f"
 	probe --replay "$T_TMP/cut.$f" -P 1 -q
