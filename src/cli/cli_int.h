@@ -24,6 +24,7 @@
 #include "opts.h"
 #include "outw.h"
 #include "probe.h"
+#include "recread.h"
 #include "report.h"
 #include "sbuf.h"
 #include "stats.h"
@@ -261,11 +262,31 @@ int cli_replay(const struct opts *o);
  * the exit code (said). */
 int cli_replay_check_opts(const struct opts *o);
 
+/* A recording being read (--replay, its view, a live run's --report). */
+struct cli_recin {
+	const char *path;
+	void *gz;                   /* gzFile (a plain file reads as it is) */
+	struct recread rd;          /* rd.h: the header, once read */
+	struct rec_event *ev;       /* the event of the last line read */
+	char damage[MSG_MAX + 1200];/* after cli_recin_read: what stopped it early, or "" */
+};
+
+/* Open path for reading: -1, or the exit code (said: missing, a directory, out of memory). */
+int cli_recin_open(struct cli_recin *in, const char *path);
+
 /*
- * The next line of a recording's stream gz into line (its newline dropped): 1 with *whole
- * set when it ended with a newline, 0 at the end, -1 when the stream is damaged.
+ * Read every line into events and hand each (the header first, as REC_HEADER) to
+ * each(arg, ev), which returns -1 to go on or an exit code that stops the reading.
+ * Returns -1 when the recording was read, to its end or to damage (a line damaged or
+ * cut short, a compressed stream cut off: in->damage says which, for the caller to say
+ * when it suits it); else the exit code — each's, or 2 said here: no recording (its first
+ * line), a later format version, an empty file, out of memory.
  */
-int cli_replay_getline(void *gz, struct sbuf *line, bool *whole);
+int cli_recin_read(struct cli_recin *in, int (*each)(void *arg, const struct rec_event *ev),
+		   void *arg);
+
+/* Close what cli_recin_open opened (and what reading kept). */
+void cli_recin_close(struct cli_recin *in);
 
 /*
  * --replay FILE -X (cli_replay_view.c): the whole recording loaded (a later version or no

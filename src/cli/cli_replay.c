@@ -20,12 +20,9 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "check.h"
 #include "fmt.h"
@@ -65,8 +62,7 @@ struct rp_target {
 struct replay {
 	const struct opts *o;
 	const char *path;
-	struct recread rd;
-	struct rec_event *ev;
+	struct cli_recin in;         /* the recording being read */
 	const struct rec_header *h;
 	struct rp_target *t;
 	size_t n;
@@ -317,7 +313,7 @@ static int rp_header(struct replay *p)
 	struct sbuf sb = SBUF_INIT;
 	int g;
 
-	p->h = &p->rd.h;
+	p->h = &p->in.rd.h;
 	p->n = p->h->ntargets;
 	p->t = calloc(p->n, sizeof(*p->t));
 	if (!p->t) {
@@ -660,101 +656,32 @@ static int rp_conclude(struct replay *p, uint64_t real)
 	return p->out.err ? cli_out_error(p->out.err) : code;
 }
 
-int cli_replay_getline(void *stream, struct sbuf *line, bool *whole)
+/* cli_recin_read's each: the header sets the replay up, the rest is printed. */
+static int rp_each(void *arg, const struct rec_event *ev)
 {
-	gzFile gz = stream;
-	char chunk[65536];
+	struct replay *p = arg;
 
-	sbuf_reset(line);
-	*whole = false;
-	for (;;) {
-		size_t n;
-
-		if (!gzgets(gz, chunk, sizeof(chunk))) {
-			int err;
-
-			gzerror(gz, &err);
-			if (err != Z_OK && err != Z_STREAM_END)
-				return line->len ? 1 : -1;
-			return line->len ? 1 : 0;
-		}
-		n = strlen(chunk);
-		if (n && chunk[n - 1] == '\n') {
-			sbuf_append(line, chunk, n - 1);
-			*whole = true;
-			return 1;
-		}
-		sbuf_append(line, chunk, n);
-		if (line->len > (256u << 20)) /* no line of a recording is this long */
-			return -1;
-	}
+	if (ev->kind == REC_HEADER)
+		return rp_header(p);
+	rp_event(p, ev);
+	return p->out.err ? cli_out_error(p->out.err) : -1; /* a closed pipe ends quietly */
 }
 
 /* Read and print every line; the exit code. */
-static int rp_run(struct replay *p, gzFile gz)
+static int rp_run(struct replay *p)
 {
-	struct sbuf line = SBUF_INIT;
-	char msg[MSG_MAX];
-	unsigned long lineno = 0;
-	int code = -1, damaged = 0, ret, got;
-	bool whole;
+	int code = cli_recin_read(&p->in, rp_each, p);
+	bool damaged = p->in.damage[0];
 
-	while ((got = cli_replay_getline(gz, &line, &whole)) > 0) {
-		lineno++;
-		ret = line.error ? -ENOMEM : recread_line(&p->rd, sbuf_str(&line), line.len, p->ev,
-							  msg, sizeof(msg));
-		if (ret == 1)
-			continue;
-		if (ret == -EPROTO) {
-			cli_msg("--replay: %s: %s", p->path, msg);
-			code = CLI_EXIT_PREPARE; /* nothing of it is replayed */
-			break;
-		}
-		if (ret && !p->rd.have_header) {
-			cli_msg("--replay: %s: not an ioprobe recording (line %lu: %s)", p->path, lineno,
-				msg);
-			code = CLI_EXIT_PREPARE; /* nothing of it is replayed */
-			break;
-		}
-		if (ret) {
-			cli_msg("--replay: %s: line %lu %s (%s); replayed up to the line before it",
-				p->path, lineno, whole ? "is damaged" : "is cut short", msg);
-			damaged = 1;
-			break;
-		}
-		if (p->ev->kind == REC_HEADER) {
-			if ((code = rp_header(p)) >= 0)
-				break;
-			continue;
-		}
-		rp_event(p, p->ev);
-		if (p->out.err)
-			break;
-	}
-	if (got < 0 && code < 0) {
-		if (!p->rd.have_header) {
-			cli_msg("--replay: %s: not a readable recording", p->path);
-			code = CLI_EXIT_PREPARE;
-		} else {
-			cli_msg("--replay: %s: the compressed stream is damaged or cut short after "
-				"line %lu; replayed up to it", p->path, lineno);
-			damaged = 1;
-		}
-	}
-	sbuf_free(&line);
 	if (code >= 0)
 		return code;
-	if (p->out.err) /* standard output went away: a closed pipe ends quietly */
-		return cli_out_error(p->out.err);
-	if (!p->rd.have_header) {
-		cli_msg("--replay: %s: empty: no recording in it", p->path);
-		return CLI_EXIT_PREPARE;
-	}
+	if (damaged)
+		cli_msg("%s", p->in.damage);
 	rp_block_end(p);
 	if (!p->have_end && !damaged)
 		cli_msg("--replay: %s: the recording stops before the run's end (was it killed?); "
 			"totals from its periods", p->path);
-	code = rp_conclude(p, p->ev->real);
+	code = rp_conclude(p, p->in.ev->real);
 	if (p->hr) {
 		int c;
 
@@ -783,48 +710,22 @@ static int rp_run(struct replay *p, gzFile gz)
  */
 static int rp_main(const struct opts *o, const char *path, int report_fd, bool report_only)
 {
-	struct replay p = { .o = o, .path = path, .rd = RECREAD_INIT, .report_fd = report_fd,
+	struct replay p = { .o = o, .path = path, .report_fd = report_fd,
 			    .report_only = report_only };
 	struct hr_run hr = { 0 };
-	struct stat st;
-	gzFile gz;
-	int fd, code;
+	int code;
 
 	if (report_fd >= 0)
 		p.hr = &hr;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		cli_msg("--replay: cannot open \"%s\": %s", path, strerror(errno));
+	if ((code = cli_recin_open(&p.in, path)) >= 0) {
 		if (report_fd >= 0)
 			cli_report_drop(o, report_fd);
-		return CLI_EXIT_PREPARE;
-	}
-	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		cli_msg("--replay: \"%s\" is a directory, not a recording", path);
-		close(fd);
-		if (report_fd >= 0)
-			cli_report_drop(o, report_fd);
-		return CLI_EXIT_PREPARE;
-	}
-	gz = gzdopen(fd, "rb"); /* reads a plain file as it is */
-	p.ev = calloc(1, sizeof(*p.ev));
-	if (!gz || !p.ev) {
-		cli_msg("out of memory");
-		if (gz)
-			gzclose(gz);
-		else
-			close(fd);
-		free(p.ev);
-		if (report_fd >= 0)
-			cli_report_drop(o, report_fd);
-		return CLI_EXIT_PREPARE;
+		return code;
 	}
 	outw_init(&p.out, STDOUT_FILENO, o->json_lines);
-	code = rp_run(&p, gz);
-	gzclose(gz);
+	code = rp_run(&p);
 	outw_destroy(&p.out);
-	recread_free(&p.rd);
-	free(p.ev);
+	cli_recin_close(&p.in);
 	for (size_t i = 0; p.t && i < p.n; i++) {
 		if (p.t[i].m)
 			metrics_target_destroy(p.t[i].m);

@@ -12,13 +12,10 @@
 #include "cli_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "msg.h"
 #include "out.h"
@@ -28,11 +25,9 @@
 
 struct rv {
 	const struct opts *o;
-	struct recread rd;
-	struct rec_event *ev;
+	struct cli_recin in;
 	struct recplay rp;
 	bool have_rp, have_end;
-	char damage[MSG_MAX + 1200];
 };
 
 /* Options the view's replay cannot honour: -1 when fine, else the exit code (said). */
@@ -62,73 +57,38 @@ static int rv_check_opts(const struct opts *o, const struct view_ops *view)
 	return -1;
 }
 
-/* Read every line of gz into the replay source; -1 (loaded, maybe damaged) or the exit
- * code (said). */
-static int rv_load(struct rv *v, gzFile gz, const char *path)
+/* cli_recin_read's each: every event into the replay source (the header starts it). */
+static int rv_each(void *arg, const struct rec_event *ev)
 {
-	struct sbuf line = SBUF_INIT;
-	char msg[MSG_MAX];
-	unsigned long lineno = 0;
-	int code = -1, ret, got;
-	bool whole;
+	struct rv *v = arg;
+	int ret;
 
-	while ((got = cli_replay_getline(gz, &line, &whole)) > 0) {
-		lineno++;
-		ret = line.error ? -ENOMEM : recread_line(&v->rd, sbuf_str(&line), line.len, v->ev,
-							  msg, sizeof(msg));
-		if (ret == 1)
-			continue;
-		if (ret == -ENOMEM) {
-			cli_msg("out of memory");
-			code = CLI_EXIT_PREPARE;
-			break;
-		}
-		if (ret == -EPROTO || (ret && !v->rd.have_header)) {
-			cli_msg("--replay: %s: %s", path, msg);
-			code = CLI_EXIT_PREPARE;
-			break;
-		}
-		if (ret) {
-			snprintf(v->damage, sizeof(v->damage), "--replay: %s: line %lu %s (%s); "
-				 "replayed up to the line before it", path, lineno,
-				 whole ? "is damaged" : "is cut short", msg);
-			break;
-		}
-		if (v->ev->kind == REC_HEADER) {
-			if (recplay_init(&v->rp, &v->rd.h)) {
-				cli_msg("out of memory");
-				code = CLI_EXIT_PREPARE;
-				break;
-			}
-			v->have_rp = true;
-			continue;
-		}
-		if (v->ev->kind == REC_END)
+	if (ev->kind == REC_HEADER) {
+		ret = recplay_init(&v->rp, &v->in.rd.h);
+		v->have_rp = !ret;
+	} else {
+		if (ev->kind == REC_END)
 			v->have_end = true;
-		if (recplay_add(&v->rp, v->ev)) {
-			cli_msg("out of memory");
-			code = CLI_EXIT_PREPARE;
-			break;
-		}
+		ret = recplay_add(&v->rp, ev);
 	}
-	sbuf_free(&line);
-	if (code >= 0)
-		return code;
-	if (got < 0 && !v->damage[0]) {
-		if (!v->rd.have_header) {
-			cli_msg("--replay: %s: not a readable recording", path);
-			return CLI_EXIT_PREPARE;
-		}
-		snprintf(v->damage, sizeof(v->damage), "--replay: %s: the compressed stream is "
-			 "damaged or cut short after line %lu; replayed up to it", path, lineno);
-	}
-	if (!v->have_rp) {
-		cli_msg("--replay: %s: empty: no recording in it", path);
+	if (ret) {
+		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	if (!v->damage[0] && !v->have_end)
-		snprintf(v->damage, sizeof(v->damage), "--replay: %s: the recording stops before "
-			 "the run's end (was it killed?)", path);
+	return -1;
+}
+
+/* Read the whole recording into the replay source; -1 (loaded, maybe damaged: v->in.damage
+ * says so) or the exit code (said). */
+static int rv_load(struct rv *v)
+{
+	int code = cli_recin_read(&v->in, rv_each, v);
+
+	if (code >= 0)
+		return code;
+	if (!v->in.damage[0] && !v->have_end)
+		snprintf(v->in.damage, sizeof(v->in.damage), "--replay: %s: the recording stops "
+			 "before the run's end (was it killed?)", v->in.path);
 	if (recplay_finish(&v->rp)) {
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
@@ -171,7 +131,7 @@ static int rv_show(struct rv *v, const struct view_ops *view)
 	for (size_t i = 0; i < v->rp.n; i++)
 		rv_report_cfg(v, i, &rc[i]);
 	vr = (struct view_replay){
-		.rp = &v->rp, .rc = rc, .damage = v->damage[0] ? v->damage : NULL,
+		.rp = &v->rp, .rc = rc, .damage = v->in.damage[0] ? v->in.damage : NULL,
 		.ascii = v->o->ascii, .no_color = v->o->no_color, .deferred_stderr = &deferred,
 		.stop = &cli_stop,
 	};
@@ -186,8 +146,8 @@ static int rv_show(struct rv *v, const struct view_ops *view)
 		cli_msg("%s", msg);
 		return CLI_EXIT_PREPARE;
 	}
-	if (v->damage[0]) {
-		cli_msg("%s", v->damage);
+	if (v->in.damage[0]) {
+		cli_msg("%s", v->in.damage);
 		return CLI_EXIT_RUNTIME;
 	}
 	return CLI_EXIT_OK;
@@ -195,41 +155,18 @@ static int rv_show(struct rv *v, const struct view_ops *view)
 
 int cli_replay_view(const struct opts *o, const struct view_ops *view)
 {
-	struct rv v = { .o = o, .rd = RECREAD_INIT };
-	struct stat st;
-	gzFile gz;
-	int fd, code;
+	struct rv v = { .o = o };
+	int code;
 
 	if ((code = rv_check_opts(o, view)) >= 0)
 		return code;
-	fd = open(o->replay, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		cli_msg("--replay: cannot open \"%s\": %s", o->replay, strerror(errno));
-		return CLI_EXIT_PREPARE;
-	}
-	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		cli_msg("--replay: \"%s\" is a directory, not a recording", o->replay);
-		close(fd);
-		return CLI_EXIT_PREPARE;
-	}
-	gz = gzdopen(fd, "rb"); /* reads a plain file as it is */
-	v.ev = calloc(1, sizeof(*v.ev));
-	if (!gz || !v.ev) {
-		cli_msg("out of memory");
-		if (gz)
-			gzclose(gz);
-		else
-			close(fd);
-		free(v.ev);
-		return CLI_EXIT_PREPARE;
-	}
-	code = rv_load(&v, gz, o->replay);
-	gzclose(gz);
+	if ((code = cli_recin_open(&v.in, o->replay)) >= 0)
+		return code;
+	code = rv_load(&v);
 	if (code < 0)
 		code = rv_show(&v, view);
 	if (v.have_rp)
 		recplay_free(&v.rp);
-	recread_free(&v.rd);
-	free(v.ev);
+	cli_recin_close(&v.in); /* after the replay source: it points at the header */
 	return code;
 }
