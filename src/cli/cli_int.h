@@ -255,6 +255,14 @@ void cli_record_end(struct cli_run *r, int code);
 bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
 			 int code);
 
+/*
+ * Target i of recording h described for the report functions as a live run's target
+ * is: path, file system, device, size, mode, response times (-Q/--response or
+ * recorded), o's time format. The printing replay and the view add their own settings.
+ */
+void cli_replay_report_cfg(const struct opts *o, const struct rec_header *h, size_t i,
+			   struct report_cfg *rc);
+
 /* --replay FILE: print the recording as the run printed it; the exit code. */
 int cli_replay(const struct opts *o);
 

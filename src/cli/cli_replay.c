@@ -104,24 +104,31 @@ static int rp_flush(struct replay *p, struct sbuf *sb)
 	return outw_flush(&p->out, sb);
 }
 
-/* The replay's report settings of target i, as cli_report_cfg() makes a live run's. */
-static void rp_report_cfg(struct replay *p, size_t i)
+void cli_replay_report_cfg(const struct opts *o, const struct rec_header *h, size_t i,
+			   struct report_cfg *rc)
 {
-	const struct rec_target *t = &p->h->target[i];
-	struct report_cfg *rc = &p->t[i].rc;
+	const struct rec_target *t = &h->target[i];
 
 	memset(rc, 0, sizeof(*rc));
 	rc->target.path = t->path;
 	rc->target.fstype = t->fstype;
 	rc->target.device = t->device;
 	rc->target.device_size = t->device_size;
-	rc->time_format = p->o->time_format;
-	rc->size = p->h->size;
-	rc->write = p->h->write;
-	rc->read_write = p->h->read_write;
+	rc->time_format = o->time_format;
+	rc->size = h->size;
+	rc->write = h->write;
+	rc->read_write = h->read_write;
+	rc->response = h->response || opts_response(o);
+}
+
+/* The replay's report settings of target i, as cli_report_cfg() makes a live run's. */
+static void rp_report_cfg(struct replay *p, size_t i)
+{
+	struct report_cfg *rc = &p->t[i].rc;
+
+	cli_replay_report_cfg(p->o, p->h, i, rc);
 	rc->json_lines = p->o->json_lines;
 	rc->raw_percentiles = p->o->raw_percentiles;
-	rc->response = p->h->response || opts_response(p->o);
 	rc->raw_target = p->n > 1;
 }
 

@@ -96,22 +96,10 @@ static int rv_load(struct rv *v)
 	return -1;
 }
 
-/* Target i's description, as the printed replay makes it. */
+/* Target i's description, as the printed replay makes it, with --percentiles. */
 static void rv_report_cfg(const struct rv *v, size_t i, struct report_cfg *rc)
 {
-	const struct rec_header *h = v->rp.h;
-	const struct rec_target *t = &h->target[i];
-
-	memset(rc, 0, sizeof(*rc));
-	rc->target.path = t->path;
-	rc->target.fstype = t->fstype;
-	rc->target.device = t->device;
-	rc->target.device_size = t->device_size;
-	rc->time_format = v->o->time_format;
-	rc->size = h->size;
-	rc->write = h->write;
-	rc->read_write = h->read_write;
-	rc->response = h->response || opts_response(v->o);
+	cli_replay_report_cfg(v->o, v->rp.h, i, rc);
 	rc->pcts = v->o->pcts_set ? &v->o->pcts : NULL;
 }
 
