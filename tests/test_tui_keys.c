@@ -167,3 +167,23 @@ Test(tui_keys, replay_keys)
 	cr_assert_str_eq(buf, "q quit  space pause  </> step  +/- speed  g/G start/end  "
 			      "↑↓ select  Enter/1-2 open  s sort  w window  ? help");
 }
+
+/* The display keys' settings: each toggles its own, with the status line's words. */
+Test(tui_keys, show_keys_toggle_the_display)
+{
+	struct tui_show s = { .log = true };
+	const char *note;
+
+	cr_assert(tui_show_key(&s, TUI_ACT_SCALE, &note) && !s.log && !note);
+	cr_assert(tui_show_key(&s, TUI_ACT_WINDOW, &note) && s.win == TUI_WIN_10MIN);
+	cr_assert(tui_show_key(&s, TUI_ACT_WINDOW, &note) && tui_show_key(&s, TUI_ACT_WINDOW, &note));
+	cr_assert_eq(s.win, TUI_WIN_1MIN, "the window wraps round");
+	cr_assert(tui_show_key(&s, TUI_ACT_RESPONSE, &note) && s.response);
+	cr_assert_str_eq(note, "graph: response time (from the scheduled start)");
+	cr_assert(tui_show_key(&s, TUI_ACT_HEATMAP, &note) && s.heatmap);
+	cr_assert_str_eq(note, "graph: latency heatmap (requests per cell)");
+	cr_assert(tui_show_key(&s, TUI_ACT_HISTOGRAM, &note) && s.histogram);
+	cr_assert_str_eq(note, "latency histogram of the window");
+	cr_assert(!tui_show_key(&s, TUI_ACT_RESET, &note), "not a display key");
+	cr_assert(s.response && s.heatmap && s.histogram && !s.log);
+}

@@ -201,3 +201,31 @@ int tui_keys_overview_footer_fit(const struct tui_keys_ctx *c, int width, char *
 		keep--;
 	}
 }
+
+bool tui_show_key(struct tui_show *s, enum tui_action act, const char **note)
+{
+	*note = NULL;
+	switch (act) {
+	case TUI_ACT_SCALE:
+		s->log = !s->log;
+		return true;
+	case TUI_ACT_WINDOW:
+		s->win = (enum tui_window)((s->win + 1) % TUI_WINDOWS);
+		return true;
+	case TUI_ACT_RESPONSE:
+		s->response = !s->response;
+		*note = s->response ? "graph: response time (from the scheduled start)" :
+				      "graph: service time (latency)";
+		return true;
+	case TUI_ACT_HEATMAP:
+		s->heatmap = !s->heatmap;
+		*note = s->heatmap ? "graph: latency heatmap (requests per cell)" : "graph: scatter";
+		return true;
+	case TUI_ACT_HISTOGRAM:
+		s->histogram = !s->histogram;
+		*note = s->histogram ? "latency histogram of the window" : "periods and requests";
+		return true;
+	default:
+		return false;
+	}
+}

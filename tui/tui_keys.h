@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tui_model.h"
+
 enum tui_action {
 	TUI_ACT_NONE,
 	TUI_ACT_QUIT,
@@ -96,5 +98,21 @@ void tui_keys_overview_footer(const struct tui_keys_ctx *c, bool terse, char *bu
  * the help key stays, its overlay lists them all — so no key or word is ever cut. Returns
  * the cells the footer takes (it may exceed width only when "q quit" and the help key do). */
 int tui_keys_overview_footer_fit(const struct tui_keys_ctx *c, int width, char *buf, size_t len);
+
+/* What a target's screen shows, as its display keys (l w t m b) set it. */
+struct tui_show {
+	bool log;                 /* the latency axis on a log scale */
+	enum tui_window win;      /* the graph's window */
+	bool response;            /* response times, not service times */
+	bool heatmap;             /* the heatmap, not the scatter */
+	bool histogram;           /* the histogram in the periods' and requests' place */
+};
+
+/*
+ * Apply a display action to s (TUI_ACT_SCALE, _WINDOW, _RESPONSE, _HEATMAP, _HISTOGRAM):
+ * true with *note set to the status line's words when it was one (NULL for the scale and
+ * the window, which show themselves), false for any other action (s unchanged).
+ */
+bool tui_show_key(struct tui_show *s, enum tui_action act, const char **note);
 
 #endif

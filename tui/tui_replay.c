@@ -76,8 +76,8 @@ struct rv {
 	struct tui_cell *cells;
 	size_t ncells;
 	int verdict_rows;
-	bool ascii, color, help, log, response, heatmap, histogram, quit, dirty;
-	enum tui_window win;
+	bool ascii, color, help, quit, dirty;
+	struct tui_show show;     /* the display keys' settings */
 	uint64_t last_mono, last_draw, note_until;
 	char note[96], state[160], clock[16]; /* clock: the cursor's, on the time axis */
 	const char *sticky, *ov_sticky; /* the footer's, the overview status line's notes */
@@ -464,14 +464,14 @@ static void rv_paint(struct rv *v, uint64_t mono)
 	f.total_wall = m->total.wall;
 	f.period_label = tg->period_label;
 	f.own_periods = !v->rp->h->print_count && !v->rp->h->print_interval;
-	f.win = v->win;
-	f.log = v->log;
+	f.win = v->show.win;
+	f.log = v->show.log;
 	f.ascii = v->ascii;
 	f.help = v->help;
 	f.write = v->rp->h->write;
-	f.response = v->response;
-	f.heatmap = v->heatmap;
-	f.histogram = v->histogram;
+	f.response = v->show.response;
+	f.heatmap = v->show.heatmap;
+	f.histogram = v->show.histogram;
 	f.color = v->color;
 	f.note = mono < v->note_until ? v->note : m->warnings ? NULL :
 		 v->n > 1 ? tg->sticky : v->sticky;
@@ -643,6 +643,7 @@ static bool rv_cursor_key(struct rv *v, enum tui_action act)
 static void rv_key(struct rv *v, int ch)
 {
 	enum tui_action act;
+	const char *note;
 
 	if (ch == KEY_RESIZE) {
 		rv_relayout(v);
@@ -664,6 +665,13 @@ static void rv_key(struct rv *v, int ch)
 	}
 	if (rv_cursor_key(v, act))
 		return;
+	if (tui_show_key(&v->show, act, &note)) {
+		if (act == TUI_ACT_HEATMAP && !v->show.heatmap && !v->rp->h->requests)
+			note = "scatter from period buckets (no request records)";
+		if (note)
+			rv_note(v, note);
+		return;
+	}
 	switch (act) {
 	case TUI_ACT_BACK:
 		if (v->n > 1) {
@@ -673,28 +681,6 @@ static void rv_key(struct rv *v, int ch)
 		break;
 	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
-		break;
-	case TUI_ACT_SCALE:
-		v->log = !v->log;
-		break;
-	case TUI_ACT_WINDOW:
-		v->win = (enum tui_window)((v->win + 1) % TUI_WINDOWS);
-		break;
-	case TUI_ACT_RESPONSE:
-		v->response = !v->response;
-		rv_note(v, v->response ? "graph: response time (from the scheduled start)" :
-			"graph: service time (latency)");
-		break;
-	case TUI_ACT_HEATMAP:
-		v->heatmap = !v->heatmap;
-		rv_note(v, v->heatmap ? "graph: latency heatmap (requests per cell)" :
-			v->rp->h->requests ? "graph: scatter" :
-			"scatter from period buckets (no request records)");
-		break;
-	case TUI_ACT_HISTOGRAM:
-		v->histogram = !v->histogram;
-		rv_note(v, v->histogram ? "latency histogram of the window" :
-			"periods and requests");
 		break;
 	case TUI_ACT_DEVICE:
 		v->tg[v->shown].sel++;
@@ -810,8 +796,8 @@ int tui_replay_run(const struct view_replay *vr, char *msg, size_t msglen)
 	v->slowest = TUI_OV_NONE;
 	v->window = TUI_OV_W60;
 	v->ascii = tui_term_want_ascii(&to);
-	v->log = true;
-	v->heatmap = !vr->rp->h->requests; /* buckets, not requests: the heatmap shows them */
+	v->show.log = true;
+	v->show.heatmap = !vr->rp->h->requests; /* buckets, not requests: the heatmap shows them */
 	v->sticky = vr->damage ? "file damaged: the replay stops early" :
 		    !vr->rp->h->requests ? "graph from period buckets" : NULL;
 	v->ov_sticky = vr->damage ? "file damaged: the replay stops early" : NULL;

@@ -57,9 +57,8 @@ struct tui {
 	double *heat;             /* ncells: the heatmap's folded columns */
 	struct tui_cell *cells;
 	size_t ncells;
-	bool ascii, color, frozen_on, help, log, paused, quit, response;
-	bool heatmap, histogram;  /* the graph as a heatmap; the histogram panel */
-	enum tui_window win;
+	bool ascii, color, frozen_on, help, paused, quit;
+	struct tui_show show;     /* the display keys' settings */
 	uint64_t t0;             /* monotonic ns when the view started */
 	uint64_t base;           /* monotonic ns of run time 0 */
 	bool have_base;
@@ -296,6 +295,7 @@ static void tui_set_interval(struct tui *t, uint64_t iv)
 
 void tui_key(struct tui *t, int ch)
 {
+	const char *note;
 	uint64_t now = tui_run_ns(t, clock_now());
 	enum tui_action act = tui_key_action(ch == KEY_F(1) ? '?' : ch);
 
@@ -310,6 +310,11 @@ void tui_key(struct tui *t, int ch)
 	t->dirty = true;
 	if (t->help && act != TUI_ACT_REDRAW) {
 		t->help = false;
+		return;
+	}
+	if (tui_show_key(&t->show, act, &note)) {
+		if (note)
+			tui_note(t, note);
 		return;
 	}
 	switch (act) {
@@ -345,27 +350,6 @@ void tui_key(struct tui *t, int ch)
 		tui_model_reset(&t->live, tui_run_ns(t, clock_now()));
 		tui_note(t, "statistics reset");
 		break;
-	case TUI_ACT_SCALE:
-		t->log = !t->log;
-		break;
-	case TUI_ACT_WINDOW:
-		t->win = (enum tui_window)((t->win + 1) % TUI_WINDOWS);
-		break;
-	case TUI_ACT_RESPONSE:
-		t->response = !t->response;
-		tui_note(t, t->response ? "graph: response time (from the scheduled start)" :
-			 "graph: service time (latency)");
-		break;
-	case TUI_ACT_HEATMAP:
-		t->heatmap = !t->heatmap;
-		tui_note(t, t->heatmap ? "graph: latency heatmap (requests per cell)" :
-			 "graph: scatter");
-		break;
-	case TUI_ACT_HISTOGRAM:
-		t->histogram = !t->histogram;
-		tui_note(t, t->histogram ? "latency histogram of the window" :
-			 "periods and requests");
-		break;
 	case TUI_ACT_DEVICE:
 		tui_iostat_next(&t->io);
 		tui_iostat_next(&t->io_frozen);
@@ -375,6 +359,11 @@ void tui_key(struct tui *t, int ch)
 		break;
 	case TUI_ACT_QUIT:
 	case TUI_ACT_NONE:
+	case TUI_ACT_SCALE: /* the display keys: tui_show_key(), above */
+	case TUI_ACT_WINDOW:
+	case TUI_ACT_RESPONSE:
+	case TUI_ACT_HEATMAP:
+	case TUI_ACT_HISTOGRAM:
 	case TUI_ACT_OPEN: /* the overview's (tui_multi.c), which takes them first */
 	case TUI_ACT_UP:
 	case TUI_ACT_DOWN:
@@ -454,9 +443,9 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.m = m;
 	f.io = t->frozen_on ? &t->io_frozen : &t->io;
 	f.verdict = t->io.no_blockdev ? NULL : t->frozen_on ? &t->verdict_frozen : &t->verdict;
-	f.response = t->response;
-	f.heatmap = t->heatmap;
-	f.histogram = t->histogram;
+	f.response = t->show.response;
+	f.heatmap = t->show.heatmap;
+	f.histogram = t->show.histogram;
 	f.color = t->color;
 	f.rc = t->vp->rc;
 	f.realtime_base = t->realtime_base;
@@ -464,8 +453,8 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.total_wall = now > m->total_start ? now - m->total_start : 0;
 	f.period_label = t->period_label;
 	f.own_periods = t->live.cfg.own_period != 0;
-	f.win = t->win;
-	f.log = t->log;
+	f.win = t->show.win;
+	f.log = t->show.log;
 	f.ascii = t->ascii;
 	f.help = t->help;
 	f.write = t->vp->rc->write;
@@ -697,7 +686,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	t->vp = vp;
 	warnlog_init(&t->warns);
 	t->ascii = tui_term_want_ascii(to);
-	t->log = true;
+	t->show.log = true;
 	t->interval = vp->probe->cfg.interval;
 	tui_describe(t);
 	tui_pace(t);
