@@ -175,17 +175,7 @@ static void tq_paint(struct tq *t)
 
 static void tq_keys(struct tq *t)
 {
-	int ch;
-
-	while ((ch = getch()) != ERR) {
-		enum tui_action act = tui_key_action(ch);
-
-		if (act == TUI_ACT_QUIT)
-			t->quit = true;
-		else if (act == TUI_ACT_REDRAW)
-			clearok(curscr, TRUE);
-	}
-	if (*t->vp->stop)
+	if (tui_term_quit_keys(t->vp->stop))
 		t->quit = true;
 }
 

@@ -293,17 +293,7 @@ static void sw_paint(struct sw *s)
 /* Keys and signals while a step runs or the result is shown. */
 static void sw_keys(struct sw *s)
 {
-	int ch;
-
-	while ((ch = getch()) != ERR) {
-		enum tui_action act = tui_key_action(ch);
-
-		if (act == TUI_ACT_QUIT)
-			s->quit = true;
-		else if (act == TUI_ACT_REDRAW)
-			clearok(curscr, TRUE);
-	}
-	if (*s->vp->stop)
+	if (tui_term_quit_keys(s->vp->stop))
 		s->quit = true;
 }
 

@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include "tui_term.h"
+/* before <term.h>, whose macros (lines, columns) would rename the model's fields */
+#include "tui_keys.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -366,4 +368,20 @@ int tui_term_check(char *msg, size_t msglen)
 	set_curterm(saved);
 	del_curterm(t);
 	return 0;
+}
+
+bool tui_term_quit_keys(const volatile sig_atomic_t *stop)
+{
+	bool quit = false;
+	int ch;
+
+	while ((ch = getch()) != ERR) {
+		enum tui_action act = tui_key_action(ch);
+
+		if (act == TUI_ACT_QUIT)
+			quit = true;
+		else if (act == TUI_ACT_REDRAW)
+			clearok(curscr, TRUE);
+	}
+	return quit || *stop;
 }
