@@ -305,11 +305,13 @@ void cli_recin_close(struct cli_recin *in);
 int cli_replay_view(const struct opts *o, const struct view_ops *view);
 
 /*
- * --record F --report OUT: after the run, the recording o->record read back
- * into the report on fd (created by cli_report_create), nothing printed.
- * 0 or the exit code (said).
+ * --record F --report OUT: after the run (its exit code code), the recording
+ * o->record read back into the report on fd (created by cli_report_create; -1:
+ * no --report), nothing printed — or, when nothing was recorded, fd closed and
+ * its empty file removed. Returns code, or the report's exit code (said) when
+ * code is 0.
  */
-int cli_replay_report(const struct opts *o, int fd);
+int cli_replay_report(const struct opts *o, int fd, bool recorded, int code);
 
 /* cli_report.c: --report FILE.html, the file itself. */
 

@@ -761,7 +761,16 @@ int cli_replay(const struct opts *o)
 	return rp_main(o, o->replay, fd, false);
 }
 
-int cli_replay_report(const struct opts *o, int fd)
+int cli_replay_report(const struct opts *o, int fd, bool recorded, int code)
 {
-	return rp_main(o, o->record, fd, true);
+	int c;
+
+	if (fd < 0)
+		return code;
+	if (!recorded) {
+		cli_report_drop(o, fd); /* nothing was recorded: nothing to draw */
+		return code;
+	}
+	c = rp_main(o, o->record, fd, true);
+	return c && !code ? c : code;
 }

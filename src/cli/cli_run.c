@@ -828,11 +828,8 @@ static int run_qualify_measure(struct cli_run *r, struct cli_target *tg,
 		ret = run_qualify_view(r, view, &d, msg, msglen);
 	else
 		ret = prober_run(tg->p, &quiet, &cli_stop, msg, msglen);
-	if (!d.collected) {
-		run_qualify_collect(tg, w, ret);
-		if (q->ran && q->judge)
-			q->judge(q->judge_ctx);
-	}
+	if (!d.collected) /* without the view, or a view that ended before the probe did */
+		run_qualify_done(&d, ret);
 	free(w);
 	return ret;
 }
@@ -903,16 +900,10 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	if (grid && grid->rec) {
 		recorder_unwatch(r.rec); /* this cell's probes go; the grid's recording stays */
 		r.rec = NULL;            /* the grid ends it after its last cell */
-	}
-	else if (r.rec)
+	} else if (r.rec) {
 		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
-	if (report_fd >= 0 && wrote) { /* the report from the recording just closed */
-		int c = cli_replay_report(o, report_fd);
-
-		code = c && !code ? c : code;
-	} else if (report_fd >= 0) {
-		cli_report_drop(o, report_fd); /* nothing was recorded: nothing to draw */
 	}
+	code = cli_replay_report(o, report_fd, wrote, code); /* from the recording just closed */
 	run_watchdog_stop(&r);
 	cli_iostat_release(&r);
 	for (size_t i = 0; i < r.n; i++)

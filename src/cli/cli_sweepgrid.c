@@ -120,14 +120,7 @@ static int grid_record_end(const struct opts *o, struct cli_grid *grid, int repo
 				    sweepgrid_limit(&grid->g, &beyond), code);
 	grid->rec = NULL;
 	sbuf_free(&text);
-	if (report_fd >= 0 && wrote) {
-		int c = cli_replay_report(o, report_fd);
-
-		return c && !code ? c : code;
-	}
-	if (report_fd >= 0)
-		cli_report_drop(o, report_fd);
-	return code;
+	return cli_replay_report(o, report_fd, wrote, code);
 }
 
 int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
@@ -198,8 +191,8 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 	}
 	if (grid.rec)
 		code = grid_record_end(o, &grid, report_fd, code);
-	else if (report_fd >= 0)
-		cli_report_drop(o, report_fd);
+	else
+		code = cli_replay_report(o, report_fd, false, code); /* nothing recorded */
 	sweepgrid_free(&grid.g);
 	sbuf_free(&sb);
 	sbuf_free(&line);
