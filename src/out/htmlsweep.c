@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
+
 #define HS_SERIES 8 /* series colours; more series reuse them */
 
 int hr_sweep_step(struct hr_run *r, size_t i, const struct sweep_row *w, bool grid)
@@ -68,19 +70,12 @@ int hr_sweep_end(struct hr_run *r, size_t i, const char *text, long knee, long b
 	return tg->conclusions ? 0 : -ENOMEM;
 }
 
-/* A size for people: "4 KiB", "1.5 MiB". */
+/* A size as the sweep's table writes it ("4 KiB", "1.56 MiB"). */
 static void hs_size(struct sbuf *sb, uint64_t b)
 {
-	if (b >= 1048576 && b % 1048576 == 0)
-		sbuf_printf(sb, "%llu MiB", (unsigned long long)(b / 1048576));
-	else if (b >= 1048576)
-		sbuf_printf(sb, "%.3g MiB", b / 1048576.0);
-	else if (b >= 1024 && b % 1024 == 0)
-		sbuf_printf(sb, "%llu KiB", (unsigned long long)(b / 1024));
-	else if (b >= 1024)
-		sbuf_printf(sb, "%.3g KiB", b / 1024.0);
-	else
-		sbuf_printf(sb, "%llu B", (unsigned long long)b);
+	char buf[FMT_BUFSZ];
+
+	sbuf_puts(sb, fmt_value(buf, sizeof(buf), b, FMT_SIZE));
 }
 
 /* The marks of step k, in order: "knee", "best", "limit"; NULL after the last. */
