@@ -94,14 +94,22 @@ static int qualify_step_opts(int argc, const char *const *argv, const char *targ
 	const char *av[QUALIFY_MAX_WORDS + 2];
 	int n = 0;
 
-	for (int i = 0; i < argc && n < QUALIFY_MAX_WORDS; i++)
+	for (int i = 0; i < argc && n < QUALIFY_MAX_WORDS; i++) {
+		/* "--" would make the words after it targets: the target is the command line's */
+		if (i > 0 && !strcmp(argv[i], "--"))
+			return err_set(msg, msglen, -EINVAL, "\"--\" has no place in a step (the "
+				       "target is the command line's)");
 		av[n++] = argv[i];
+	}
 	av[n++] = "--";
 	av[n++] = target;
 	if (opts_parse(n, (char *const *)av, so, msg, msglen) != OPTS_OK)
 		return -EINVAL;
 	if (so->action != OPTS_RUN)
 		return err_set(msg, msglen, -EINVAL, "-h and -v have no place in a step");
+	if (so->npaths != 1 || strcmp(so->path, target))
+		return err_set(msg, msglen, -EINVAL, "\"%s\" is no option (the target is the "
+			       "command line's)", so->paths[0] == target ? so->paths[1] : so->paths[0]);
 	return 0;
 }
 
@@ -112,7 +120,7 @@ static const char *qualify_step_refused(const struct opts *so)
 		return "-J, -B and -I (the battery's report is the output)";
 	if (so->tui)
 		return "-X (the view)";
-	if (so->sweep || so->fio_job || so->iostat || so->check || so->listen ||
+	if (so->sweep || so->fio_job || so->iostat || so->check || so->check_iops || so->listen ||
 	    so->prometheus || so->influx)
 		return "--sweep, --fio-job, --iostat and the fleet options";
 	if (so->keep)
@@ -121,6 +129,17 @@ static const char *qualify_step_refused(const struct opts *so)
 		return "-p and -P";
 	if (so->rapid)
 		return "-R (give -i 0 and -w)";
+	if (so->record || so->record_requests || so->report || so->replay)
+		return "--record, --record-requests, --report and --replay (the battery's report "
+		       "is the output)";
+	if (so->qualify)
+		return "--qualify (a step is one run)";
+	if (so->name_list)
+		return "--name (the target is the command line's)";
+	if (so->nsizes > 1 || so->ndepths > 1 || so->depth_auto || so->yes || so->best_aqu_set ||
+	    so->limit_aqu_set)
+		return "lists of sizes or depths, -Q auto, --yes, --best-aqu and --limit-aqu "
+		       "(a step is one size at one depth)";
 	return NULL;
 }
 

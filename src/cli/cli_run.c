@@ -838,7 +838,11 @@ static int run_qualify_measure(struct cli_run *r, struct cli_target *tg,
 static int run_qualify_step(struct cli_run *r, const struct view_ops *view)
 {
 	struct cli_target *tg = &r->tg[0];
-	int ret = run_qualify_measure(r, tg, view, tg->msg, sizeof(tg->msg));
+	int ret;
+
+	if (r->n != 1 || !tg->p) /* a step has the one target; one that did not open was said */
+		return CLI_EXIT_PREPARE;
+	ret = run_qualify_measure(r, tg, view, tg->msg, sizeof(tg->msg));
 
 	run_watchdog_stop(r);
 	if (ret) {

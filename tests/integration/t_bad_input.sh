@@ -171,4 +171,31 @@ for c in "${CASES[@]}"; do
 	fi
 done
 
+## --qualify profiles whose steps carry what a step may not: each refused with its line and
+## reason, nothing run (this suite runs under ASan+UBSan too: the "--" case crashed with SIGSEGV)
+QD=$T_TMP/qdir
+mkdir "$QD"
+# a step with "--" (its words after it would be targets) crashed with SIGSEGV; each is refused
+i=0
+for words in "-c 5 -i 0 --" "-c 5 -- -i 0" "-c 5 -- FILE" "-c 5 -i 0 -- $QD"; do
+	i=$((i + 1))
+	printf 'qualify dd\nstep s %s\nrequire IOPS > 1\n' "$words" >"$T_TMP/dd$i.prof"
+	probe --qualify "$T_TMP/dd$i.prof" "$QD"
+	check "a step \"$words\": exit 2, line 2, \"--\" refused (no crash)" \
+		eval 'rc_is 2 && err_has "^ioprobe: --qualify $T_TMP/dd$i.prof: line 2: step \"s\": \"--\" has no place in a step" && out_empty'
+done
+# options that make a run of their own are refused in a step, with the line and the reason
+# (--record, --report, --qualify and --listen were listed and silently ignored)
+for words in "--record $T_TMP/r.jsonl" "--record-requests" "--report $T_TMP/r.html" \
+	"--replay $T_TMP/r.jsonl" "--qualify db" "--listen 127.0.0.1:0" "--name a" \
+	"-s 4k,8k" "-Q auto -A" "--check 1ms,2ms"; do
+	printf 'qualify x\nstep s -c 5 %s\nrequire IOPS > 1\n' "$words" >"$T_TMP/x.prof"
+	probe --qualify "$T_TMP/x.prof" "$QD"
+	check "a step with $words: exit 2, line 2, the reason" \
+		eval 'rc_is 2 && err_has "^ioprobe: --qualify $T_TMP/x.prof: line 2: step \"s\": [a-z-]" && out_empty'
+done
+check "no recording or report was written by a refused step" \
+	eval '[ ! -e "$T_TMP/r.jsonl" ] && [ ! -e "$T_TMP/r.html" ]'
+check "refused steps left nothing in the target directory" [ -z "$(ls -A "$QD")" ]
+
 finish
