@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "child.h"
 #include "engine.h"
 #include "htmlreport.h"
 #include "msg.h"

@@ -36,6 +36,7 @@
 #include "engine.h"
 #include "fmt.h"
 #include "json.h"
+#include "opener.h"
 #include "out.h"
 #include "qualify.h"
 #include "tempfile.h"
@@ -211,64 +212,95 @@ static char *qualify_load(const char *spec, char *name, size_t namelen)
 
 /* The kept file a directory's steps share: created by this run (to remove), its identity. */
 struct qualify_keep {
-	int dfd;                 /* the directory, or -1 for a device or file target */
+	bool dir;                /* the target is a directory (the kept file is its) */
 	bool created;
 	dev_t dev;
 	ino_t ino;
 };
 
-/* The target's size for the working-set check: a file's, a device's; 0 when unknown. */
-static uint64_t qualify_node_size(const char *path, const struct stat *st)
+/*
+ * What the battery needs to know of its target, looked at in a child process
+ * (child_call: the process that owns stdout never waits on the disk under test).
+ */
+struct qualify_look {
+	const char *path;
+	bool dir;                /* a directory */
+	uint64_t size;           /* a file's or a device's size; 0 when unknown */
+	uint64_t avail;          /* a directory: free bytes for an unprivileged user */
+	uint64_t have;           /* a directory: what a kept file already holds */
+	bool kept;               /* a directory: DIR/ioprobe.tmp exists */
+	struct qualify_keep keep;/* qualify_remove's: the file to remove */
+};
+
+/* child_call fn: stat the target; a directory's free room and kept file, a node's size. */
+static int qualify_look_fn(void *arg, char *msg, size_t msglen)
 {
-	uint64_t size = 0;
+	struct qualify_look *l = arg;
+	struct statvfs vfs;
+	struct stat st, kst;
 	int fd;
 
-	if (S_ISREG(st->st_mode))
-		return (uint64_t)st->st_size;
-	if (!S_ISBLK(st->st_mode))
+	if (stat(l->path, &st))
+		return err_set(msg, msglen, -errno, "\"%s\": %s", l->path, strerror(errno));
+	l->dir = S_ISDIR(st.st_mode);
+	if (S_ISREG(st.st_mode))
+		l->size = (uint64_t)st.st_size;
+	if (!l->dir && !S_ISBLK(st.st_mode))
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (l->dir ? O_DIRECTORY : 0));
 	if (fd < 0)
-		return 0;
-	if (ioctl(fd, BLKGETSIZE64, &size))
-		size = 0;
-	close(fd);
-	return size;
+		return l->dir ? err_set(msg, msglen, -errno, "cannot open \"%s\": %s", l->path,
+					strerror(errno)) : 0;
+	if (!l->dir) {
+		if (ioctl(fd, BLKGETSIZE64, &l->size))
+			l->size = 0;
+		return 0; /* the child's end closes it */
+	}
+	l->kept = !fstatat(fd, TEMPFILE_KEEP_NAME, &kst, AT_SYMLINK_NOFOLLOW);
+	if (l->kept && S_ISREG(kst.st_mode))
+		l->have = (uint64_t)kst.st_blocks * 512;
+	if (fstatvfs(fd, &vfs))
+		return err_set(msg, msglen, -errno, "cannot read the free space of \"%s\": %s",
+			       l->path, strerror(errno));
+	l->avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	return 0;
+}
+
+/* child_call fn: remove DIR/ioprobe.tmp, only while the name still refers to l->keep's file. */
+static int qualify_remove_fn(void *arg, char *msg, size_t msglen)
+{
+	struct qualify_look *l = arg;
+	struct stat st;
+	int fd = open(l->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(msg, msglen, -errno, "%s", strerror(errno));
+	if (!fstatat(fd, TEMPFILE_KEEP_NAME, &st, AT_SYMLINK_NOFOLLOW) &&
+	    st.st_dev == l->keep.dev && st.st_ino == l->keep.ino &&
+	    unlinkat(fd, TEMPFILE_KEEP_NAME, 0))
+		return err_set(msg, msglen, -errno, "%s", strerror(errno));
+	return 0;
 }
 
 /*
  * A directory: room for the working set (what a kept file already holds counts), then the
  * kept file created and filled once. Returns 0 or the exit code (said).
  */
-static int qualify_dir_prepare(const struct opts *o, uint64_t need, struct qualify_keep *qd,
-			       const struct target_progress *pg)
+static int qualify_dir_prepare(const struct opts *o, uint64_t need, const struct qualify_look *l,
+			       struct qualify_keep *qd, const struct target_progress *pg)
 {
-	struct statvfs vfs;
 	struct stat kst;
 	struct opts fo = *o;
 	struct target t;
-	uint64_t avail, have = 0;
 	char b1[FMT_BUFSZ], b2[FMT_BUFSZ];
 	int code;
 
-	qd->dfd = open(o->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (qd->dfd < 0) {
-		cli_msg("--qualify: cannot open \"%s\": %s", o->path, strerror(errno));
-		return QUALIFY_NOT_RUN;
-	}
-	qd->created = fstatat(qd->dfd, TEMPFILE_KEEP_NAME, &kst, AT_SYMLINK_NOFOLLOW) != 0;
-	if (!qd->created && S_ISREG(kst.st_mode))
-		have = (uint64_t)kst.st_blocks * 512;
-	if (fstatvfs(qd->dfd, &vfs)) {
-		cli_msg("--qualify: cannot read the free space of \"%s\": %s", o->path,
-			strerror(errno));
-		return QUALIFY_NOT_RUN;
-	}
-	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	if (need > avail + have) {
+	qd->dir = true;
+	qd->created = !l->kept;
+	if (need > l->avail + l->have) {
 		cli_msg("--qualify: \"%s\" has %s free, the working set needs %s: free some room or "
-			"give a smaller -S", o->path, fmt_value(b1, sizeof(b1), avail, FMT_SIZE),
-			fmt_value(b2, sizeof(b2), need - have, FMT_SIZE));
+			"give a smaller -S", o->path, fmt_value(b1, sizeof(b1), l->avail, FMT_SIZE),
+			fmt_value(b2, sizeof(b2), need - l->have, FMT_SIZE));
 		return QUALIFY_NOT_RUN;
 	}
 	fo.keep = true;
@@ -281,25 +313,24 @@ static int qualify_dir_prepare(const struct opts *o, uint64_t need, struct quali
 		qd->dev = kst.st_dev;
 		qd->ino = kst.st_ino;
 	}
-	target_close(&t);
+	target_close_apart(&t);
 	return 0;
 }
 
-/* Remove the kept file this run created (unless -k), only while the name is still ours. */
+/*
+ * Remove the kept file this run created (unless -k), only while the name is still ours; in a
+ * child, given up 0.5 s after a stop when the disk hangs (the child finishes it later).
+ */
 static void qualify_dir_end(const struct opts *o, struct qualify_keep *qd)
 {
-	struct stat st;
+	struct qualify_look l = { .path = o->path, .keep = *qd };
+	char msg[MSG_MAX];
 
-	if (qd->dfd < 0)
+	if (!qd->dir || !qd->created || o->keep || !qd->ino)
 		return;
-	if (qd->created && !o->keep && qd->ino &&
-	    !fstatat(qd->dfd, TEMPFILE_KEEP_NAME, &st, AT_SYMLINK_NOFOLLOW) &&
-	    st.st_dev == qd->dev && st.st_ino == qd->ino &&
-	    unlinkat(qd->dfd, TEMPFILE_KEEP_NAME, 0))
-		cli_msg("--qualify: cannot remove %s/%s: %s", o->path, TEMPFILE_KEEP_NAME,
-			strerror(errno));
-	close(qd->dfd);
-	qd->dfd = -1;
+	if (child_call(qualify_remove_fn, &l, sizeof(l), NULL, 0, &cli_stop, OPENER_GRACE_NS, msg,
+		       sizeof(msg)))
+		cli_msg("--qualify: cannot remove %s/%s: %s", o->path, TEMPFILE_KEEP_NAME, msg);
 }
 
 /* Write sb to stdout and empty it; 0 or the output error's exit code (said). */
@@ -400,25 +431,25 @@ static int qualify_target(struct qualify_run *qr, struct qualify_keep *qd,
 			  const struct target_progress *pg)
 {
 	const struct opts *o = qr->o;
-	uint64_t need = qr->work_size + o->work_offset, size;
-	char b1[FMT_BUFSZ], b2[FMT_BUFSZ];
-	struct stat st;
+	uint64_t need = qr->work_size + o->work_offset;
+	char b1[FMT_BUFSZ], b2[FMT_BUFSZ], msg[MSG_MAX];
+	struct qualify_look l = { .path = o->path };
 	struct opts fo = *o;
 
-	if (stat(o->path, &st)) {
-		cli_msg("--qualify: \"%s\": %s", o->path, strerror(errno));
+	if (child_call(qualify_look_fn, &l, sizeof(l), NULL, 0, &cli_stop, OPENER_GRACE_NS, msg,
+		       sizeof(msg))) {
+		cli_msg("--qualify: %s", msg);
 		return QUALIFY_NOT_RUN;
 	}
-	if (S_ISDIR(st.st_mode)) {
+	if (l.dir) {
 		fo.work_size = qr->work_size;
-		return qualify_dir_prepare(&fo, need, qd, pg);
+		return qualify_dir_prepare(&fo, need, &l, qd, pg);
 	}
-	size = qualify_node_size(o->path, &st);
-	if (size && need > size) {
+	if (l.size && need > l.size) {
 		cli_msg("--qualify: the working set (%s%s) is larger than \"%s\" (%s): give a "
 			"smaller -S", fmt_value(b1, sizeof(b1), qr->work_size, FMT_SIZE),
 			o->work_size ? "" : ", the default", o->path,
-			fmt_value(b2, sizeof(b2), size, FMT_SIZE));
+			fmt_value(b2, sizeof(b2), l.size, FMT_SIZE));
 		return QUALIFY_NOT_RUN;
 	}
 	return 0;
@@ -568,7 +599,7 @@ int cli_qualify(const struct opts *o, const struct view_ops *view,
 		const struct target_progress *pg)
 {
 	struct qualify_run *qr = calloc(1, sizeof(*qr));
-	struct qualify_keep qd = { .dfd = -1 };
+	struct qualify_keep qd = { 0 };
 	int code;
 
 	if (qr)
@@ -590,7 +621,7 @@ int cli_qualify(const struct opts *o, const struct view_ops *view,
 	if (!code)
 		code = qualify_target(qr, &qd, pg);
 	if (!code) {
-		if (qd.dfd >= 0)
+		if (qd.dir)
 			for (size_t i = 0; i < qr->prof.nsteps; i++)
 				qr->so[i].keep = true; /* the file filled above, shared */
 		code = qualify_steps(qr);

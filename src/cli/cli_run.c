@@ -321,7 +321,7 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 	if ((ret = cli_target_open(&tg->o, &tg->t, pg)))
 		return ret;
 	if (cli_engine_start(&tg->o, &tg->t, r->ops, &tg->eng, &tg->buf, r->n < r->ncpu)) {
-		target_close(&tg->t);
+		target_close_apart(&tg->t);
 		return CLI_EXIT_PREPARE;
 	}
 	tg->p = prober_alloc();
@@ -329,7 +329,7 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 		cli_msg("out of memory");
 		engine_stop(&tg->eng);
 		cli_buffers_free(tg->buf, cli_buffers_len(&tg->o, &tg->t));
-		target_close(&tg->t);
+		target_close_apart(&tg->t);
 		return CLI_EXIT_PREPARE;
 	}
 	cli_probe_cfg(&tg->o, &pc);
@@ -343,13 +343,21 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 	return 0;
 }
 
-static void run_release(struct cli_target *tg)
+/*
+ * Release target tg; its descriptor goes into fds[*nfds] (to be dropped by
+ * child_close_apart with the run's others), or, with fds NULL, is dropped apart at once.
+ */
+static void run_release(struct cli_target *tg, int *fds, size_t *nfds)
 {
 	if (tg->state != CLI_TARGET_UNUSED) {
 		prober_free(tg->p);
-		engine_stop(&tg->eng);
+		engine_stop(&tg->eng); /* its registered file goes while the descriptor is ours */
 		cli_buffers_free(tg->buf, cli_buffers_len(&tg->o, &tg->t));
-		target_close(&tg->t);
+		if (fds && tg->t.fd >= 0) {
+			fds[(*nfds)++] = tg->t.fd;
+			tg->t.fd = -1;
+		}
+		target_close_apart(&tg->t);
 		tg->state = CLI_TARGET_UNUSED;
 	}
 	sbuf_free(&tg->sb);
@@ -358,6 +366,19 @@ static void run_release(struct cli_target *tg)
 	tg->iv_lat[0] = tg->iv_lat[1] = NULL;
 	if (tg->run)
 		pthread_mutex_destroy(&tg->iv_lock);
+}
+
+/* Release every target of r; their descriptors dropped together in one process apart. */
+static void run_release_all(struct cli_run *r)
+{
+	int *fds = malloc(r->n * sizeof(*fds));
+	size_t nfds = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		run_release(&r->tg[i], fds, fds ? &nfds : NULL);
+	if (fds)
+		child_close_apart(fds, nfds);
+	free(fds);
 }
 
 /* Prepare every target; the worst preparation code (0 when all were); *ready: how many were. */
@@ -563,7 +584,7 @@ static int run_probes(struct cli_run *r)
 		ret = pthread_create(&tg->thread, &attr, run_target, tg);
 		if (ret) {
 			cli_msg("%s: cannot start its thread: %s", tg->o.path, strerror(ret));
-			run_release(tg);
+			run_release(tg, NULL, NULL);
 			code = CLI_EXIT_PREPARE;
 		}
 	}
@@ -910,8 +931,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	code = cli_replay_report(o, report_fd, wrote, code); /* from the recording just closed */
 	run_watchdog_stop(&r);
 	cli_iostat_release(&r);
-	for (size_t i = 0; i < r.n; i++)
-		run_release(&r.tg[i]);
+	run_release_all(&r);
 	outw_destroy(&r.out);
 	free(r.tg);
 	return code;

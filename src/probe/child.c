@@ -4,10 +4,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "clock.h"
+#include "msg.h"
+
+#define CHILD_POLL_MS 20
 
 int child_signals(pid_t parent, void (*kick)(int), int death_sig)
 {
@@ -45,4 +54,149 @@ void child_fds(const int *keep, size_t n)
 			syscall(SYS_close_range, first, last - 1, 0);
 		first = last + 1;
 	}
+}
+
+static int child_fd_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The grandchild of child_close_apart: keep only fds, close them, end. */
+static _Noreturn void child_closer(int *fds, size_t n)
+{
+	qsort(fds, n, sizeof(*fds), child_fd_cmp);
+	child_signals(getppid(), SIG_IGN, 0);
+	child_fds(fds, n);
+	for (size_t i = 0; i < n; i++)
+		close(fds[i]);
+	_exit(0);
+}
+
+int child_close_apart(const int *fds, size_t n)
+{
+	int *copy = n ? malloc(n * sizeof(*copy)) : NULL;
+	int ret = 0, status;
+	pid_t pid;
+
+	if (!n)
+		return 0;
+	if (copy)
+		memcpy(copy, fds, n * sizeof(*copy));
+	pid = copy ? fork() : -1;
+	if (pid < 0)
+		ret = copy ? -errno : -ENOMEM;
+	if (pid == 0) {
+		pid_t g = fork(); /* the closer is orphaned at once: init reaps it */
+
+		if (g == 0)
+			child_closer(copy, n);
+		_exit(g < 0 ? 1 : 0);
+	}
+	if (pid > 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			ret = -ECHILD; /* no closer: ours are then the last */
+	}
+	for (size_t i = 0; i < n; i++)
+		close(fds[i]);
+	free(copy);
+	return ret;
+}
+
+/* What child_call's child sends back. */
+struct child_answer {
+	int ret;
+	char msg[MSG_MAX];
+	unsigned char arg[CHILD_CALL_ARG_MAX];
+};
+
+static _Noreturn void child_call_child(int (*fn)(void *, char *, size_t), void *arg,
+				       size_t argsize, const int *keep, size_t nkeep, int wfd,
+				       pid_t parent)
+{
+	static struct child_answer a; /* the child's own copy; large */
+	int *all = malloc((nkeep + 1) * sizeof(*all));
+
+	if (child_signals(parent, SIG_IGN, SIGKILL) || !all)
+		_exit(1);
+	memcpy(all, keep, nkeep * sizeof(*all));
+	all[nkeep] = wfd;
+	qsort(all, nkeep + 1, sizeof(*all), child_fd_cmp);
+	child_fds(all, nkeep + 1);
+	a.ret = fn(arg, a.msg, sizeof(a.msg));
+	memcpy(a.arg, arg, argsize);
+	if (write(wfd, &a, sizeof(a)) != (ssize_t)sizeof(a))
+		_exit(1);
+	_exit(0);
+}
+
+/* Read the child's answer from rfd until it comes, the child dies, or the grace runs out. */
+static int child_call_wait(pid_t pid, int rfd, void *arg, size_t argsize,
+			   const volatile sig_atomic_t *stop, uint64_t grace_ns, char *msg,
+			   size_t msglen)
+{
+	struct child_answer a;
+	uint64_t stop_at = 0;
+	size_t got = 0;
+
+	for (;;) {
+		struct pollfd pfd = { rfd, POLLIN, 0 };
+		ssize_t r;
+
+		if (stop && *stop && !stop_at)
+			stop_at = clock_now();
+		if (stop_at && clock_now() - stop_at >= grace_ns) {
+			waitpid(pid, NULL, WNOHANG);
+			return err_set(msg, msglen, -ETIMEDOUT, "a request did not complete within "
+				       "%.1f s of the stop (the disk hangs); given up",
+				       grace_ns / 1e9);
+		}
+		if (poll(&pfd, 1, CHILD_POLL_MS) <= 0)
+			continue; /* EINTR (a stop signal) is a wake-up too */
+		r = read(rfd, (char *)&a + got, sizeof(a) - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+		if (got == sizeof(a)) {
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			snprintf(msg, msglen, "%s", a.msg);
+			memcpy(arg, a.arg, argsize);
+			return a.ret;
+		}
+	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return err_set(msg, msglen, -ECHILD, "its process died");
+}
+
+int child_call(int (*fn)(void *arg, char *msg, size_t msglen), void *arg, size_t argsize,
+	       const int *keep, size_t nkeep, const volatile sig_atomic_t *stop,
+	       uint64_t grace_ns, char *msg, size_t msglen)
+{
+	int p[2], r;
+	pid_t pid, parent = getpid();
+
+	if (argsize > CHILD_CALL_ARG_MAX)
+		return err_set(msg, msglen, -EINVAL, "child_call: %zu bytes of argument", argsize);
+	if (pipe2(p, O_CLOEXEC))
+		return err_set(msg, msglen, -ECHILD, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		r = errno;
+		close(p[0]);
+		close(p[1]);
+		return err_set(msg, msglen, -ECHILD, "fork: %s", strerror(r));
+	}
+	if (pid == 0)
+		child_call_child(fn, arg, argsize, keep, nkeep, p[1], parent);
+	close(p[1]);
+	r = child_call_wait(pid, p[0], arg, argsize, stop, grace_ns, msg, msglen);
+	close(p[0]);
+	return r;
 }

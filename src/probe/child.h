@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -22,5 +23,33 @@ int child_signals(pid_t parent, void (*kick)(int), int death_sig);
 
 /* Close every descriptor but keep[0..n-1] (sorted, >= 0); stdio becomes /dev/null. */
 void child_fds(const int *keep, size_t n);
+
+/*
+ * Drop the caller's references to fds[0..n-1] (each >= 0) without ever being
+ * the one that drops the last: a process of its own (forked twice, so that
+ * nobody waits for it; every other descriptor closed, stdio /dev/null) takes
+ * copies and closes them, the caller's copies are closed at once. The last
+ * close of a file on a disk that hangs (an unnamed temp file's eviction, a
+ * truncation) then blocks that process, never the caller. When no process can
+ * be started the caller closes them itself (-errno returned; they are closed).
+ */
+int child_close_apart(const int *fds, size_t n);
+
+/* The most bytes of arg child_call() brings back. */
+#define CHILD_CALL_ARG_MAX 1024
+
+/*
+ * fn(arg, msg, msglen) run in a child process (set up as above: signals
+ * ignored, every descriptor but keep[0..nkeep-1] closed; keep sorted), its
+ * result, msg and the first argsize (<= CHILD_CALL_ARG_MAX) bytes of *arg as
+ * it left them brought back. Waits until it ends; when *stop (may be NULL) is
+ * set and the child has not answered grace_ns later (a request on a disk
+ * that hangs), it is given up: -ETIMEDOUT, msg saying so, the child left to
+ * end when its request returns. -ECHILD (msg filled) when it could not be
+ * started or died.
+ */
+int child_call(int (*fn)(void *arg, char *msg, size_t msglen), void *arg, size_t argsize,
+	       const int *keep, size_t nkeep, const volatile sig_atomic_t *stop,
+	       uint64_t grace_ns, char *msg, size_t msglen);
 
 #endif

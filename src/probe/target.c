@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "mountinfo.h"
 #include "msg.h"
 #include "readfile.h"
@@ -396,5 +397,12 @@ void target_close(struct target *t)
 {
 	if (t->fd >= 0)
 		close(t->fd);
+	t->fd = -1;
+}
+
+void target_close_apart(struct target *t)
+{
+	if (t->fd >= 0)
+		child_close_apart(&t->fd, 1);
 	t->fd = -1;
 }

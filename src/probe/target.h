@@ -70,4 +70,12 @@ int target_open(struct target *t, const struct target_cfg *cfg, const volatile s
 /* Close the target (idempotent). */
 void target_close(struct target *t);
 
+/*
+ * target_close() for the process that owns stdout: the descriptor is dropped
+ * through child_close_apart(), so that the last reference to the target (a
+ * directory's unnamed temp file, whose eviction truncates it on the disk under
+ * test) is never dropped here.
+ */
+void target_close_apart(struct target *t);
+
 #endif

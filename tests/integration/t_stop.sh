@@ -294,6 +294,87 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 			hang_release "-S 16m -c 3 -i 0.05 $FS" "prep"
 		}
 		attempts 2 prep_hang
+
+		## 3c. a directory target whose disk hangs mid-run (issue 34): buffered reads of the
+		## unnamed temp file go on from the page cache; after the stop the parent must not be
+		## the one that drops the file's last reference (its eviction truncates on the hung
+		## disk: D state, stdout held, even after SIGKILL). A process apart closes it.
+		dir_hang() {
+			local sig=$1 how=$2 pid t0 cat_pid
+			fault_ctl "$M3" "hang 0"
+			mount -o "remount,$how" "$FS" || { fail "remount $how"; return; }
+			cat "$PIPE" >"$OUT" &
+			cat_pid=$!
+			"$IOPROBE" -i 0.1 -S 4m "$FS" >"$PIPE" 2>"$ERR" &
+			pid=$!
+			FLEET_BG+=("$pid")
+			wait_caught "$pid" 15 5
+			sleep 0.5
+			fault_ctl "$M3" "hang 1"
+			sleep 0.5
+			t0=$(now_ms)
+			kill -"$sig" "$pid"
+			wait_exit "$pid" 5 || kill -KILL "$pid"
+			DT=$(($(now_ms) - t0))
+			wait "$pid"
+			RC=$?
+			wait_exit "$cat_pid" 5 || kill "$cat_pid"
+			CAT_DT=$(($(now_ms) - t0))
+			wait "$cat_pid" 2>/dev/null
+			check "directory on a hung disk ($how), SIG$sig: ends within 1 s (${DT} ms)" \
+				test "$DT" -le 1000
+			check "directory on a hung disk ($how), SIG$sig: stdout released within 1 s (${CAT_DT} ms)" \
+				test "$CAT_DT" -le 1000
+			check "directory on a hung disk ($how), SIG$sig: the summary whole, exit 0" \
+				eval 'rc_is 0 && out_has "^p50/p90/p99/p99.9 = "'
+			local left
+			left=$(ioprobe_left "-i 0.1 -S 4m $FS")
+			check "directory on a hung disk ($how), SIG$sig: only the process holding the file is left, in the kernel" \
+				eval '[ "$(echo "$left" | grep -c .)" -le 1 ] && for p in $left; do grep -q "^State:.*D" /proc/$p/status || exit 1; done'
+			hang_release "-i 0.1 -S 4m $FS" "directory on a hung disk ($how), SIG$sig"
+		}
+		for how in defaults sync; do
+			for sig in INT TERM HUP; do
+				attempts 2 dir_hang "$sig" "$how"
+			done
+		done
+		mount -o remount,defaults "$FS"
+
+		## 3d. --qualify on a directory whose disk hangs mid-step: the stop ends it (NOT RUN,
+		## exit 2) within 1 s; the working set's removal runs apart and is given up, said; once
+		## the disk answers, the file goes
+		printf 'qualify long\nstep long -w 20s -i 0\nrequire IOPS > 1\n' >"$T_TMP/long.prof"
+		qual_hang() {
+			local pid t0
+			fault_ctl "$M3" "hang 0"
+			"$IOPROBE" --qualify "$T_TMP/long.prof" -WWW -S 8m "$FS" >"$OUT" 2>"$ERR" &
+			pid=$!
+			FLEET_BG+=("$pid")
+			wait_caught "$pid" 15 5
+			sleep 1
+			fault_ctl "$M3" "hang 1"
+			sleep 0.5
+			t0=$(now_ms)
+			kill -INT "$pid"
+			wait_exit "$pid" 5 || kill -KILL "$pid"
+			DT=$(($(now_ms) - t0))
+			wait "$pid"
+			RC=$?
+			check "--qualify on a hung directory, SIGINT: ends within 1 s (${DT} ms)" \
+				test "$DT" -le 1000
+			check "--qualify on a hung directory, SIGINT: exit 2, NOT RUN" \
+				eval 'rc_is 2 && out_has "^QUALIFY long: NOT RUN"'
+			fault_ctl "$M3" "hang 0"
+			local tries=500
+			while [ -e "$FS/ioprobe.tmp" ] && [ "$tries" -gt 0 ]; do
+				sleep 0.01
+				tries=$((tries - 1))
+			done
+			check "--qualify on a hung directory: once the disk answers, the working set is removed" \
+				test ! -e "$FS/ioprobe.tmp"
+			hang_release "$FS" "--qualify on a hung directory"
+		}
+		attempts 2 qual_hang
 	else
 		fail "mkfs.ext4 and mount on the FUSE-backed loop device"
 	fi
