@@ -193,7 +193,7 @@ Test(tui_overview, rule_text_says_the_rule)
 
 	cr_assert(strstr(t, "device saturated") && strstr(t, "other I/O") &&
 		  strstr(t, "queue building") && strstr(t, "wait above the device") &&
-		  strstr(t, "p99 over the window") && strstr(t, "Probe or depth limited"));
+		  strstr(t, "p99 over the window") && strstr(t, "Probe, CPU or depth limited"));
 }
 
 Test(tui_overview, clauses_are_left_out_whole)

@@ -466,8 +466,8 @@ Test(verdict, probe_limited_is_time_not_waited)
 	line(&v, buf, sizeof(buf));
 	cr_assert_eq(v.reason, VERDICT_PROBE_LIMITED, "%s", buf);
 	cr_assert_str_eq(buf, "falls short: probe limited: got 2000/s of 20000 (-90 %), busy 9 %, "
-			      "the device's time 19 % of the probe's (its CPU or schedule held "
-			      "it)");
+			      "the device's time 19 % of the probe's (inferred: its schedule or the "
+			      "file system held it)");
 }
 
 /*
@@ -843,4 +843,98 @@ Test(verdict, a_slow_device_is_not_a_stall)
 		cr_assert_eq(v.reason, VERDICT_DEVICE_SATURATED, "interval %d: %s", i,
 			     line(&v, buf, sizeof(buf)));
 	}
+}
+
+/* A probe with its measured CPU wait in the interval (ns of run delay, host PSI share). */
+static struct verdict_probe cprobe(double asked, uint64_t wait_ns, double host_some)
+{
+	struct verdict_probe p = wprobe(asked, 4096, false);
+
+	verdict_probe_cpu(&p, true, wait_ns, true, wait_ns, (int64_t)(host_some * SEC));
+	return p;
+}
+
+/* Six idle tmpfs loops probed at 100/s from a cgroup held to 1.5 % of a core (measured): got
+ * 56/s, mean 7.79 ms against 0.16 ms in the device. Without the CPU wait it read "wait above
+ * the device"; with the probe's measured 564 ms of run delay a second it is the CPU's. */
+Test(verdict, cpu_starved_probe_is_probe_cpu_not_wait_above)
+{
+	static const struct rec r = { 56, 44, 0.0622, 170.0, 56, 0, 0, 0.16, 0.16, 0.009, 1, 7.79 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, wprobe(100, 4096, false), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_WAIT_ABOVE, "unmeasured: inferred: %s",
+		     line(&v, buf, sizeof(buf)));
+	verdict_hist_init(&h);
+	judge(&h, cprobe(100, 564 * MS, 0.87), 1280, VERDICT_CACHE_BACK, &r, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "%s", buf);
+	cr_assert_eq(v.reason, VERDICT_PROBE_CPU, "%s", buf);
+	cr_assert(v.cpu_material);
+	cr_assert(strstr(buf, "falls short: probe limited: CPU: got 56/s of 100 (-44 %), the probe "
+			      "waited 564 ms of each second for a CPU (host cpu some 87 %, its cgroup "
+			      "throttled 564 ms/s), busy 1 %"), "%s", buf);
+}
+
+/* A 400 ms request among 63 us ones is no stall when the probe waited 650 ms that second. */
+Test(verdict, a_cpu_wait_is_no_stall)
+{
+	static const struct rec r = { 43, 24, 0.0632, 189.4, 43, 0, 0, 0.1, 0.1, 0.004, 1, 5.0 };
+	struct verdict_probe p = cprobe(100, 650 * MS, 0.8);
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	p.max_ns = 400 * MS;
+	verdict_hist_init(&h);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_PROBE_CPU, "%s", line(&v, buf, sizeof(buf)));
+	cr_assert_eq(v.stall_ns, 0);
+	/* the same request without the CPU wait is a stall */
+	p = wprobe(100, 4096, false);
+	p.max_ns = 400 * MS;
+	verdict_hist_init(&h);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_STALLED, "%s", line(&v, buf, sizeof(buf)));
+}
+
+/* A device the probe fills (busy 96 %) stays saturated under a CPU wait, which is said beside. */
+Test(verdict, a_busy_device_stays_saturated_with_the_cpu_wait_said)
+{
+	static const struct rec r = { 137, 63, 7.24, 7.5, 137, 0, 0, 7.2, 7.2, 0.99, 96, 7.3 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, cprobe(200, 80 * MS, 0.2), 1280, VERDICT_CACHE_BACK, &r, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.reason, VERDICT_DEVICE_SATURATED, "%s", buf);
+	cr_assert(strstr(buf, "; the probe waited 80 ms of each second for a CPU (host cpu some "
+			      "20 %"), "%s", buf);
+}
+
+/* await doubling alone is no queue while the host waited for a CPU (PSI some >= 10 %). */
+Test(verdict, host_cpu_pressure_is_no_await_queue)
+{
+	static const struct rec base = { 100, 0, 0.1, 0.2, 100, 0, 0, 0.10, 0.10, 0.01, 1, 0.12 };
+	static const struct rec slow = { 100, 0, 2.5, 3.0, 100, 0, 0, 2.50, 2.50, 0.25, 25, 2.6 };
+	struct verdict_hist h, q;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	verdict_hist_init(&q);
+	for (int i = 0; i < VERDICT_BASELINE_PERIODS; i++) {
+		judge(&h, cprobe(100, 0, 0.01), 1280, VERDICT_CACHE_BACK, &base, &v);
+		judge(&q, cprobe(100, 0, 0.01), 1280, VERDICT_CACHE_BACK, &base, &v);
+	}
+	judge(&q, cprobe(100, 0, 0.01), 1280, VERDICT_CACHE_BACK, &slow, &v);
+	cr_assert_eq(v.state, VERDICT_QUEUE_BUILDING, "quiet host: %s", line(&v, buf, sizeof(buf)));
+	judge(&h, cprobe(100, 0, 0.40), 1280, VERDICT_CACHE_BACK, &slow, &v);
+	cr_assert_neq(v.state, VERDICT_QUEUE_BUILDING, "host short of CPU: %s",
+		      line(&v, buf, sizeof(buf)));
 }

@@ -602,7 +602,7 @@ static void tui_draw_help(const struct tui_frame *f, const struct tui_layout *la
 		{ "busy", "%util: time with I/O in flight; 90 %" },
 		{ "", "and up counts as device saturated" },
 		{ "verdict", "keeps up, falls short (device saturated," },
-		{ "", "wait above, depth or probe limited)," },
+		{ "", "wait above, depth, probe, CPU limited)," },
 		{ "", "other I/O, queue building" },
 	};
 	size_t nkeys, shown = 0;

@@ -40,6 +40,9 @@ static enum tui_attr tui_verdict_attr(const struct verdict *v)
 	switch (v->state) {
 	case VERDICT_KEEPS_UP: return TA_OK;
 	case VERDICT_NONE: return TA_DIM;
+	case VERDICT_FALLS_SHORT: /* the probe's own side: yellow, not the device's red */
+		return v->reason == VERDICT_PROBE_CPU || v->reason == VERDICT_PROBE_LIMITED ||
+			       v->reason == VERDICT_DEPTH_LIMITED ? TA_WARN : TA_BAD;
 	default: return TA_BAD;
 	}
 }

@@ -92,6 +92,7 @@ const char *tui_ov_vshort(const struct tui_ov_row *r)
 		case VERDICT_DEPTH_LIMITED: return "depth lim";
 		case VERDICT_STALLED: return "stalled";
 		case VERDICT_PROBE_LIMITED: return "probe lim";
+		case VERDICT_PROBE_CPU: return "probe CPU";
 		default: return "short";
 		}
 	case VERDICT_NONE:
@@ -106,13 +107,25 @@ static bool ov_candidate(const struct tui_ov_row *r)
 	return !r->state && (r->count || tui_ov_vclass(r) == TUI_OV_VC_DEVICE);
 }
 
-/* a ranks above b: the device side first, then the higher p99. */
+/* r's probe waited for a CPU (measured): its p99 holds that wait, not its device's time. */
+static bool ov_cpu_bound(const struct tui_ov_row *r)
+{
+	return r->have_verdict && r->v.cpu_material;
+}
+
+/*
+ * a ranks above b: the device side first; then, when either probe waited for a CPU
+ * (measured), the device's own await (its p99 holds the CPU wait); else the higher p99.
+ */
 static bool ov_ranks_above(const struct tui_ov_row *a, const struct tui_ov_row *b)
 {
 	bool da = tui_ov_vclass(a) == TUI_OV_VC_DEVICE, db = tui_ov_vclass(b) == TUI_OV_VC_DEVICE;
 
 	if (da != db)
 		return da;
+	if ((ov_cpu_bound(a) || ov_cpu_bound(b)) && a->have_verdict && b->have_verdict &&
+	    a->v.have_dev && b->v.have_dev)
+		return a->v.await > b->v.await;
 	return a->p99 > b->p99;
 }
 
@@ -131,8 +144,9 @@ const char *tui_ov_rule_text(void)
 {
 	return "slowest (!): a target whose device is the limit (device saturated), has "
 	       "other load (other I/O, queue building), a wait above the device or a stall "
-	       "ranks first; then the highest p99 over the window. Probe or depth limited alone "
-	       "never outranks a slower device.";
+	       "ranks first; then the highest p99 over the window — or, where a probe waited "
+	       "for a CPU (probe CPU, measured), the highest device await. Probe, CPU or depth "
+	       "limited alone never outranks a slower device.";
 }
 
 char *tui_ov_reason(const struct tui_ov_row *r, bool ascii, char *buf, size_t len)

@@ -52,6 +52,7 @@ struct tui {
 	struct tui_model live, frozen;
 	struct tui_iostat io, io_frozen;
 	struct tui_verdict verdict, verdict_frozen;
+	struct cpuwait cpu;           /* the probe's measured CPU wait, read with each iostat sample */
 	struct tui_layout lay;
 	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
 	double *heat;             /* ncells: the heatmap's folded columns */
@@ -514,7 +515,10 @@ void tui_tick(struct tui *t, uint64_t mono)
 		tui_iostat_sample(&t->io, t->live.samples);
 		/* the probe's interval: since the last sample, or since its first start */
 		uint64_t since = session_inflight_since(&t->s);
+		struct cpuwait_delta cd;
 
+		cpuwait_read(&t->cpu, session_prober_pid(&t->s), &cd);
+		tui_verdict_cpu(&t->verdict, &cd);
 		tui_verdict_judge(&t->verdict, &t->io.watch,
 				  t->io.last > prev && prev ? (t->io.last - prev < run ?
 							       t->io.last - prev : run) : 0,
@@ -705,6 +709,12 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	verdict_probe_settings(&vc, o->asked_rate, vp->rc->size, o->write, o->read_write,
 			       o->cached, o->depth);
 	tui_verdict_init(&t->verdict, &vc);
+	cpuwait_init(&t->cpu);
+	{
+		struct cpuwait_delta cd;
+
+		cpuwait_read(&t->cpu, 0, &cd); /* the host's pressure from here on */
+	}
 	tui_iostat_sample(&t->io, 0);
 	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	return t;

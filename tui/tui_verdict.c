@@ -22,7 +22,15 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s)
 {
 	if (s->result >= 0) /* as --iostat counts them */
 		stats_add(&tv->lat, s->time);
+	if (s->lateness > tv->late_max)
+		tv->late_max = s->lateness;
 	tv->skipped_run = s->skipped;
+}
+
+void tui_verdict_cpu(struct tui_verdict *tv, const struct cpuwait_delta *d)
+{
+	tv->cpu = *d;
+	tv->cpu_set = true;
 }
 
 void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
@@ -35,6 +43,13 @@ void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_
 
 	verdict_probe_interval(&tv->p, period_ns, &tv->lat, tv->skipped_run - tv->skip_mark,
 			       inflight_ns);
+	tv->p.late_max_ns = tv->late_max;
+	tv->late_max = 0;
+	if (tv->cpu_set)
+		verdict_probe_cpu(&tv->p, tv->cpu.have_wait, tv->cpu.wait_ns, tv->cpu.have_throttle,
+				  tv->cpu.throttled_ns,
+				  tv->cpu.have_host ? (int64_t)tv->cpu.host_some_ns : -1);
+	tv->cpu_set = false;
 	tv->skip_mark = tv->skipped_run;
 	stats_init(&tv->lat);
 	if (!any)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpuwait.h"
 #include "devwatch.h"
 #include "sample.h"
 #include "sbuf.h"
@@ -28,6 +29,9 @@ struct tui_verdict {
 	uint64_t skip_mark;        /* ... at the last judgement */
 	bool have;                 /* v holds a judgement */
 	struct verdict v;
+	uint64_t late_max;         /* the open interval's latest start against its due time */
+	struct cpuwait_delta cpu;  /* the probe's measured CPU wait for the next judgement */
+	bool cpu_set;
 };
 
 /* Start a run asking for run (verdict_probe_settings()). */
@@ -45,6 +49,12 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s);
  * inflight_ns is the age of the probe's request still in flight (0: none). Nothing is
  * judged (the last verdict stays) when no device has a complete row.
  */
+/*
+ * The probe's CPU wait over the interval about to be judged (cpuwait_read()'s
+ * delta, measured by the caller): the next tui_verdict_judge() weighs it.
+ */
+void tui_verdict_cpu(struct tui_verdict *tv, const struct cpuwait_delta *d);
+
 void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
 		       uint64_t inflight_ns);
 

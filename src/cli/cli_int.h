@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "child.h"
+#include "cpuwait.h"
 #include "engine.h"
 #include "htmlreport.h"
 #include "msg.h"
@@ -137,6 +138,8 @@ struct cli_target {
 	int iv_cur;
 	uint64_t iv_skipped;     /* skipped slots of the run, as of the last sample */
 	uint64_t iv_first;       /* boottime ns the first request started; 0 = none yet */
+	uint64_t iv_late_max;    /* the interval's latest start against its due time */
+	struct cpuwait cpu;      /* its prober's measured CPU wait (the ticker's) */
 	uint64_t iv_prev;        /* boottime ns of the previous block (the ticker's) */
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
 	struct verdict_hist vhist;

@@ -15,6 +15,7 @@
 #include "iostat.h"
 #include "opts.h"
 #include "outw.h"
+#include "prober.h"
 #include "recorder.h"
 #include "report.h"
 #include "sbuf.h"
@@ -30,6 +31,8 @@ void cli_iv_add(struct cli_target *tg, const struct sample *s)
 		tg->iv_first = clock_boottime() - s->time;
 	if (s->result >= 0)
 		stats_add(tg->iv_lat[tg->iv_cur], s->time);
+	if (s->lateness > tg->iv_late_max)
+		tg->iv_late_max = s->lateness;
 	tg->iv_skipped = s->skipped;
 	pthread_mutex_unlock(&tg->iv_lock);
 }
@@ -51,18 +54,27 @@ static uint64_t cli_iv_inflight(const struct cli_target *tg)
 static void cli_iv_close(struct cli_target *tg, uint64_t now)
 {
 	struct stats *lat;
-	uint64_t skipped, first, from;
+	struct cpuwait_delta cd;
+	uint64_t skipped, first, from, late;
 
 	pthread_mutex_lock(&tg->iv_lock);
 	lat = tg->iv_lat[tg->iv_cur];
 	tg->iv_cur ^= 1;
 	skipped = tg->iv_skipped;
 	first = tg->iv_first;
+	late = tg->iv_late_max;
+	tg->iv_late_max = 0;
 	pthread_mutex_unlock(&tg->iv_lock);
 	/* the probe's interval starts with its first request, not with the sampler */
 	from = first > tg->iv_prev ? first : tg->iv_prev;
 	verdict_probe_interval(&tg->vp, first && now > from ? now - from : 0, lat,
 			       skipped - tg->iv_skip_mark, cli_iv_inflight(tg));
+	/* the prober's CPU wait over the same interval, measured (read at the ticker's moment:
+	 * the interval's first one, before its first request, reads no delta) */
+	cpuwait_read(&tg->cpu, prober_pid(tg->p), &cd);
+	verdict_probe_cpu(&tg->vp, cd.have_wait, cd.wait_ns, cd.have_throttle, cd.throttled_ns,
+			  cd.have_host ? (int64_t)cd.host_some_ns : -1);
+	tg->vp.late_max_ns = late;
 	tg->iv_skip_mark = skipped;
 	tg->iv_prev = now;
 	stats_init(lat);
@@ -272,6 +284,7 @@ int cli_iostat_prepare(struct cli_run *r)
 int cli_iostat_start(struct cli_run *r)
 {
 	const struct opts *o = r->o;
+	struct cpuwait_delta cd;
 	const char *tf = getenv("S_TIME_FORMAT");
 	int ret;
 
@@ -290,6 +303,8 @@ int cli_iostat_start(struct cli_run *r)
 		stats_init(tg->iv_lat[0]);
 		stats_init(tg->iv_lat[1]);
 		verdict_hist_init(&tg->vhist);
+		cpuwait_init(&tg->cpu);
+		cpuwait_read(&tg->cpu, 0, &cd); /* the host's pressure from here on */
 		verdict_probe_settings(&tg->vp, opts_asked_rate(o), tg->t.size, o->write > 0,
 				       o->read_write, o->cached, (unsigned)o->depth);
 		tg->iv_prev = tg->watch->prev_ns;

@@ -53,15 +53,18 @@ void verdict_hist_init(struct verdict_hist *h)
 static enum verdict_reason verdict_why(const struct verdict_hist *h, const struct verdict *v)
 {
 	double mean = v->mean_ns / 1e6;
+	/* the probe's own time per request but its measured CPU wait */
+	double above = fmax(0, v->mean_ns - v->cpu_req_ns) / 1e6;
 	bool at_ceiling, in_device = v->dev_ms >= VERDICT_CEILING_DEV_SHARE * mean;
 
 	if (v->stall_ns) /* one request held far longer than the rest: the window's shortfall */
 		return VERDICT_STALLED;
 	if (!v->done) /* nothing finished: either the device is busy or it never saw the request */
 		return v->busy >= VERDICT_BUSY_SATURATED ? VERDICT_DEVICE_SATURATED :
+		       v->cpu_material			 ? VERDICT_PROBE_CPU :
 							   VERDICT_WAIT_ABOVE;
-	if (mean > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
-	    mean - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
+	if (above > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
+	    above - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
 		return VERDICT_WAIT_ABOVE;
 	at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
 		     v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
@@ -74,7 +77,7 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 	 * CPU quota shows as requests that take 20 x the device's: the probe was descheduled) */
 	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
 		return VERDICT_DEPTH_LIMITED;
-	return VERDICT_PROBE_LIMITED;
+	return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
 }
 
 /* Fill v's device numbers from d; returns false when there is no usable row. */
@@ -124,9 +127,12 @@ static void verdict_checks(const struct verdict_hist *h, const struct verdict_pr
 	above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
 	/* an interval holding a stall judges no queue: its one long request fills aqu-sz and
 	 * await (VERDICT_STALL_*) */
+	/* ... nor by await alone while the probe or the host waited for a CPU: a device served by
+	 * threads (a loop device's worker, a FUSE server) then waits for one too */
 	v->queue_building = !h->win_stall[h->win_at] &&
 			    ((above && (h->prev_above || v->aqu > h->prev_aqu)) ||
-			     (h->base_n >= VERDICT_BASELINE_PERIODS &&
+			     (h->base_n >= VERDICT_BASELINE_PERIODS && !v->cpu_material &&
+			      !v->host_short &&
 			      v->await > VERDICT_AWAIT_FACTOR * h->base_await + VERDICT_AWAIT_MIN_MS));
 }
 
@@ -140,7 +146,7 @@ static void verdict_remember(struct verdict_hist *h, const struct verdict *v)
 	h->prev_above = v->aqu > v->own_aqu + VERDICT_QUEUE_MARGIN;
 	/* the baseline is the probe's own picture: intervals with other load do not count */
 	if (h->base_n < VERDICT_BASELINE_PERIODS && v->dev_rate > 0 && !v->other_io &&
-	    !v->queue_building && !h->win_stall[h->win_at]) {
+	    !v->queue_building && !h->win_stall[h->win_at] && !v->cpu_material && !v->host_short) {
 		h->base_await = (h->base_await * h->base_n + v->await) / (h->base_n + 1);
 		h->base_n++;
 	}
@@ -151,6 +157,9 @@ static uint64_t verdict_stall(const struct verdict_probe *p)
 {
 	uint64_t longest = p->max_ns > p->inflight_ns ? p->max_ns : p->inflight_ns;
 
+	/* what the probe spent waiting for a CPU in the interval is no stall of the device's */
+	if (p->cpu_known)
+		longest = longest > p->cpu_wait_ns ? longest - p->cpu_wait_ns : 0;
 	if (!longest || (double)longest < VERDICT_STALL_SHARE * (double)p->period_ns ||
 	    (double)longest < VERDICT_STALL_FACTOR * (double)p->p50_ns)
 		return 0;
@@ -171,6 +180,8 @@ static void verdict_window_push(struct verdict_hist *h, const struct verdict_pro
 	h->win_ns[h->win_at] = p->period_ns;
 	h->win_sum[h->win_at] = p->sum_ns;
 	h->win_stall[h->win_at] = verdict_stall(p);
+	h->win_cpu[h->win_at] = p->cpu_wait_ns;
+	h->win_cpu_known[h->win_at] = p->cpu_known;
 	if (h->win_n < VERDICT_WINDOW)
 		h->win_n++;
 }
@@ -179,7 +190,7 @@ static void verdict_window_push(struct verdict_hist *h, const struct verdict_pro
 static void verdict_window(const struct verdict_hist *h, const struct verdict_probe *p,
 			   struct verdict *v)
 {
-	double done = 0, ns = 0, sum = 0, due, share, slack;
+	double done = 0, ns = 0, sum = 0, cpu = 0, cpu_ns = 0, cpu_done = 0, due, share, slack;
 	unsigned depth = p->depth;
 
 	for (unsigned i = 0; i < h->win_n; i++) {
@@ -188,6 +199,11 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 		done += (double)h->win_done[k];
 		ns += (double)h->win_ns[k];
 		sum += (double)h->win_sum[k];
+		if (h->win_cpu_known[k]) { /* the window's intervals where it was measured */
+			cpu += (double)h->win_cpu[k];
+			cpu_ns += (double)h->win_ns[k];
+			cpu_done += (double)h->win_done[k];
+		}
 		if (h->win_stall[k] > v->stall_ns) {
 			v->stall_ns = h->win_stall[k];
 			v->stall_now = i == 0 && p->inflight_ns == h->win_stall[k];
@@ -197,6 +213,12 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 	v->achieved = ns > 0 ? done / v->window_s : 0;
 	v->short_pct = v->asked > 0 ? (v->achieved - v->asked) / v->asked * 100 : 0;
 	v->mean_ns = done > 0 ? sum / done : 0;
+	v->cpu_known = cpu_ns > 0; /* a last interval after the prober ended has none of its own */
+	if (v->cpu_known) {
+		v->cpu_ms_s = cpu / cpu_ns * 1e3;
+		v->cpu_req_ns = cpu_done > 0 ? cpu / cpu_done : 0;
+		v->cpu_material = cpu >= VERDICT_CPU_SHARE * cpu_ns;
+	}
 	v->probe_busy = ns > 0 ? sum / (ns * (depth ? depth : 1)) : 0;
 	v->max_rate = v->mean_ns > 0 ? (depth ? depth : 1) * 1e9 / v->mean_ns : 0;
 	due = v->asked * v->window_s;
@@ -221,6 +243,11 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 	out->skipped = p->skipped;
 	out->p50_ns = p->p50_ns;
 	out->p99_ns = p->p99_ns;
+	out->late_max_ns = p->late_max_ns;
+	out->throttle_known = p->throttle_known;
+	out->throttled_ms_s = p->throttle_known && secs > 0 ? (double)p->throttled_ns / 1e6 / secs : 0;
+	out->host_some = p->host_some >= 0 ? p->host_some * 100 : -1;
+	out->host_short = p->host_some >= VERDICT_HOST_SOME_SHARE;
 	verdict_window_push(h, p, out->asked);
 	verdict_window(h, p, out);
 	h->was_short = out->falls_short;
@@ -269,6 +296,7 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_DEVICE_SATURATED: return "device saturated";
 	case VERDICT_WAIT_ABOVE: return "wait above the device";
 	case VERDICT_PROBE_LIMITED: return "probe limited";
+	case VERDICT_PROBE_CPU: return "probe limited: CPU";
 	case VERDICT_UNPACED: return "unpaced";
 	case VERDICT_NO_DEVICE: return "no device row";
 	case VERDICT_DEVICE_LESS: return "the device saw less";
@@ -365,6 +393,21 @@ static void put_queue(struct sbuf *sb, const struct verdict *v)
 		sbuf_printf(sb, " (first intervals %.2f ms)", v->base_await);
 }
 
+/* " (host cpu some 38 %, its cgroup throttled 380 ms/s)": what was measured beside it. */
+static void put_cpu_host(struct sbuf *sb, const struct verdict *v)
+{
+	bool thr = v->throttle_known && v->throttled_ms_s >= 0.5;
+
+	if (v->host_some < 0 && !thr)
+		return;
+	sbuf_puts(sb, " (");
+	if (v->host_some >= 0)
+		sbuf_printf(sb, "host cpu some %.0f %%%s", v->host_some, thr ? ", " : "");
+	if (thr)
+		sbuf_printf(sb, "its cgroup throttled %.0f ms/s", v->throttled_ms_s);
+	sbuf_putc(sb, ')');
+}
+
 /* The falls-short clause; brief leaves out what the rates line says (got, asked, dev). */
 static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 {
@@ -400,9 +443,14 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 		sbuf_printf(sb, "%s, busy %.0f %%", v->p50_ns ? ")" : "", v->busy);
 		break;
 	case VERDICT_PROBE_LIMITED:
-		sbuf_printf(sb, "busy %.0f %%, the device's time %.0f %% of the probe's (its CPU or "
-			    "schedule held it)", v->busy,
+		sbuf_printf(sb, "busy %.0f %%, the device's time %.0f %% of the probe's (inferred: "
+			    "its schedule or the file system held it)", v->busy,
 			    v->mean_ns > 0 ? fmin(100, v->dev_ms * 1e8 / v->mean_ns) : 0);
+		break;
+	case VERDICT_PROBE_CPU:
+		sbuf_printf(sb, "the probe waited %.0f ms of each second for a CPU", v->cpu_ms_s);
+		put_cpu_host(sb, v);
+		sbuf_printf(sb, ", busy %.0f %%", v->busy);
 		break;
 	default:
 		sbuf_printf(sb, "busy %.0f %%", v->busy);
@@ -462,6 +510,13 @@ static int verdict_put(struct sbuf *sb, const struct verdict *v, bool brief)
 		}
 		break;
 	}
+	/* measured beside a device-side state: the probe's own CPU wait, so it is not taken
+	 * for the device's */
+	if (v->cpu_material && v->state != VERDICT_NONE &&
+	    !(v->falls_short && v->reason == VERDICT_PROBE_CPU)) {
+		sbuf_printf(sb, "; the probe waited %.0f ms of each second for a CPU", v->cpu_ms_s);
+		put_cpu_host(sb, v);
+	}
 	return sb->error;
 }
 
@@ -474,6 +529,7 @@ void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size
 	p->write_share = read_write ? 0.5 : write ? 1.0 : 0.0;
 	p->flush = p->write_share > 0 && !cached;
 	p->depth = depth;
+	p->host_some = -1; /* unknown until measured */
 }
 
 void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
@@ -487,6 +543,19 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->sum_ns = lat->sum;
 	p->max_ns = lat->max;
 	p->inflight_ns = inflight_ns;
+	p->late_max_ns = 0;
+	verdict_probe_cpu(p, false, 0, false, 0, -1); /* unknown until the caller measures it */
+}
+
+void verdict_probe_cpu(struct verdict_probe *p, bool known, uint64_t wait_ns, bool throttle_known,
+		       uint64_t throttled_ns, int64_t host_some_ns)
+{
+	p->cpu_known = known;
+	p->cpu_wait_ns = known ? wait_ns : 0;
+	p->throttle_known = throttle_known;
+	p->throttled_ns = throttle_known ? throttled_ns : 0;
+	p->host_some = host_some_ns >= 0 && p->period_ns ?
+			       fmin(1, (double)host_some_ns / (double)p->period_ns) : -1;
 }
 
 int verdict_format(struct sbuf *sb, const struct verdict *v)

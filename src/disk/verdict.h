@@ -51,8 +51,14 @@
  *                    request's: depth / mean is the most the probe gets,
  *                    raise -Q), else "probe limited" (the probe did not wait
  *                    on its requests, or its requests' time was mostly its
- *                    own side's: its CPU or its schedule held it — a CPU
- *                    quota descheduling it mid-request looks like that);
+ *                    own side's, inferred: its schedule or the file system
+ *                    held it), else "probe limited: CPU" where the probe's
+ *                    CPU wait was measured material (VERDICT_CPU_SHARE) —
+ *                    which also comes first whenever the device was not
+ *                    busy: the probe's run delay is taken out of its time
+ *                    per request before "wait above the device" and the
+ *                    stall are weighed, so no device-side reason is given
+ *                    for time the probe spent waiting for a CPU;
  *   "keeps up"       achieved >= 99 % of asked over the window (within
  *                    one request: the window's counting edge).
  * A verdict also says which later checks held (queue building and falls
@@ -172,6 +178,23 @@
 #define VERDICT_AWAIT_FACTOR 2.0
 #define VERDICT_AWAIT_MIN_MS 1.0
 #define VERDICT_BASELINE_PERIODS 3
+/*
+ * probe limited: CPU — measured, not inferred: the probing thread's run delay
+ * (/proc/PID/schedstat: runnable, not running) over the window is at least
+ * 5 % of it (50 ms of each second). Measured here: an idle probe at 100/s
+ * waits 0-2 ms of each second; six probes in a cgroup held to 1.5 % of a core
+ * wait hundreds of ms of each second. Then the probe's own time per request
+ * loses its CPU wait before any device-side reason is weighed (wait above the
+ * device, a stall), and a shortfall the device does not explain (busy < 90 %)
+ * is the CPU's.
+ */
+#define VERDICT_CPU_SHARE 0.05
+/*
+ * The host short of CPU: PSI's "some" for cpu at least 10 % of the interval.
+ * A device served by kernel or user threads (a loop device's worker, a FUSE
+ * server) then waits for a CPU too: its await rising alone is no queue.
+ */
+#define VERDICT_HOST_SOME_SHARE 0.10
 
 enum verdict_state {
 	VERDICT_NONE,
@@ -196,6 +219,8 @@ enum verdict_reason {
 	VERDICT_STALLED,       /* one request held far longer than the others within the window
 				* (VERDICT_STALL_*): a hiccup or a hang, not a rate the device
 				* keeps */
+	VERDICT_PROBE_CPU,     /* the probe waited for a CPU (VERDICT_CPU_SHARE, measured) and
+				* the device does not explain the shortfall */
 };
 
 enum verdict_cache {
@@ -219,7 +244,22 @@ struct verdict_probe {
 	uint64_t sum_ns;       /* the sum of their latencies (the probe's time waiting on them) */
 	uint64_t max_ns;       /* the slowest of them; 0 if none */
 	uint64_t inflight_ns;  /* the age of the request still in flight at the interval's end, 0 */
+	uint64_t late_max_ns;  /* the latest start against its due time (wake-up lateness), 0 */
+	/* the probing thread's CPU wait in the interval, measured (cpuwait.h): */
+	bool cpu_known;        /* its run delay was read */
+	uint64_t cpu_wait_ns;  /* ... runnable but not running */
+	bool throttle_known;   /* its CPU cgroup has a quota account */
+	uint64_t throttled_ns; /* ... the time the group was throttled */
+	double host_some;      /* the host's PSI cpu "some" share of the interval; < 0 unknown */
 };
+
+/*
+ * The interval's measured CPU wait into p (from cpuwait_read's delta, as plain
+ * numbers: this module reads nothing): known says whether the run delay was
+ * read, host_some_ns < 0 for an unknown host pressure.
+ */
+void verdict_probe_cpu(struct verdict_probe *p, bool known, uint64_t wait_ns, bool throttle_known,
+		       uint64_t throttled_ns, int64_t host_some_ns);
 
 /*
  * The fields of p a run sets once (the per-interval ones zero): asked
@@ -269,6 +309,8 @@ struct verdict_hist {
 	unsigned win_n, win_at;
 	uint64_t win_done[VERDICT_WINDOW], win_ns[VERDICT_WINDOW], win_sum[VERDICT_WINDOW];
 	uint64_t win_stall[VERDICT_WINDOW];  /* each interval's stall (its longest request), 0 */
+	uint64_t win_cpu[VERDICT_WINDOW];    /* each interval's CPU wait (run delay) */
+	bool win_cpu_known[VERDICT_WINDOW];
 	bool was_short;        /* the last judged interval fell short (VERDICT_RECOVER_SHARE) */
 };
 
@@ -303,6 +345,16 @@ struct verdict {
 	uint64_t stall_ns;     /* the longest stall in the window, 0 none */
 	bool stall_now;        /* ... and it is a request still in flight at this interval's end */
 	double ceiling;
+	/* the probe's measured CPU wait over the window (cpu_known: read in every interval) */
+	bool cpu_known;
+	double cpu_ms_s;       /* run delay, ms per second */
+	double cpu_req_ns;     /* ... per finished request */
+	bool cpu_material;     /* cpu_ms_s >= VERDICT_CPU_SHARE x 1000 */
+	bool throttle_known;
+	double throttled_ms_s; /* its CPU cgroup throttled, ms per second (this interval) */
+	double host_some;      /* the host's PSI cpu some, % of this interval; < 0 unknown */
+	bool host_short;       /* host_some >= VERDICT_HOST_SOME_SHARE */
+	uint64_t late_max_ns;  /* this interval's latest start */
 };
 
 /* One segment of a user buffer: a page. */

@@ -327,6 +327,14 @@ void recfmt_verdict(struct sbuf *sb, uint64_t seq, size_t i, const struct iostat
 	put_u64(sb, "sum", p->sum_ns);
 	put_u64(sb, "max", p->max_ns);
 	put_u64(sb, "inflight", p->inflight_ns);
+	/* the probe's measured CPU wait (version 1 readers skip unknown keys; absent: unknown) */
+	put_u64(sb, "late_max", p->late_max_ns);
+	if (p->cpu_known)
+		put_u64(sb, "cpu_wait", p->cpu_wait_ns);
+	if (p->throttle_known)
+		put_u64(sb, "cpu_throttled", p->throttled_ns);
+	if (p->host_some >= 0)
+		sbuf_printf(sb, ",\"host_cpu_some\":%.6f", p->host_some);
 	sbuf_putc(sb, '}');
 	put_str(sb, "state", verdict_state_text(v->state));
 	put_str(sb, "reason", verdict_reason_text(v->reason));

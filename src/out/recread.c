@@ -392,6 +392,18 @@ static void rr_request(struct rr *r, int o, struct rec_event *ev)
 	ev->notice = n < 0 ? NOTICE_NONE : (enum notice)n;
 }
 
+/* A verdict's probe: its measured CPU wait, each key optional (absent: unknown; older files). */
+static void rr_probe_cpu(struct rr *r, int p, struct verdict_probe *vp)
+{
+	vp->late_max_ns = jsonr_get(&r->rd->j, p, "late_max") >= 0 ? rr_u64(r, p, "late_max") : 0;
+	vp->cpu_known = jsonr_get(&r->rd->j, p, "cpu_wait") >= 0;
+	vp->cpu_wait_ns = vp->cpu_known ? rr_u64(r, p, "cpu_wait") : 0;
+	vp->throttle_known = jsonr_get(&r->rd->j, p, "cpu_throttled") >= 0;
+	vp->throttled_ns = vp->throttle_known ? rr_u64(r, p, "cpu_throttled") : 0;
+	vp->host_some = jsonr_get(&r->rd->j, p, "host_cpu_some") >= 0 ?
+				rr_dbl(r, p, "host_cpu_some") : -1;
+}
+
 static void rr_verdict(struct rr *r, int o, struct rec_event *ev)
 {
 	int d = jsonr_get(&r->rd->j, o, "devices"), p;
@@ -411,6 +423,7 @@ static void rr_verdict(struct rr *r, int o, struct rec_event *ev)
 	ev->probe.sum_ns = rr_u64(r, p, "sum");
 	ev->probe.max_ns = rr_u64(r, p, "max");
 	ev->probe.inflight_ns = rr_u64(r, p, "inflight");
+	rr_probe_cpu(r, p, &ev->probe);
 	rr_copy(r, ev->state, sizeof(ev->state), rr_str(r, o, "state"), "state");
 	rr_copy(r, ev->reason, sizeof(ev->reason), rr_str(r, o, "reason"), "reason");
 	rr_copy(r, ev->text, sizeof(ev->text), rr_str(r, o, "text"), "text");
@@ -606,5 +619,11 @@ void recread_judge(struct verdict_hist *vh, struct verdict_probe *vp, const stru
 	vp->sum_ns = got->sum_ns;
 	vp->max_ns = got->max_ns;
 	vp->inflight_ns = got->inflight_ns;
+	vp->late_max_ns = got->late_max_ns;
+	vp->cpu_known = got->cpu_known;
+	vp->cpu_wait_ns = got->cpu_wait_ns;
+	vp->throttle_known = got->throttle_known;
+	vp->throttled_ns = got->throttled_ns;
+	vp->host_some = got->host_some;
 	verdict_judge(vh, vp, dev, ndev, v);
 }

@@ -63,28 +63,40 @@ static int child_fd_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The grandchild of child_close_apart: keep only fds, close them, end. */
+/*
+ * The grandchild of child_close_apart: keep only fds[0..n) and the pipe's read end (fds[n]),
+ * wait until the caller has closed its copies (the pipe's end of file), close them, end.
+ */
 static _Noreturn void child_closer(int *fds, size_t n)
 {
-	qsort(fds, n, sizeof(*fds), child_fd_cmp);
+	int rfd = fds[n];
+	char c;
+
+	qsort(fds, n + 1, sizeof(*fds), child_fd_cmp);
 	child_signals(getppid(), SIG_IGN, 0);
-	child_fds(fds, n);
-	for (size_t i = 0; i < n; i++)
+	child_fds(fds, n + 1);
+	while (read(rfd, &c, 1) < 0 && errno == EINTR)
+		;
+	for (size_t i = 0; i <= n; i++)
 		close(fds[i]);
 	_exit(0);
 }
 
 int child_close_apart(const int *fds, size_t n)
 {
-	int *copy = n ? malloc(n * sizeof(*copy)) : NULL;
-	int ret = 0, status;
+	int *copy = n ? malloc((n + 1) * sizeof(*copy)) : NULL;
+	int ret = 0, status, p[2] = { -1, -1 };
 	pid_t pid;
 
 	if (!n)
 		return 0;
-	if (copy)
+	if (copy && !pipe2(p, O_CLOEXEC)) {
 		memcpy(copy, fds, n * sizeof(*copy));
-	pid = copy ? fork() : -1;
+		copy[n] = p[0];
+		pid = fork();
+	} else {
+		pid = -1;
+	}
 	if (pid < 0)
 		ret = copy ? -errno : -ENOMEM;
 	if (pid == 0) {
@@ -100,8 +112,13 @@ int child_close_apart(const int *fds, size_t n)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			ret = -ECHILD; /* no closer: ours are then the last */
 	}
+	/* ours first: the closer drops its copies (maybe the last) only once the pipe ends */
 	for (size_t i = 0; i < n; i++)
 		close(fds[i]);
+	if (p[1] >= 0) {
+		close(p[1]);
+		close(p[0]);
+	}
 	free(copy);
 	return ret;
 }

@@ -56,6 +56,7 @@ struct prober_shm {
 	atomic_bool waiting;        /* the caller sleeps on the eventfd */
 	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
 	int wake_fd;
+	_Atomic pid_t child;        /* the running child's pid, 0 when none */
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
 	char msg[MSG_MAX];
 	struct prober_rec rec_data[PROBER_RECS];
@@ -88,6 +89,11 @@ void prober_free(struct probe *p)
 struct probe_ctl *prober_ctl(struct probe *p)
 {
 	return &prober_shm_of(p)->ctl;
+}
+
+pid_t prober_pid(struct probe *p)
+{
+	return p ? atomic_load(&prober_shm_of(p)->child) : 0;
 }
 
 /* ---- the child ---- */
@@ -373,6 +379,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 		return err_set(msg, msglen, -ECHILD, "cannot start the probe process: %s",
 			       strerror(-pid));
 	}
+	atomic_store(&m->child, pid);
 	for (;;) {
 		bool reaped;
 
@@ -401,6 +408,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 		}
 		prober_sleep(m);
 	}
+	atomic_store(&m->child, 0);
 	close(m->wake_fd);
 	m->wake_fd = -1;
 	p->engine = engine; /* the child ran its own copy */

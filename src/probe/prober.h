@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "probe.h"
 
@@ -56,6 +57,12 @@ void prober_free(struct probe *p);
 
 /* The shared control block of p (from prober_alloc): give it as p->ctl when none is shared. */
 struct probe_ctl *prober_ctl(struct probe *p);
+
+/*
+ * The pid of p's child while prober_run() runs it (its one thread issues the
+ * requests: /proc/PID/schedstat is its CPU wait), 0 when none runs. Any thread.
+ */
+pid_t prober_pid(struct probe *p);
 
 /*
  * probe_run() for p (from prober_alloc, p->ctl NULL or in shared memory) in a

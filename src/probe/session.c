@@ -179,6 +179,11 @@ uint64_t session_inflight_since(const struct session *s)
 	return atomic_load_explicit(&s->ctl->inflight, memory_order_relaxed);
 }
 
+pid_t session_prober_pid(const struct session *s)
+{
+	return s->probe ? prober_pid(s->probe) : 0;
+}
+
 uint64_t session_dropped(const struct session *s)
 {
 	return atomic_load_explicit(&s->ring.dropped, memory_order_relaxed);

@@ -94,6 +94,9 @@ uint64_t session_inflight_since(const struct session *s);
 /* Records lost because the consumer was too slow. */
 uint64_t session_dropped(const struct session *s);
 
+/* The pid of the child that runs the probe (prober_pid()), 0 when none runs. Any thread. */
+pid_t session_prober_pid(const struct session *s);
+
 /* probe_run()'s result (0 or -errno) and its message ("" when none); valid once not RUNNING. */
 int session_result(const struct session *s, const char **msg);
 
