@@ -302,7 +302,6 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 		dir_hang() {
 			local sig=$1 how=$2 pid t0 cat_pid
 			fault_ctl "$M3" "hang 0"
-			mount -o "remount,$how" "$FS" || { fail "remount $how"; return; }
 			cat "$PIPE" >"$OUT" &
 			cat_pid=$!
 			"$IOPROBE" -i 0.1 -S 4m "$FS" >"$PIPE" 2>"$ERR" &
@@ -339,12 +338,13 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 				eval '[ "$(echo "$left" | grep -c .)" -le 2 ] && for p in $left; do grep -q "^State:.*D" /proc/$p/status || exit 1; done'
 			hang_release "-i 0.1 -S 4m $FS" "directory on a hung disk ($how), SIG$sig"
 		}
-		for how in defaults sync; do
-			for sig in INT TERM HUP; do
-				attempts 2 dir_hang "$sig" "$how"
-			done
+		# (not with -o sync: there the kernel deadlocked the evicting close against the
+		# journal's commit for good, the disk answering or not — measured on 6.18 — leaving
+		# an unkillable process and a busy device behind on the test machine; ioprobe's own
+		# process ended within 1 s there too)
+		for sig in INT TERM HUP; do
+			attempts 2 dir_hang "$sig" defaults
 		done
-		mount -o remount,defaults "$FS"
 
 		## 3d. --qualify on a directory whose disk hangs mid-step: the stop ends it (NOT RUN,
 		## exit 2) within 1 s; the working set's removal runs apart and is given up, said; once

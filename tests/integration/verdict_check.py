@@ -15,7 +15,8 @@ verdict wrapped over the rows below it, up to the footer). Fails
   - says "falls short" while the probe got at least what it asked;
   - gives "at most N/s" below what it got (by more than the rounding of the printed numbers);
   - says "other I/O" while the device did no more than the probe's own share;
-  - says "the device saw X/s of the Y/s" with X not below Y.
+  - says "the device saw X/s of the Y/s" with X not below Y;
+  - says "probe limited: CPU" with a measured CPU wait under 50 ms of each second.
 Exit 2 when a file holds no verdict at all (nothing was checked).
 """
 import json
@@ -42,6 +43,9 @@ def problems(asked, got, verdict, window=None):
     m = re.match(r"other I/O: dev " + NUM + r"/s, the probe's own " + NUM + r"/s", verdict)
     if m and float(m.group(1)) <= float(m.group(2)):
         out.append(f"other I/O with dev {m.group(1)}/s not above own {m.group(2)}/s")
+    m = re.search(r"probe limited: CPU: .*the probe waited " + NUM + r" ms of each second", verdict)
+    if m and float(m.group(1)) < 50:
+        out.append(f"probe limited: CPU with a wait of {m.group(1)} ms/s (under 5 %)")
     m = re.search(r"the device saw " + NUM + r"/s of the " + NUM + r"/s", verdict)
     if m and float(m.group(1)) >= float(m.group(2)):
         out.append(f"device saw {m.group(1)}/s, not less than {m.group(2)}/s")
