@@ -375,6 +375,28 @@ void report_json_stat_rw(struct sbuf *sb, const struct report_cfg *c, const stru
 	json_w_close(&w);
 }
 
+/*
+ * The probe's measured CPU wait over the verdict's window: "cpu": {"wait": ms per second,
+ * "per_request": ns, "material": true/false, "cgroup_throttled": ms per second or -1, "host_some":
+ * % or -1}, or "cpu": null when it was not measured.
+ */
+static void json_cpu(struct json_w *w, const struct verdict *v)
+{
+	if (!v->cpu_known) {
+		json_w_key(w, "cpu");
+		sbuf_puts(w->sb, "null");
+		return;
+	}
+	json_w_open(w, "cpu");
+	json_w_raw(w, "wait", "%.1f", v->cpu_ms_s);
+	json_w_raw(w, "per_request", "%.0f", v->cpu_req_ns);
+	json_w_key(w, "material");
+	sbuf_puts(w->sb, v->cpu_material ? "true" : "false");
+	json_w_raw(w, "cgroup_throttled", "%.1f", v->throttle_known ? v->throttled_ms_s : -1);
+	json_w_raw(w, "host_some", "%.1f", v->host_some);
+	json_w_close(w);
+}
+
 /* The "probe" and "verdict" objects of an iostat interval. */
 static void json_verdict(struct json_w *w, const struct verdict *v)
 {
@@ -390,6 +412,8 @@ static void json_verdict(struct json_w *w, const struct verdict *v)
 	json_w_u64(w, "skipped", v->skipped);
 	json_w_u64(w, "p50", v->p50_ns);
 	json_w_u64(w, "p99", v->p99_ns);
+	json_w_u64(w, "late_max", v->late_max_ns);
+	json_cpu(w, v);
 	json_w_close(w);
 	json_w_open(w, "verdict");
 	json_w_str(w, "state", verdict_state_text(v->state));
