@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -574,12 +575,16 @@ static int probe_run_serial(struct probe *p, const struct probe_sink *sink,
 
 		if (p->ctl)
 			atomic_store_explicit(&p->ctl->inflight, clock_now(), memory_order_relaxed);
+		if (p->layers)
+			layers_begin(p->layers, s.request, s.offset, s.size);
 		t0 = clock_now();
 		s.result = engine_io(p->engine, write, s.offset);
 		if (write && !c->cached && s.result > 0 && fdatasync(p->target->fd))
 			sync_err = -errno;
 		t1 = clock_now();
 		end = t1;
+		if (p->layers)
+			layers_end(p->layers, t0, &s.layers);
 		if (p->ctl)
 			atomic_store_explicit(&p->ctl->inflight, 0, memory_order_relaxed);
 
@@ -613,5 +618,11 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			   "readahead");
 	if (c->depth > 1)
 		return probe_run_depth(p, sink, stop, msg, msglen);
+	if (p->layers) { /* this process's requests, on the target's device */
+		struct stat st;
+
+		layers_setup(p->layers, (uint32_t)getpid(),
+			     !fstat(t->fd, &st) && S_ISBLK(st.st_mode) ? layers_dev(st.st_rdev) : 0);
+	}
 	return probe_run_serial(p, sink, stop, msg, msglen);
 }
