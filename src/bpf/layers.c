@@ -27,6 +27,7 @@ void layers_begin(struct layers_area *a, uint64_t seq, uint64_t offset, uint64_t
 	a->hi = (offset + size + 511) / 512;
 	a->sleep = a->queue = a->issue = a->complete = 0;
 	a->worker = a->queued = a->issues = a->completes = a->splits = a->merges = 0;
+	a->nbios = 0;
 	__atomic_store_n(&a->seq, seq, __ATOMIC_RELEASE);
 }
 

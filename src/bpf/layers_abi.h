@@ -14,6 +14,9 @@
 #ifndef IOPROBE_LAYERS_ABI_H
 #define IOPROBE_LAYERS_ABI_H
 
+/* The request's bios remembered at most (a split's pieces and remainder each count once). */
+#define LAYERS_BIOS 64
+
 /* The whole record: what the probe writes, then what the programs note. */
 struct layers_area {
 	/* the probe's */
@@ -34,6 +37,9 @@ struct layers_area {
 	__u32 completes;  /* block_rq_complete events */
 	__u32 splits;     /* block_split events */
 	__u32 merges;     /* block_bio_backmerge/frontmerge events: a bio joined a request */
+	__u32 nbios;      /* bios noted into bios[] (more than LAYERS_BIOS: the rest are lost) */
+	__u32 pad;
+	__u64 bios[LAYERS_BIOS]; /* the request's bios (struct bio *), the first nbios */
 };
 
 #endif
