@@ -6,12 +6,12 @@
  * shared record and src/bpf/layers.h for what the times mean.
  *
  * A bio is the request's when the probing process queues it (its tgid), or,
- * for a target that is a block device, when it lies on that device inside
- * the request's sectors — a bio held by the cgroup blk-throttle is queued
- * later by a kernel worker, not by the probe. Such bios are noted in
- * area.bios. A block request is the request's when, on a block device, it
- * covers one of the request's sectors; on a file, when its first or last bio
- * was noted. The record is the program's global (the
+ * when the request's sectors on a block device are known (a block device
+ * target, or a file's extent there: layers_map.c), when it lies on that
+ * device inside them — a bio held by the cgroup blk-throttle is queued later
+ * by a kernel worker, not by the probe. Such bios are noted in area.bios. A
+ * block request is the request's when it covers one of the request's
+ * sectors, or its first or last bio was noted. The record is the program's global (the
  * skeleton's .bss, mapped into the probe): no map lookup on the hot path,
  * and typed pointers are read directly (no helper call).
  */
@@ -134,9 +134,8 @@ int BPF_PROG(layers_frontmerge, struct bio *bio)
 }
 
 /*
- * Whether block request rq is the request's: on a block device, it covers one of the
- * request's sectors there; on a file, its first or last bio (a merge adds at either end) was
- * noted.
+ * Whether block request rq is the request's: it covers one of the request's sectors on the
+ * target's device, or its first or last bio (a merge adds at either end) was noted.
  */
 static __always_inline bool rq_ours(struct request *rq)
 {
@@ -145,18 +144,18 @@ static __always_inline bool rq_ours(struct request *rq)
 
 	if (!bio)
 		return false; /* a flush without data */
-	if (!area.dev)
-		return bio_known((__u64)bio) || bio_known((__u64)rq->biotail);
-	if (bio->bi_bdev->bd_dev != area.dev)
-		return false;
-	start = bio->bi_bdev->bd_start_sect;
-	lo = rq->__sector;
-	hi = lo + (rq->__data_len >> 9);
-	if (lo >= start) { /* partition-relative, as the probe gives its sectors */
-		lo -= start;
-		hi -= start;
+	if (area.dev && bio->bi_bdev->bd_dev == area.dev) {
+		start = bio->bi_bdev->bd_start_sect;
+		lo = rq->__sector;
+		hi = lo + (rq->__data_len >> 9);
+		if (lo >= start) { /* partition-relative, as the probe gives its sectors */
+			lo -= start;
+			hi -= start;
+		}
+		if (lo < area.hi && hi > area.lo)
+			return true;
 	}
-	return lo < area.hi && hi > area.lo;
+	return bio_known((__u64)bio) || bio_known((__u64)rq->biotail);
 }
 
 SEC("tp_btf/block_rq_issue")

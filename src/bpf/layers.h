@@ -39,9 +39,9 @@ struct layer_times {
 };
 
 /*
- * Make a the record of the probing process tgid on target device dev
- * (kernel encoding, layers_dev(); 0 for a file). No request is in flight
- * afterwards.
+ * Make a the record of the probing process tgid whose requests' sectors are
+ * on block device dev (kernel encoding, layers_dev(); 0 when they are not
+ * known). No request is in flight afterwards.
  */
 void layers_setup(struct layers_area *a, uint32_t tgid, uint32_t dev);
 
@@ -50,8 +50,9 @@ uint32_t layers_dev(uint64_t user_dev);
 
 /*
  * Before request seq (non-zero) covering bytes [offset, offset + size) of the
- * target starts: clear the record, then publish seq (release order), so that
- * the programs note its events from then on.
+ * device starts (size 0: its place is not known): clear the record, then
+ * publish seq (release order), so that the programs note its events from
+ * then on.
  */
 void layers_begin(struct layers_area *a, uint64_t seq, uint64_t offset, uint64_t size);
 

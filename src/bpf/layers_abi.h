@@ -22,9 +22,11 @@ struct layers_area {
 	/* the probe's */
 	__u64 seq;        /* the request in flight; 0 = none (the programs note nothing) */
 	__u32 tgid;       /* the probing process (its io_uring workers share it) */
-	__u32 dev;        /* the target's block device, kernel encoding (major << 20 | minor);
-			   * 0 for a file: then only the probe's own bios are its */
-	__u64 lo, hi;     /* the request's sectors [lo, hi) on dev (partition-relative) */
+	__u32 dev;        /* the block device the request's sectors are on, kernel encoding
+			   * (major << 20 | minor); 0 when unknown: then only the probe's own
+			   * bios are its */
+	__u64 lo, hi;     /* the request's sectors [lo, hi) on dev (partition-relative; empty:
+			   * unknown) */
 	/* the programs' (for seq) */
 	__u64 sleep;      /* first time the probing thread went to sleep (sched_switch) */
 	__u64 queue;      /* first block_bio_queue of one of its bios */

@@ -91,6 +91,7 @@ struct probe {
 	 * its layers; probe_run() makes it the running process's.
 	 */
 	struct layers_area *layers;
+	struct layers_map *layers_map; /* a file's place on its device (probe_run's own) */
 };
 
 /* Prepare a probe over an open target and started engine (buf is the engine's buffer). */

@@ -2,7 +2,8 @@
 # --layers: where each of the probe's own requests spent its time in the kernel, measured
 # with eBPF on real loop devices (root): a 512 KiB direct read on a loop device whose
 # max_sectors_kb is 128 is 4 pieces, as many as the device's diskstats count; a cgroup v1
-# blkio throttle (40 reads/s) makes the throttle most of the time; a 7 ms FUSE disk under a
+# blkio throttle (40 reads/s) makes the throttle most of the time, on the device and on a file
+# of an ext4 on it; a 7 ms FUSE disk under a
 # loop device makes the device most of it and the layers add up to the latency; cached
 # re-reads of a file on ext4 reach no device; without privilege --layers is refused (exit 2,
 # the reason on one line) and the plain run is unchanged; --layers with -Q N is refused.
@@ -50,7 +51,7 @@ check "--layers -Q 4: refused (exit 1)" eval 'rc_is 1 && err_has "^ioprobe: --la
 
 ## a fast loop device on tmpfs
 mkdir "$T_TMP/fast"
-mount -t tmpfs -o size=96m tmpfs "$T_TMP/fast" || skip "cannot mount tmpfs"
+mount -t tmpfs -o size=160m tmpfs "$T_TMP/fast" || skip "cannot mount tmpfs"
 register_mount "$T_TMP/fast"
 make_loop 64M "$T_TMP/fast/disk.img" >"$T_TMP/loopdev" || skip "cannot create a loop device"
 L=$(cat "$T_TMP/loopdev")
@@ -74,22 +75,39 @@ check "split: the summary line" \
 	out_has "^layers avg: submit [0-9.]+ [mun]?s, throttle [0-9.]+ [mun]?s, queue [0-9.]+ [mun]?s, device [0-9.]+ [mun]?s; 4.00 pieces per request; 0 without a device request$"
 echo 1280 >"/sys/block/$N/queue/max_sectors_kb"
 
-## a cgroup v1 blkio throttle at 40 reads/s: the throttle is the latency
-throttled() {
+## a file on ext4 on a loop device
+require_cmd mkfs.ext4
+make_loop 64M "$T_TMP/fast/ext.img" >"$T_TMP/extdev" || skip "cannot create a loop device"
+E=$(cat "$T_TMP/extdev")
+mkfs.ext4 -q "$E" && mkdir "$T_TMP/ext" && mount "$E" "$T_TMP/ext" || skip "cannot mount ext4"
+register_mount "$T_TMP/ext"
+# conv=fsync, not sync(1): a global sync waits on every other file system of the machine
+dd if=/dev/urandom of="$T_TMP/ext/file" bs=64k count=16 conv=fsync status=none
+
+## a cgroup v1 blkio throttle at 40 reads/s: the throttle is the latency, on the device and
+## on a file on it (its sectors found through FIEMAP)
+throttled_one() {
 	timeout -k 5 60 bash -c 'echo $$ >"$1/cgroup.procs" && exec "${@:2}"' _ "$CG" \
-		"$IOPROBE" -c 30 -i 0 -D -J --layers "$L" >"$OUT" 2>"$ERR"
+		"$IOPROBE" -c 30 -i 0 -D -J --layers "$1" >"$OUT" 2>"$ERR"
 	RC=$?
-	check "throttle: exit 0" rc_is 0
-	check "throttle: >= 70 % of the latency ($(jfield 'd["layers"]["throttle"]["avg"]') of $(jfield 'd["avg"]') ns)" \
+	check "throttle $2: exit 0" rc_is 0
+	check "throttle $2: >= 70 % of the latency ($(jfield 'd["layers"]["throttle"]["avg"]') of $(jfield 'd["avg"]') ns)" \
 		holds 'd["layers"]["throttle"]["avg"] >= 0.7 * d["avg"]'
-	check "throttle: the device < 10 %" holds 'd["layers"]["device"]["avg"] < 0.1 * d["avg"]'
+	check "throttle $2: the device < 10 %" holds 'd["layers"]["device"]["avg"] < 0.1 * d["avg"]'
+	check "throttle $2: every request reached the device" holds 'd["layers"]["no_device"] == 0'
+}
+throttled() {
+	throttled_one "$L" device
+	throttled_one "$T_TMP/ext/file" "file on ext4"
 }
 CG=
 if [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
 	CG=/sys/fs/cgroup/blkio/ioprobe-layers.$$
 	if mkdir "$CG" 2>/dev/null; then
 		at_exit 'rmdir "$CG" 2>/dev/null || { sleep 0.5; rmdir "$CG"; }'
-		echo "$(cat "/sys/block/$N/dev") 40" >"$CG/blkio.throttle.read_iops_device" || CG=
+		{ echo "$(cat "/sys/block/$N/dev") 40" >"$CG/blkio.throttle.read_iops_device" &&
+			echo "$(cat "/sys/block/${E#/dev/}/dev") 40" \
+				>"$CG/blkio.throttle.read_iops_device"; } || CG=
 	else
 		CG=
 	fi
@@ -119,13 +137,6 @@ else
 fi
 
 ## cached re-reads of a file on ext4: no request reaches the device
-require_cmd mkfs.ext4
-make_loop 64M >"$T_TMP/extdev" || skip "cannot create a loop device"
-E=$(cat "$T_TMP/extdev")
-mkfs.ext4 -q "$E" && mkdir "$T_TMP/ext" && mount "$E" "$T_TMP/ext" || skip "cannot mount ext4"
-register_mount "$T_TMP/ext"
-# conv=fsync, not sync(1): a global sync waits on every other file system of the machine
-dd if=/dev/urandom of="$T_TMP/ext/file" bs=64k count=16 conv=fsync status=none
 cat "$T_TMP/ext/file" >/dev/null
 probe -c 11 -i 0 -C -J --layers "$T_TMP/ext/file"
 check "cached: exit 0" rc_is 0
