@@ -2,11 +2,11 @@
 # --layers: where each of the probe's own requests spent its time in the kernel, measured
 # with eBPF on real loop devices (root): a 512 KiB direct read on a loop device whose
 # max_sectors_kb is 128 is 4 pieces, as many as the device's diskstats count; a cgroup v1
-# blkio throttle (40 reads/s) makes the throttle most of the time, on the device and on a file
-# of an ext4 on it; a 7 ms FUSE disk under a
-# loop device makes the device most of it and the layers add up to the latency; cached
-# re-reads of a file on ext4 reach no device; without privilege --layers is refused (exit 2,
-# the reason on one line) and the plain run is unchanged; --layers with -Q N is refused.
+# blkio throttle (40 reads/s) makes the throttle most of the time, on the device and on a
+# file of an ext4 on it; a 7 ms FUSE disk under a loop device makes the device most of it and
+# the layers add up to the latency; cached re-reads of a file on ext4 reach no device; without
+# privilege --layers is refused (exit 2, the reason on one line) and the plain run is
+# unchanged, with CAP_BPF and CAP_PERFMON alone it runs; --layers with -Q N is refused.
 . "$(dirname "$0")/lib.sh"
 
 require_loop
@@ -46,6 +46,18 @@ probe_as nobody -c 3 -i 0 "$NOB"
 check "nobody plain run: exit 0" rc_is 0
 check "nobody plain run: its summary, no layers" \
 	eval 'out_has "^min/avg/max/mdev = " && out_lacks "^layers" && err_empty'
+# probe_caps CAPS ARGS...: probe as nobody with CAPS (setpriv's list: +bpf,+perfmon) kept
+probe_caps() {
+	timeout -k 5 60 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps="$1" \
+		--ambient-caps="$1" "$IOPROBE" "${@:2}" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+probe_caps +bpf,+perfmon -c 3 -i 0 --layers "$NOB"
+check "nobody with CAP_BPF and CAP_PERFMON: --layers runs" \
+	eval 'rc_is 0 && out_has "^layers avg: .* 0 without a device request$" && err_empty'
+probe_caps +bpf -c 3 -i 0 --layers "$NOB"
+check "nobody with CAP_BPF alone: refused (exit 2)" \
+	eval 'rc_is 2 && err_has "^ioprobe: --layers: needs CAP_BPF and CAP_PERFMON"'
 probe -c 3 -i 0 -Q 4 --layers "$NOB"
 check "--layers -Q 4: refused (exit 1)" eval 'rc_is 1 && err_has "^ioprobe: --layers .*-Q$"'
 
