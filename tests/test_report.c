@@ -1467,3 +1467,30 @@ Test(report, json_stat_layers)
 	sbuf_free(&sb);
 	sbuf_free(&plain);
 }
+
+Test(report, json_request_layers)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	struct sample s = smp(3, OP_READ, 4096, 24700000);
+	char *got;
+
+	report_json_request(&sb, &c, &s, NOTICE_NONE, 0);
+	cr_assert_null(strstr(sbuf_str(&sb), "layers"), "no layers unless measured");
+	sbuf_reset(&sb);
+	s.layers = (struct layer_times){ 12000, 24600000, 3100, 61000, 4, true, false };
+	report_json_request(&sb, &c, &s, NOTICE_NONE, 0);
+	if (!have_python())
+		cr_skip_test("python3 is not available");
+	got = json_walk(sbuf_str(&sb));
+	cr_assert_not_null(got, "invalid JSON:\n%s", sbuf_str(&sb));
+	cr_assert(strstr(got, "io.layers\n"
+			      "io.layers.submit=12000\n"
+			      "io.layers.throttle=24600000\n"
+			      "io.layers.queue=3100\n"
+			      "io.layers.device=61000\n"
+			      "io.layers.pieces=4\n"
+			      "io.layers.no_device=false\n"), "%s", got);
+	free(got);
+	sbuf_free(&sb);
+}

@@ -285,6 +285,19 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	json_w_u64(&w, "start", s->start);
 	json_w_u64(&w, "lateness", s->lateness);
 	json_w_u64(&w, "response", s->response);
+	if (s->layers.measured) {
+		const struct layer_times *l = &s->layers;
+
+		json_w_open(&w, "layers");
+		json_w_u64(&w, "submit", l->submit);
+		json_w_u64(&w, "throttle", l->throttle);
+		json_w_u64(&w, "queue", l->queue);
+		json_w_u64(&w, "device", l->device);
+		json_w_u64(&w, "pieces", l->pieces);
+		json_w_key(&w, "no_device");
+		sbuf_puts(sb, l->no_device ? "true" : "false");
+		json_w_close(&w);
+	}
 	json_w_close(&w);
 	json_w_close(&w);
 }

@@ -78,7 +78,10 @@ void report_layers(struct sbuf *sb, const struct layer_tally *lt);
  */
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);
 
-/* JSON object for one request (no separators around it). */
+/*
+ * JSON object for one request (no separators around it); with s->layers.measured (--layers)
+ * "io" gains "layers": {"submit", "throttle", "queue", "device" (ns), "pieces", "no_device"}.
+ */
 void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime);
 

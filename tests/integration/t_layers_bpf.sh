@@ -18,6 +18,20 @@ jfield() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[-1]["stat"]; print(eval(sys.argv[2]))' \
 		"$OUT" "$1"
 }
+# every EXPR: a Python condition holds for each request record's "io" (i) in $OUT.
+every() {
+	python3 - "$OUT" "$1" <<'PY'
+import json, sys
+r = [x["io"] for x in json.load(open(sys.argv[1])) if "io" in x]
+bad = []
+for i in r:  # i global: the condition's generator expressions see it
+    if not eval(sys.argv[2]):
+        bad.append(i)
+for i in bad[:3]:
+    print("#   not so:", json.dumps(i))
+sys.exit(not r or bool(bad))
+PY
+}
 # holds EXPR: a Python condition over the last record's "stat" (d) holds.
 holds() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[-1]["stat"]; sys.exit(not eval(sys.argv[2]))' \
@@ -79,6 +93,7 @@ probe -c 21 -i 0 -D -s 512k -J --layers "$L"
 after=$(reads)
 check "split: exit 0" rc_is 0
 check "split: 4.00 pieces per request" holds 'd["layers"]["pieces"] == 4'
+check "split: each request's own record says 4 pieces" every 'i["layers"]["pieces"] == 4'
 # 21 requests (the warmup too) of 4 pieces each reached the device
 check "split: diskstats counted 84 reads ($((after - before)))" test $((after - before)) = 84
 check "split: no request without the device" holds 'd["layers"]["no_device"] == 0'
@@ -139,6 +154,8 @@ slow() {
 		holds 'd["layers"]["device"]["avg"] >= 0.85 * d["avg"]'
 	check "slow disk: the layers add up to the latency within 10 %" \
 		holds 'abs(sum(d["layers"][k]["avg"] for k in ("submit", "throttle", "queue", "device")) - d["avg"]) <= 0.1 * d["avg"]'
+	check "slow disk: and so for each request, within its own time" \
+		every '0.9 * i["time"] <= sum(i["layers"][k] for k in ("submit", "throttle", "queue", "device")) <= i["time"]'
 }
 if [ -n "${IOPROBE_FAULTDISK:-}" ] && [ -x "$IOPROBE_FAULTDISK" ]; then
 	F=$(make_fault_disk "$T_TMP/fault" 16M --latency 7ms) || skip "faultdisk did not come up"
@@ -154,6 +171,8 @@ probe -c 11 -i 0 -C -J --layers "$T_TMP/ext/file"
 check "cached: exit 0" rc_is 0
 check "cached: every request without a device request" \
 	holds 'd["layers"]["no_device"] == d["count"] == 10 and d["layers"]["pieces"] == 0'
+check "cached: each request's own record says so" \
+	every 'i["layers"]["no_device"] and i["layers"]["pieces"] == 0'
 # the same file read past the cache (the default drops each range first): the device
 probe -c 11 -i 0 -D -J --layers "$T_TMP/ext/file"
 check "file -D: every request reached the device" \
