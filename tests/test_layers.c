@@ -155,6 +155,9 @@ Test(layers, begin_clears_and_publishes_end_closes)
 	cr_assert_eq(a.hi, 16 + 1024);
 	cr_assert_eq(a.queued + a.issues + a.completes + a.worker + a.splits + a.merges, 0);
 	cr_assert_eq(a.sleep + a.queue + a.issue + a.complete, 0);
+	cr_assert_eq(a.nbios, 0);
+	for (int i = 0; i < LAYERS_BIOS; i++) /* was 0xff..: nbios was past the end */
+		cr_assert_eq(a.bios[i], 0, "bios[%d] of the last request left", i);
 	a.queue = T0 + US;
 	a.queued = 1;
 	layers_end(&a, T0, &l);

@@ -27,6 +27,10 @@ void layers_begin(struct layers_area *a, uint64_t seq, uint64_t offset, uint64_t
 	a->hi = (offset + size + 511) / 512;
 	a->sleep = a->queue = a->issue = a->complete = 0;
 	a->worker = a->queued = a->issues = a->completes = a->splits = a->merges = 0;
+	/* the last request's bios go: a program that reads a slot between another's count and
+	 * its store must not find a stale (freed, maybe reused) bio there */
+	for (uint32_t i = 0; i < a->nbios && i < LAYERS_BIOS; i++)
+		a->bios[i] = 0;
 	a->nbios = 0;
 	__atomic_store_n(&a->seq, seq, __ATOMIC_RELEASE);
 }
