@@ -24,7 +24,7 @@ __ioprobe_opts=(
 	'uring U none' 'ignore-error E none' 'engine - engine' 'tui X none' 'no-color - none'
 	'ascii - none' 'json-lines - none' 'raw-percentiles - none' 'iostat - devices'
 	'fio-job - window' 'sweep - rates'
-	'depth Q count' 'response - none'
+	'depth Q count' 'response - none' 'layers - none' 'no-layers - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
 	'qualify - profile' 'best-aqu - aqu' 'limit-aqu - aqu' 'yes - none'

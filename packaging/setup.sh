@@ -23,12 +23,13 @@ fi
 
 # Build and run: compiler, meson, ninja, pkg-config, ncursesw (the view), libaio and liburing
 # (engines), protobuf-c and its protoc-c generator (the protobuf exposition with native
-# histograms), zlib (--record FILE.gz and --replay).
+# histograms), zlib (--record FILE.gz and --replay), libbpf, bpftool and clang (--layers: the
+# eBPF programs are compiled with clang, their skeleton made by bpftool at build time).
 DEB_PKGS="gcc pkg-config meson ninja-build libncurses-dev libaio-dev liburing-dev
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev"
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libbpf-dev bpftool clang"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
-	protobuf-c-devel protobuf-c-compiler zlib-devel"
-PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib"
+	protobuf-c-devel protobuf-c-compiler zlib-devel libbpf-devel bpftool clang"
+PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib libbpf bpf clang"
 # Tests (--tests): criterion (unit suites), ioping (reference), sysstat (iostat reference), tmux
 # (view tests), chromium (the --report file rendered headless), python3 and python3-yaml (JSON and rule files), util-linux and mount (losetup,
 # mount), e2fsprogs (mkfs), fuse3 (the fault-injecting test disk), man-db and groff (man page

@@ -175,7 +175,9 @@ Test(recfmt, request_iostat_verdict_text)
 	struct sbuf sb = SBUF_INIT;
 	struct recread rd = RECREAD_INIT;
 	struct rec_event *ev = calloc(1, sizeof(*ev));
-	struct sample s = { 42, OP_WRITE, 8192, 4096, -EIO, 1234567, 42000000, 17, 3, 1234584 };
+	struct sample s = { .request = 42, .op = OP_WRITE, .offset = 8192, .size = 4096,
+			     .result = -EIO, .time = 1234567, .start = 42000000, .lateness = 17,
+			     .skipped = 3, .response = 1234584 };
 	struct iostat_row row = { .interval_ns = 1000000000, .r_s = 1.0 / 3, .aqu_sz = 0.97,
 				  .util = 99.9, .w_await = 7.25, .in_flight = 1 };
 	struct iostat_dev_row rows[1] = { { "loop0", &row } };

@@ -1406,3 +1406,91 @@ Test(report, json_stat_reads_and_writes_apart)
 	cr_assert(!strstr(sbuf_str(&sb), "\"read\""), "without -G: no split");
 	sbuf_free(&sb);
 }
+
+/* --layers: a tally of two device requests (one split in four) and one page-cache hit. */
+static struct layer_tally *layers_example(void)
+{
+	static struct layer_tally lt; /* ~120 KiB: not on the stack */
+	struct sample s;
+
+	layer_tally_init(&lt);
+	memset(&s, 0, sizeof(s));
+	s.layers = (struct layer_times){ 12000, 24600000, 3100, 61000, 1, true, false };
+	layer_tally_add(&lt, &s, NOTICE_NONE);
+	s.layers = (struct layer_times){ 12000, 24600000, 3100, 61000, 4, true, false };
+	layer_tally_add(&lt, &s, NOTICE_NONE);
+	s.layers = (struct layer_times){ 0, 0, 0, 0, 0, true, true };
+	layer_tally_add(&lt, &s, NOTICE_NONE);
+	return &lt;
+}
+
+Test(report, layers_line)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	report_layers(&sb, layers_example());
+	cr_assert_str_eq(sbuf_str(&sb), "layers avg: submit 12 us, throttle 24.6 ms, queue 3.10 us, "
+			 "device 61 us; 2.50 pieces per request; 1 without a device "
+			 "request\n");
+	sbuf_free(&sb);
+}
+
+Test(report, json_stat_layers)
+{
+	static const uint64_t v[] = { 24700000, 24700000 };
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT, plain = SBUF_INIT;
+	struct tally t;
+	char *got;
+
+	make_tally(&t, v, ARRAY_SIZE(v), 3, 50000000);
+	report_json_stat_layers(&sb, &c, &t, 0, true, NULL, NULL, layers_example());
+	if (!have_python())
+		cr_skip_test("python3 is not available");
+	got = json_walk(sbuf_str(&sb));
+	cr_assert_not_null(got, "invalid JSON:\n%s", sbuf_str(&sb));
+	cr_assert(strstr(got, "stat.layers\n"
+			      "stat.layers.submit\n"
+			      "stat.layers.submit.avg=12000\n"
+			      "stat.layers.submit.p50=12000\n"
+			      "stat.layers.submit.p99=12000\n"
+			      "stat.layers.throttle\n"
+			      "stat.layers.throttle.avg=24600000\n"), "%s", got);
+	cr_assert(strstr(got, "stat.layers.device.avg=61000\n"), "%s", got);
+	cr_assert(strstr(got, "stat.layers.pieces=2.5\n"
+			      "stat.layers.no_device=1\n"
+			      "load\n"), "%s", got);
+	free(got);
+	/* without a tally: what report_json_stat_rw writes */
+	report_json_stat_rw(&plain, &c, &t, 0, true, NULL, NULL);
+	cr_assert_null(strstr(sbuf_str(&plain), "layers"));
+	sbuf_free(&sb);
+	sbuf_free(&plain);
+}
+
+Test(report, json_request_layers)
+{
+	struct report_cfg c = blk_cfg();
+	struct sbuf sb = SBUF_INIT;
+	struct sample s = smp(3, OP_READ, 4096, 24700000);
+	char *got;
+
+	report_json_request(&sb, &c, &s, NOTICE_NONE, 0);
+	cr_assert_null(strstr(sbuf_str(&sb), "layers"), "no layers unless measured");
+	sbuf_reset(&sb);
+	s.layers = (struct layer_times){ 12000, 24600000, 3100, 61000, 4, true, false };
+	report_json_request(&sb, &c, &s, NOTICE_NONE, 0);
+	if (!have_python())
+		cr_skip_test("python3 is not available");
+	got = json_walk(sbuf_str(&sb));
+	cr_assert_not_null(got, "invalid JSON:\n%s", sbuf_str(&sb));
+	cr_assert(strstr(got, "io.layers\n"
+			      "io.layers.submit=12000\n"
+			      "io.layers.throttle=24600000\n"
+			      "io.layers.queue=3100\n"
+			      "io.layers.device=61000\n"
+			      "io.layers.pieces=4\n"
+			      "io.layers.no_device=false\n"), "%s", got);
+	free(got);
+	sbuf_free(&sb);
+}

@@ -262,6 +262,8 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 			   o.action == OPTS_RUN;
 	if (code >= 0)
 		return code;
+	if ((code = cli_layers_check(&o)) >= 0)
+		return code;
 	if (o.replay && o.tui) {
 		cli_signals(); /* the view's stop flag: every stop signal ends it */
 		return cli_replay_view(&o, tui);

@@ -131,6 +131,8 @@ struct cli_target {
 	char msg[MSG_MAX];       /* its message when the run failed or could not start */
 	size_t xi;               /* its series in run->x (the fleet outputs), when run->x */
 	struct probe_sink tap;   /* beside the view: what the exporters hear of this probe */
+	struct layers *lay;      /* --layers: its eBPF programs (layers_load.h), else NULL */
+	struct layer_tally *ltot; /* --layers: the run's layers, else NULL */
 	/* --iostat: this target's side of each interval (cli_iostat.c) */
 	struct devwatch *watch;  /* its device stack, the verdict's rows (the run's when n = 1) */
 	pthread_mutex_t iv_lock; /* held only to add a sample or to swap the buffers */
@@ -182,6 +184,12 @@ void cli_on_warn(void *ctx, const char *text);
  * else the exit code after the message.
  */
 int cli_run_check(const struct opts *o);
+
+/*
+ * --layers with what it does not measure yet (-Q > 1, the view, --sweep, --qualify,
+ * --fio-job, --replay): -1 when o is fine, else CLI_EXIT_USAGE after the message.
+ */
+int cli_layers_check(const struct opts *o);
 
 /*
  * Prepare every target of o (o->paths[0 .. npaths)), probe them all at once

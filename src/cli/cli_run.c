@@ -29,6 +29,7 @@
 #include "devwatch.h"
 #include "esc.h"
 #include "exporters.h"
+#include "layers_load.h"
 #include "msg.h"
 #include "out.h"
 #include "outw.h"
@@ -81,6 +82,55 @@ int cli_run_check(const struct opts *o)
 	return -1;
 }
 
+int cli_layers_check(const struct opts *o)
+{
+	const char *with = o->depth > 1 || o->ndepths > 1 || o->depth_auto ? "-Q" :
+			   o->tui ? "-X" : o->sweep ? "--sweep" : o->qualify ? "--qualify" :
+			   o->fio_job ? "--fio-job" : o->replay ? "--replay" : NULL;
+
+	if (!o->layers || !with)
+		return -1;
+	cli_msg("--layers measures one request at a time in a plain run: it does not combine "
+		"with %s", with);
+	return CLI_EXIT_USAGE;
+}
+
+/*
+ * --layers: every target's eBPF programs loaded and attached before anything is prepared
+ * (a missing privilege or kernel feature refuses the whole run). 0 or the exit code.
+ */
+static int run_layers_open(struct cli_run *r)
+{
+	char msg[MSG_MAX];
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		tg->ltot = malloc(sizeof(*tg->ltot));
+		if (!tg->ltot) {
+			cli_msg("out of memory");
+			return CLI_EXIT_PREPARE;
+		}
+		layer_tally_init(tg->ltot);
+		if (layers_open(&tg->lay, msg, sizeof(msg))) {
+			cli_msg("%s", msg);
+			return CLI_EXIT_PREPARE;
+		}
+	}
+	return 0;
+}
+
+/* Close what run_layers_open() opened (every target, opened or not). */
+static void run_layers_close(struct cli_run *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		layers_close(r->tg[i].lay);
+		free(r->tg[i].ltot);
+		r->tg[i].lay = NULL;
+		r->tg[i].ltot = NULL;
+	}
+}
+
 /* ---- what a target says: the probe's sink, on the thread that reads it ---- */
 
 /* outw_flush(); a stdout error ends every probe. The caller holds r->out.lock. */
@@ -114,6 +164,8 @@ static int run_on_request(void *ctx, const struct sample *s, enum notice n)
 		cli_record_request(tg, s, n);
 	if (tg->iv_lat[0])
 		cli_iv_add(tg, s);
+	if (tg->ltot)
+		layer_tally_add(tg->ltot, s, n);
 	if (r->o->quiet)
 		return 0;
 	pthread_mutex_lock(&r->out.lock);
@@ -248,7 +300,7 @@ static void *run_target(void *arg)
 	clock_tighten_slack(); /* per thread; the probe's process inherits it */
 	if (r->n >= r->ncpu)
 		clock_set_adaptive();
-	if (o->quiet && !r->x && !tg->iv_lat[0] && !r->rec)
+	if (o->quiet && !r->x && !tg->iv_lat[0] && !r->rec && !tg->ltot)
 		sink.request = NULL; /* nothing to say of a request: none crosses from the probe */
 	if (!r->x && !r->rec)
 		sink.skipped = NULL;
@@ -336,6 +388,8 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 	cli_report_cfg(&tg->o, &tg->t, &tg->rc);
 	tg->rc.raw_target = r->n > 1;
 	probe_init(tg->p, &pc, &tg->t, &tg->eng, tg->buf);
+	if (tg->lay) /* the programs' record, shared with the probe's process to come */
+		tg->p->layers = layers_shared(tg->lay);
 	/* shared with the probe's process: the watchdog's block, else the probe's own */
 	tg->p->ctl = r->wd.ctl ? &r->wd.ctl[tg - r->tg] : prober_ctl(tg->p);
 	tg->msg[0] = '\0';
@@ -465,14 +519,17 @@ static void run_finish_one(struct cli_run *r, struct cli_target *tg)
 		return;
 	if (o->json) {
 		outw_json_sep(&r->out, &tg->sb);
-		report_json_stat_rw(&tg->sb, &tg->rc, &a->total, clock_realtime(), true,
-				    a->cfg.split ? &a->read : NULL, a->cfg.split ? &a->write : NULL);
+		report_json_stat_layers(&tg->sb, &tg->rc, &a->total, clock_realtime(), true,
+					a->cfg.split ? &a->read : NULL,
+					a->cfg.split ? &a->write : NULL, tg->ltot);
 		if (o->json_lines)
 			sbuf_putc(&tg->sb, '\n');
 	} else if (o->batch) {
 		report_raw_line(&tg->sb, &tg->rc, &a->total);
 	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
 		report_summary(&tg->sb, &tg->rc, &a->total, &a->read, &a->write);
+		if (tg->ltot)
+			report_layers(&tg->sb, tg->ltot);
 	}
 	run_flush(r, &tg->sb);
 }
@@ -892,7 +949,13 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
+	if (o->layers && (code = run_layers_open(&r))) {
+		run_layers_close(&r);
+		free(r.tg);
+		return code;
+	}
 	if (o->report && !grid && (report_fd = cli_report_create(o, &code)) < 0) {
+		run_layers_close(&r);
 		free(r.tg);
 		return code;
 	}
@@ -932,6 +995,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	run_watchdog_stop(&r);
 	cli_iostat_release(&r);
 	run_release_all(&r);
+	run_layers_close(&r);
 	outw_destroy(&r.out);
 	free(r.tg);
 	return code;

@@ -24,7 +24,7 @@ enum opt_long_id {
 	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
 	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES, OPT_NAME, OPT_PERCENTILES,
-	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY, OPT_REPORT,
+	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY, OPT_REPORT, OPT_LAYERS, OPT_NO_LAYERS,
 };
 
 struct opt_def {
@@ -84,6 +84,8 @@ static const struct opt_def opt_table[] = {
 	{ "sweep", 0, ARG_OPTIONAL, false, OPT_SWEEP },
 	{ "depth", 'Q', ARG_REQUIRED, false, 0 },
 	{ "response", 0, ARG_NONE, false, OPT_RESPONSE },
+	{ "layers", 0, ARG_NONE, false, OPT_LAYERS },
+	{ "no-layers", 0, ARG_NONE, false, OPT_NO_LAYERS },
 	{ "listen", 0, ARG_REQUIRED, false, OPT_LISTEN },
 	{ "prometheus", 0, ARG_REQUIRED, false, OPT_PROMETHEUS },
 	{ "prometheus-period", 0, ARG_REQUIRED, false, OPT_PROMETHEUS_PERIOD },
@@ -622,6 +624,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		}
 		break;
 	case OPT_RESPONSE: o->response = true; break;
+	case OPT_LAYERS: o->layers = true; break;
+	case OPT_NO_LAYERS: o->layers = false; break;
 	case OPT_QUALIFY:
 		if (!*arg) {
 			err_set(msg, msglen, 0, "--qualify needs a profile: db or a file");

@@ -111,6 +111,8 @@ struct opts {
 	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */
 	bool depth_set;            /* -Q given (the summary then shows response times) */
 	bool response;             /* --response: response-time percentiles in the summary */
+	bool layers;               /* --layers (--no-layers: false, the default): each request's
+				    * time in the kernel's layers, measured with eBPF */
 	const char *listen;        /* --listen [ADDR:]PORT: the metrics endpoint, or NULL */
 	const char *prometheus;    /* --prometheus FILE.prom: node_exporter textfile, or NULL */
 	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */

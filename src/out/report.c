@@ -177,6 +177,18 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 		put_percentiles(sb, "response ", &t->response, cfg_pcts(c));
 }
 
+void report_layers(struct sbuf *sb, const struct layer_tally *lt)
+{
+	sbuf_puts(sb, "layers avg: ");
+	for (int i = 0; i < LAYERS_N; i++) {
+		sbuf_printf(sb, "%s%s ", i ? ", " : "", layer_name((enum layer)i));
+		put_value(sb, fmt_trunc(stats_mean(&lt->layer[i])), FMT_TIME);
+	}
+	sbuf_printf(sb, "; %.2f pieces per request; ", layer_tally_pieces(lt));
+	put_value(sb, lt->no_device, FMT_INT);
+	sbuf_puts(sb, " without a device request\n");
+}
+
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t)
 {
 	const struct stats *v = &t->valid;
@@ -273,6 +285,19 @@ void report_json_request(struct sbuf *sb, const struct report_cfg *c, const stru
 	json_w_u64(&w, "start", s->start);
 	json_w_u64(&w, "lateness", s->lateness);
 	json_w_u64(&w, "response", s->response);
+	if (s->layers.measured) {
+		const struct layer_times *l = &s->layers;
+
+		json_w_open(&w, "layers");
+		json_w_u64(&w, "submit", l->submit);
+		json_w_u64(&w, "throttle", l->throttle);
+		json_w_u64(&w, "queue", l->queue);
+		json_w_u64(&w, "device", l->device);
+		json_w_u64(&w, "pieces", l->pieces);
+		json_w_key(&w, "no_device");
+		sbuf_puts(sb, l->no_device ? "true" : "false");
+		json_w_close(&w);
+	}
 	json_w_close(&w);
 	json_w_close(&w);
 }
@@ -329,9 +354,34 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 	report_json_stat_rw(sb, c, t, realtime, total, NULL, NULL);
 }
 
+/* "layers": {...} (report_json_stat_layers). */
+static void put_json_layers(struct json_w *w, const struct layer_tally *lt)
+{
+	json_w_open(w, "layers");
+	for (int i = 0; i < LAYERS_N; i++) {
+		const struct stats *v = &lt->layer[i];
+
+		json_w_open(w, layer_name((enum layer)i));
+		json_w_raw(w, "avg", "%.0f", stats_mean(v));
+		json_w_u64(w, "p50", stats_percentile(v, 50));
+		json_w_u64(w, "p99", stats_percentile(v, 99));
+		json_w_close(w);
+	}
+	json_w_raw(w, "pieces", "%.2f", layer_tally_pieces(lt));
+	json_w_u64(w, "no_device", lt->no_device);
+	json_w_close(w);
+}
+
 void report_json_stat_rw(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 			 uint64_t realtime, bool total, const struct stats *read,
 			 const struct stats *write)
+{
+	report_json_stat_layers(sb, c, t, realtime, total, read, write, NULL);
+}
+
+void report_json_stat_layers(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
+			     uint64_t realtime, bool total, const struct stats *read,
+			     const struct stats *write, const struct layer_tally *lt)
 {
 	struct json_w w = { sb, c->json_lines, 0, true };
 	const struct stats *v = &t->valid;
@@ -362,6 +412,8 @@ void report_json_stat_rw(struct sbuf *sb, const struct report_cfg *c, const stru
 		put_json_dir(&w, c, "read", read);
 		put_json_dir(&w, c, "write", write);
 	}
+	if (lt)
+		put_json_layers(&w, lt);
 	json_w_close(&w);
 	json_w_open(&w, "load");
 	json_w_u64(&w, "count", t->requests);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "layerstat.h"
 #include "sbuf.h"
 
 struct report_target {
@@ -61,6 +62,15 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
 		    const struct stats *read, const struct stats *write);
 
 /*
+ * --layers' summary line, with its newline (after report_summary's):
+ * "layers avg: submit 12.0 us, throttle 24.6 ms, queue 3.1 us, device 61.0 us;
+ * 1.00 pieces per request; 0 without a device request" — the averages over the
+ * requests that reached the device, the pieces per such request, the requests
+ * served without one.
+ */
+void report_layers(struct sbuf *sb, const struct layer_tally *lt);
+
+/*
  * One raw line of 10 integers (14 with raw_percentiles, 18 with response
  * too: the response times' p50 p90 p99 p99.9 last), ns and bytes, then
  * with raw_target the target path as one last field (esc_field), and the
@@ -68,7 +78,10 @@ void report_summary(struct sbuf *sb, const struct report_cfg *c, const struct ta
  */
 void report_raw_line(struct sbuf *sb, const struct report_cfg *c, const struct tally *t);
 
-/* JSON object for one request (no separators around it). */
+/*
+ * JSON object for one request (no separators around it); with s->layers.measured (--layers)
+ * "io" gains "layers": {"submit", "throttle", "queue", "device" (ns), "pieces", "no_device"}.
+ */
 void report_json_request(struct sbuf *sb, const struct report_cfg *c, const struct sample *s,
 			 enum notice n, uint64_t realtime);
 
@@ -84,6 +97,16 @@ void report_json_stat(struct sbuf *sb, const struct report_cfg *c, const struct 
 void report_json_stat_rw(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
 			 uint64_t realtime, bool total, const struct stats *read,
 			 const struct stats *write);
+
+/*
+ * report_json_stat_rw() with --layers' tally (NULL: left out) as "stat"'s
+ * "layers": {"submit": {"avg", "p50", "p99"}, "throttle": {...}, "queue":
+ * {...}, "device": {...} (ns), "pieces": mean per request that reached the
+ * device, "no_device": requests served without one}.
+ */
+void report_json_stat_layers(struct sbuf *sb, const struct report_cfg *c, const struct tally *t,
+			     uint64_t realtime, bool total, const struct stats *read,
+			     const struct stats *write, const struct layer_tally *lt);
 
 struct iostat_dev_row;
 struct verdict;

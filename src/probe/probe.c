@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "layers_map.h"
 #include "msg.h"
 
 void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
@@ -450,6 +452,40 @@ static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
 	return d.ret;
 }
 
+/*
+ * --layers: this process's requests on the target's device — a block device's own offsets,
+ * or where a regular file lies on its file system's block device (layers_map); else (a
+ * file system without one, no FIEMAP) only its own bios are known.
+ */
+static void probe_layers_setup(struct probe *p)
+{
+	const struct target *t = p->target;
+	uint32_t dev = 0;
+	struct stat st;
+
+	p->layers_map = NULL;
+	if (!fstat(t->fd, &st) && S_ISBLK(st.st_mode)) {
+		dev = layers_dev(st.st_rdev);
+	} else if ((p->layers_map = malloc(sizeof(*p->layers_map))) &&
+		   !layers_map_file(p->layers_map, t->fd, t->work_offset, t->work_size)) {
+		dev = p->layers_map->dev;
+	} else {
+		free(p->layers_map);
+		p->layers_map = NULL;
+	}
+	layers_setup(p->layers, (uint32_t)getpid(), dev);
+}
+
+/* --layers: publish request s (its sectors on the device when known) before it starts. */
+static void probe_layers_begin(struct probe *p, const struct sample *s)
+{
+	uint64_t off = s->offset, len = s->size;
+
+	if (p->layers_map && !layers_map_find(p->layers_map, s->offset, s->size, &off, &len))
+		off = len = 0; /* no sectors: only its own bios are known */
+	layers_begin(p->layers, s->request, off, len);
+}
+
 /* State of one run at depth 1: one request at a time on the pacer's schedule. */
 struct probe_serial {
 	struct probe *p;
@@ -574,12 +610,16 @@ static int probe_run_serial(struct probe *p, const struct probe_sink *sink,
 
 		if (p->ctl)
 			atomic_store_explicit(&p->ctl->inflight, clock_now(), memory_order_relaxed);
+		if (p->layers)
+			probe_layers_begin(p, &s);
 		t0 = clock_now();
 		s.result = engine_io(p->engine, write, s.offset);
 		if (write && !c->cached && s.result > 0 && fdatasync(p->target->fd))
 			sync_err = -errno;
 		t1 = clock_now();
 		end = t1;
+		if (p->layers)
+			layers_end(p->layers, t0, &s.layers);
 		if (p->ctl)
 			atomic_store_explicit(&p->ctl->inflight, 0, memory_order_relaxed);
 
@@ -613,5 +653,14 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 			   "readahead");
 	if (c->depth > 1)
 		return probe_run_depth(p, sink, stop, msg, msglen);
+	if (p->layers) {
+		int ret;
+
+		probe_layers_setup(p);
+		ret = probe_run_serial(p, sink, stop, msg, msglen);
+		free(p->layers_map);
+		p->layers_map = NULL;
+		return ret;
+	}
 	return probe_run_serial(p, sink, stop, msg, msglen);
 }

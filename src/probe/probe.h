@@ -85,6 +85,13 @@ struct probe {
 	 * (the exporters beside the view). Only request and skipped are used.
 	 */
 	const struct probe_sink *tap;
+	/*
+	 * Optional, set after probe_init (--layers, depth 1 only): the record the
+	 * eBPF programs share (layers_load.h). Each request's sample then carries
+	 * its layers; probe_run() makes it the running process's.
+	 */
+	struct layers_area *layers;
+	struct layers_map *layers_map; /* a file's place on its device (probe_run's own) */
 };
 
 /* Prepare a probe over an open target and started engine (buf is the engine's buffer). */

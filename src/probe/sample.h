@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "layers.h"
+
 enum op { OP_READ, OP_WRITE };
 
 enum notice {
@@ -35,6 +37,7 @@ struct sample {
 	uint64_t lateness; /* ns the start came after its due time */
 	uint64_t skipped;  /* schedule slots missed in the run so far, when it finished */
 	uint64_t response; /* ns from the scheduled start to the completion */
+	struct layer_times layers; /* --layers: where it spent its time (layers.measured) */
 };
 
 #endif

@@ -200,11 +200,13 @@ check "-c nan: says why" err_has "^ioprobe: integer overflow at parsing argument
 
 ## issue 11 item 8: prefixes ioping reads as a short option with its argument, or rejects
 for w in "-ig" "-asc" "-tu" "-io 1" "-u" "-eng" "-ra" "--ra" "-raw" "-ur" "-no" "-as" "-js" \
-	"-ascii" "-tui" "-iostat" "-ignore-error" "-raw-percentiles" "-json-" "-no-"; do
+	"-ascii" "-tui" "-iostat" "-ignore-error" "-raw-percentiles" "-json-" "-no-c" "-no-l" \
+	"-lay"; do
 	read -ra wv <<<"$w"
 	case $w in
 	-as | -no | -js) same_run "${wv[@]}" -c 1 -i 0 -q -B "$D" ;; # ioping options: both run
-	-ascii | -tui | -iostat | -ignore-error | -raw-percentiles | -json- | -no- | -ur)
+	-ascii | -tui | -iostat | -ignore-error | -raw-percentiles | -json- | -no-c | -no-l | -lay | \
+		-ur)
 		# ioprobe's own options at full length (or their shortest prefix): ioping
 		# rejects them; check that it does, with a message, so the list stays honest
 		ioping_run "${wv[@]}" -c 1 -i 0 -q "$D"

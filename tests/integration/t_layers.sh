@@ -1,6 +1,6 @@
 #!/bin/bash
-# The layers of src/: a folder calls only the ones before it (lib, engines, probe, disk, out,
-# cli), tui/ calls into src/ and never the other way, and no two source files call each other
+# The layers of src/: a folder calls only the ones before it (lib, engines, bpf, probe, disk,
+# out, cli), tui/ calls into src/ and never the other way, and no two source files call each other
 # in a cycle. Read from the object files of this build (nm: what each file defines and takes),
 # so a call that runs upward fails here the day it is written.
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +13,7 @@ python3 - "$BUILD" >"$T_TMP/layers.out" 2>&1 <<'PY'
 import collections, glob, os, re, subprocess, sys
 
 build = sys.argv[1]
-order = ["lib", "engines", "probe", "disk", "out", "cli", "tui"]
+order = ["lib", "engines", "bpf", "probe", "disk", "out", "cli", "tui"]
 objs = glob.glob(os.path.join(build, "src", "libioprobe-core.a.p", "*.c.o")) + \
        glob.glob(os.path.join(build, "tui", "libioprobe-tui.a.p", "*.c.o"))
 if not objs:
