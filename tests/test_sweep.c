@@ -221,6 +221,32 @@ Test(sweep, judge_a_step_that_falls_short)
 	cr_assert_float_eq(r.util, 98.5, 1e-9);
 }
 
+/* A step whose probe waited for a CPU (its process's run delay, measured) falls short on the
+ * probe's side, said with the wait — not on an idle device's. */
+Test(sweep, a_step_short_of_cpu_is_the_probes)
+{
+	static struct tally t;
+	struct iostat_row row = { .interval_ns = 1000000000ull, .r_s = 60, .tps = 60,
+				  .avgrq_sz = 8, .aqu_sz = 0.01, .await = 0.1, .util = 1 };
+	struct verdict_dev dev = { "loop3", &row, 0, -1, 0 };
+	struct sweep_probe sp = { .run = { .size = 4096 }, .cpu_known = true,
+				  .cpu_wait_ns = 600000000ull, .host_some_ns = 500000000 };
+	struct verdict_hist h;
+	struct verdict v;
+	struct sweep_row r;
+	struct sbuf sb = SBUF_INIT;
+
+	verdict_hist_init(&h);
+	step_tally(&t, 60, 8000000, 1000000000ull, 40);
+	sweep_judge(&h, &sp, 100, &t, &dev, 1, &v, &r);
+	verdict_format(&sb, &v);
+	cr_assert_eq(v.reason, VERDICT_PROBE_CPU, "%s", sbuf_str(&sb));
+	cr_assert(strstr(sbuf_str(&sb), "the probe waited 600 ms of each second for a CPU (host "
+					"cpu some 50 %)"), "%s", sbuf_str(&sb));
+	cr_assert_not(r.kept_up);
+	sbuf_free(&sb);
+}
+
 /* The one runner: each step's settings from the plan, each finished step judged and recorded. */
 Test(sweep, runner_steps_and_rows)
 {

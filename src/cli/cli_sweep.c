@@ -72,6 +72,73 @@ static uint64_t cli_sweep_record(struct cli_target *tg, const struct sweep_row *
 }
 
 /*
+ * One step at pc's rate: the probe run in its process, the device rows and the CPU wait
+ * around it, judged into r (its verdict line in verdict[len]). 0, or the run's error.
+ */
+static int cli_sweep_measure(struct cli_target *tg, struct sweep_run *sr,
+			     const struct probe_cfg *pc, struct probe_ctl *ctl, struct cpuwait *cw,
+			     struct sweep_row *r, char *verdict, size_t len, char *msg,
+			     size_t msglen)
+{
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct verdict_dev devs[DEVWATCH_MAX];
+	struct cpuwait_delta cd;
+	struct probe *p = tg->p;
+	uint64_t cpu_wait;
+	size_t n;
+	int ret;
+
+	probe_init(p, pc, p->target, p->engine, p->buf);
+	p->ctl = ctl; /* the watchdog's, shared with the probe's process */
+	devwatch_sample(tg->watch, NULL, 0);
+	cpuwait_read(cw, 0, &cd); /* the host's pressure over the step */
+	ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
+	if (tg->run->rec && !ret)
+		cli_record_period(tg, &p->acct.total); /* each step is one period */
+	if (ret || cli_stop)
+		return ret;
+	devwatch_sample(tg->watch, NULL, 0);
+	n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
+	cpuwait_read(cw, 0, &cd);
+	/* the probe's run delay over the step, read by its process at its end */
+	sweep_run_cpu(sr, prober_cpu_wait(p, &cpu_wait), cpu_wait,
+		      cd.have_host ? (int64_t)cd.host_some_ns : -1);
+	sweep_run_done(sr, &p->acct.total, devs, n, r, verdict, len);
+	r->depth = (unsigned)tg->run->o->depth;
+	return 0;
+}
+
+/* A grid cell's step: its row into the grid, the recording and sb. 0 or -ENOMEM (msg). */
+static int cli_sweep_grid_row(struct cli_target *tg, const struct sweep_run *sr,
+			      struct sweep_row *r, const char *verdict, struct sbuf *sb,
+			      struct sbuf *line, char *msg, size_t msglen)
+{
+	const struct opts *o = tg->run->o;
+	struct cli_grid *grid = o->sweep_grid;
+	struct probe *p = tg->p;
+	long i;
+
+	if (p->cfg.read_write) /* reads and writes apart in the grid's rows */
+		sweep_row_split(r, &p->acct.read, &p->acct.write);
+	i = sweepgrid_add(&grid->g, r, verdict, sr->words);
+	if (i < 0)
+		return err_set(msg, msglen, (int)i, "out of memory");
+	if (tg->run->rec) {
+		sweepgrid_format_row(line, &grid->g, (size_t)i);
+		cli_sweep_record(tg, r, line);
+	}
+	if (o->json) {
+		if (!grid->first)
+			sbuf_puts(sb, ", ");
+		sweepgrid_json_row(sb, &grid->g, (size_t)i);
+	} else {
+		sweepgrid_format_row(sb, &grid->g, (size_t)i);
+	}
+	grid->first = false;
+	return 0;
+}
+
+/*
  * --sweep: step the asked rate on the same target with the same options,
  * each step -w long (5 s), judge each step with the saturation verdict, print
  * the operators' table row by row and then the knee. A signal ends the sweep
@@ -92,7 +159,9 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 	long knee = -1;
 	bool first = true;
 	int ret = 0;
+	struct cpuwait cw;        /* the host's CPU pressure over each step */
 
+	cpuwait_init(&cw);
 	verdict_probe_settings(&run, 0, p->target->size, o->write > 0, o->read_write, o->cached,
 			       (unsigned)o->depth);
 	sweep_run_init(&sr, o->sweep_rates, &p->cfg,
@@ -112,46 +181,17 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 	}
 	ret = cli_sweep_out(tg, &sb);
 	while (!ret && !cli_stop && sweep_run_step(&sr, &pc)) {
-		struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
-		struct verdict_dev devs[DEVWATCH_MAX];
 		struct sweep_row r;
 		char verdict[200];
-		size_t n;
 
-		probe_init(p, &pc, p->target, p->engine, p->buf);
-		p->ctl = ctl; /* the watchdog's, shared with the probe's process */
-		devwatch_sample(tg->watch, NULL, 0);
-		ret = prober_run(p, &quiet, &cli_stop, msg, msglen);
-		if (tg->run->rec && !ret)
-			cli_record_period(tg, &p->acct.total); /* each step is one period */
+		ret = cli_sweep_measure(tg, &sr, &pc, ctl, &cw, &r, verdict, sizeof(verdict), msg,
+					msglen);
 		if (ret || cli_stop)
 			break;
-		devwatch_sample(tg->watch, NULL, 0);
-		n = devwatch_verdict_devs(tg->watch, devs, DEVWATCH_MAX);
-		sweep_run_done(&sr, &p->acct.total, devs, n, &r, verdict, sizeof(verdict));
-		r.depth = (unsigned)o->depth;
 		if (grid) {
-			long i;
-
-			if (p->cfg.read_write) /* reads and writes apart in the grid's rows */
-				sweep_row_split(&r, &p->acct.read, &p->acct.write);
-			i = sweepgrid_add(&grid->g, &r, verdict, sr.words);
-			if (i < 0) {
-				ret = err_set(msg, msglen, (int)i, "out of memory");
+			ret = cli_sweep_grid_row(tg, &sr, &r, verdict, &sb, &line, msg, msglen);
+			if (ret)
 				break;
-			}
-			if (tg->run->rec) {
-				sweepgrid_format_row(&line, &grid->g, (size_t)i);
-				cli_sweep_record(tg, &r, &line);
-			}
-			if (o->json) {
-				if (!grid->first)
-					sbuf_puts(&sb, ", ");
-				sweepgrid_json_row(&sb, &grid->g, (size_t)i);
-			} else {
-				sweepgrid_format_row(&sb, &grid->g, (size_t)i);
-			}
-			grid->first = false;
 		} else {
 			if (tg->run->rec) {
 				uint64_t k;

@@ -31,6 +31,7 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 	vp.p50_ns = stats_percentile(&t->valid, 50);
 	vp.p99_ns = stats_percentile(&t->valid, 99);
 	vp.sum_ns = t->valid.sum;
+	verdict_probe_cpu(&vp, sp->cpu_known, sp->cpu_wait_ns, false, 0, sp->host_some_ns);
 	verdict_judge(h, &vp, devs, n, v);
 	*r = (struct sweep_row){
 		.size = sp->run.size, .asked = rate, .achieved = v->achieved,
@@ -244,6 +245,7 @@ void sweep_run_init(struct sweep_run *sr, const char *spec, const struct probe_c
 	verdict_hist_init(&sr->hist);
 	sr->sp.run = *run;
 	sr->sp.response = response;
+	sr->sp.host_some_ns = -1;
 	sr->base = *base;
 	sr->base.count = 0;
 	sr->base.print_count = sr->base.print_interval = 0;
@@ -276,6 +278,13 @@ void sweep_run_done(struct sweep_run *sr, const struct tally *t, const struct ve
 		sr->bad_rate = sr->rate; /* the knee line names the verdict's words only */
 		verdict_words(&v, sr->bad, sizeof(sr->bad));
 	}
+}
+
+void sweep_run_cpu(struct sweep_run *sr, bool known, uint64_t wait_ns, int64_t host_some_ns)
+{
+	sr->sp.cpu_known = known;
+	sr->sp.cpu_wait_ns = wait_ns;
+	sr->sp.host_some_ns = host_some_ns;
 }
 
 void sweep_run_knee(const struct sweep_run *sr, struct sbuf *sb)

@@ -87,6 +87,10 @@ void sweep_row_split(struct sweep_row *r, const struct stats *reads, const struc
 struct sweep_probe {
 	struct verdict_probe run;   /* verdict_probe_settings() of the run (asked: any) */
 	bool response;              /* -Q or --response: the row carries response percentiles */
+	/* the step's measured CPU wait (sweep_run_cpu; verdict_probe_cpu's arguments) */
+	bool cpu_known;
+	uint64_t cpu_wait_ns;
+	int64_t host_some_ns;       /* < 0: unknown */
 };
 
 /*
@@ -155,6 +159,12 @@ double sweep_run_step(struct sweep_run *sr, struct probe_cfg *pc);
  */
 void sweep_run_done(struct sweep_run *sr, const struct tally *t, const struct verdict_dev *devs,
 		    size_t n, struct sweep_row *r, char *verdict, size_t len);
+
+/*
+ * The step under way's measured CPU wait, for sweep_run_done()'s verdict: the probe's run
+ * delay over the step (known: it was read) and the host's PSI cpu some time (< 0: unknown).
+ */
+void sweep_run_cpu(struct sweep_run *sr, bool known, uint64_t wait_ns, int64_t host_some_ns);
 
 /* The knee line after the last step (nothing when no step finished), newline included. */
 void sweep_run_knee(const struct sweep_run *sr, struct sbuf *sb);

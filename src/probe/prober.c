@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -20,6 +21,8 @@
 #include "clock.h"
 #include "engine.h"
 #include "msg.h"
+#include "procstat.h"
+#include "readfile.h"
 #include "ring.h"
 
 #define PROBER_RECS 4096      /* records between the child and the caller (a power of two) */
@@ -57,6 +60,8 @@ struct prober_shm {
 	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
 	int wake_fd;
 	_Atomic pid_t child;        /* the running child's pid, 0 when none */
+	bool cpu_known;             /* the child's run delay over its life, read at its end */
+	uint64_t cpu_wait_ns;
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
 	char msg[MSG_MAX];
 	struct prober_rec rec_data[PROBER_RECS];
@@ -89,6 +94,14 @@ void prober_free(struct probe *p)
 struct probe_ctl *prober_ctl(struct probe *p)
 {
 	return &prober_shm_of(p)->ctl;
+}
+
+bool prober_cpu_wait(struct probe *p, uint64_t *ns)
+{
+	struct prober_shm *m = prober_shm_of(p);
+
+	*ns = m->cpu_known ? m->cpu_wait_ns : 0;
+	return m->cpu_known;
 }
 
 pid_t prober_pid(struct probe *p)
@@ -196,6 +209,17 @@ static void sort2(int *a)
 }
 
 /* The child: its copy of the caller's memory at fork holds heard, the caller's sink. */
+/* The child's run delay over its life (schedstat), read at its end: the caller's after. */
+static void prober_note_cpu(struct prober_shm *m)
+{
+	uint64_t run;
+	int err;
+	char *t = readfile_text("/proc/thread-self/schedstat", &err);
+
+	m->cpu_known = t && !procstat_schedstat(t, &run, &m->cpu_wait_ns);
+	free(t);
+}
+
 static _Noreturn void prober_child(struct prober_shm *m, pid_t parent,
 				   const struct probe_sink *heard)
 {
@@ -226,6 +250,7 @@ static _Noreturn void prober_child(struct prober_shm *m, pid_t parent,
 	/* the target closed before the caller hears the end: an io_uring worker, which shares
 	 * this descriptor table and may outlive _exit, must not keep a -WWW device claimed */
 	close(keep[0] == m->wake_fd ? keep[1] : keep[0]);
+	prober_note_cpu(m);
 	atomic_store(&m->state, PROBER_DONE);
 	atomic_store(&m->waiting, true);
 	prober_wake(m, true);
@@ -361,6 +386,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 		p->ctl = &m->ctl;
 	m->stop = 0;
 	atomic_store(&m->state, PROBER_RUNNING);
+	m->cpu_known = false;
 	atomic_store(&m->waiting, false);
 	if (ring_init_at(&m->recs, m->rec_data, sizeof(m->rec_data[0]), PROBER_RECS) ||
 	    ring_init_at(&m->tallies, m->tally_data, sizeof(m->tally_data[0]), PROBER_TALLIES) ||

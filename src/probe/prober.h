@@ -32,6 +32,7 @@
 #define IOPROBE_PROBER_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -63,6 +64,13 @@ struct probe_ctl *prober_ctl(struct probe *p);
  * requests: /proc/PID/schedstat is its CPU wait), 0 when none runs. Any thread.
  */
 pid_t prober_pid(struct probe *p);
+
+/*
+ * The run delay (time runnable but not running) of the child of p's last
+ * prober_run() over its whole life, read by the child at its end, into *ns:
+ * true, or false when it was not read (the child was given up or died).
+ */
+bool prober_cpu_wait(struct probe *p, uint64_t *ns);
 
 /*
  * probe_run() for p (from prober_alloc, p->ctl NULL or in shared memory) in a
