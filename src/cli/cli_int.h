@@ -137,6 +137,7 @@ struct cli_target {
 	struct devwatch *watch;  /* its device stack, the verdict's rows (the run's when n = 1) */
 	pthread_mutex_t iv_lock; /* held only to add a sample or to swap the buffers */
 	struct stats *iv_lat[2]; /* latencies of the interval; the probe adds to iv_lat[iv_cur] */
+	struct layer_tally *iv_lay[2]; /* --layers: the interval's layers, beside iv_lat */
 	int iv_cur;
 	uint64_t iv_skipped;     /* skipped slots of the run, as of the last sample */
 	uint64_t iv_first;       /* boottime ns the first request started; 0 = none yet */
@@ -159,6 +160,7 @@ struct cli_run {
 	bool iso_time;           /* S_TIME_FORMAT=ISO: block times as iostat -t prints them then */
 	size_t n;                /* targets, in the order given */
 	size_t ncpu;             /* online CPUs: more targets than that do not spin */
+	bool layers_tried;       /* --iostat tried --layers by itself and could not have them */
 	struct watchdog wd;      /* hang warnings, one control block per target */
 	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct cli_target *tg;
@@ -207,7 +209,7 @@ int cli_run(const struct opts *o, const struct engine_ops *ops, const struct vie
 /* cli_iostat.c: --iostat, the device rows and each target's verdict every interval. */
 
 /* Count a finished request of tg into the --iostat interval (brief: never waits on stdout). */
-void cli_iv_add(struct cli_target *tg, const struct sample *s);
+void cli_iv_add(struct cli_target *tg, const struct sample *s, enum notice n);
 
 /*
  * Watch the devices --iostat (or a sweep) shows for the run's prepared

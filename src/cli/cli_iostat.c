@@ -13,6 +13,7 @@
 #include "msg.h"
 #include "devwatch.h"
 #include "iostat.h"
+#include "layerstat.h"
 #include "opts.h"
 #include "outw.h"
 #include "prober.h"
@@ -24,13 +25,15 @@
 #include "verdict.h"
 
 /* Count a finished request into the --iostat interval (brief: never waits on stdout). */
-void cli_iv_add(struct cli_target *tg, const struct sample *s)
+void cli_iv_add(struct cli_target *tg, const struct sample *s, enum notice n)
 {
 	pthread_mutex_lock(&tg->iv_lock);
 	if (!tg->iv_first)
 		tg->iv_first = clock_boottime() - s->time;
 	if (s->result >= 0)
 		stats_add(tg->iv_lat[tg->iv_cur], s->time);
+	if (tg->iv_lay[0])
+		layer_tally_add(tg->iv_lay[tg->iv_cur], s, n);
 	if (s->lateness > tg->iv_late_max)
 		tg->iv_late_max = s->lateness;
 	tg->iv_skipped = s->skipped;
@@ -47,6 +50,24 @@ static uint64_t cli_iv_inflight(const struct cli_target *tg)
 	return since && now > since ? now - since : 0;
 }
 
+/* The interval's --layers tally (NULL: none) into tg->vp, then emptied. */
+static void cli_iv_layers(struct cli_target *tg, struct layer_tally *lay)
+{
+	double ns[LAYERS_N];
+	uint64_t dev;
+
+	if (!lay) {
+		verdict_probe_layers(&tg->vp, tg->run->layers_tried, 0, 0, NULL, 0);
+		return;
+	}
+	dev = lay->requests - lay->no_device;
+	for (int i = 0; i < LAYERS_N; i++)
+		ns[i] = dev ? (double)lay->layer[i].sum / (double)dev : 0;
+	verdict_probe_layers(&tg->vp, false, lay->requests, lay->no_device, ns,
+			     layer_tally_pieces(lay));
+	layer_tally_init(lay);
+}
+
 /*
  * Close tg's interval at boottime now: swap the latency buffers and fill
  * tg->vp's per-interval fields, then clear the closed buffer. The ticker's.
@@ -54,11 +75,13 @@ static uint64_t cli_iv_inflight(const struct cli_target *tg)
 static void cli_iv_close(struct cli_target *tg, uint64_t now)
 {
 	struct stats *lat;
+	struct layer_tally *lay;
 	struct cpuwait_delta cd;
 	uint64_t skipped, first, from, late;
 
 	pthread_mutex_lock(&tg->iv_lock);
 	lat = tg->iv_lat[tg->iv_cur];
+	lay = tg->iv_lay[tg->iv_cur];
 	tg->iv_cur ^= 1;
 	skipped = tg->iv_skipped;
 	first = tg->iv_first;
@@ -75,6 +98,7 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	verdict_probe_cpu(&tg->vp, cd.have_wait, cd.wait_ns, cd.have_throttle, cd.throttled_ns,
 			  cd.have_host ? (int64_t)cd.host_some_ns : -1);
 	tg->vp.late_max_ns = late;
+	cli_iv_layers(tg, lay);
 	tg->iv_skip_mark = skipped;
 	tg->iv_prev = now;
 	stats_init(lat);
@@ -281,6 +305,18 @@ int cli_iostat_prepare(struct cli_run *r)
 	return code;
 }
 
+/* tg's two interval layer tallies; 0 or -ENOMEM. */
+static int cli_iv_lay_alloc(struct cli_target *tg)
+{
+	for (int i = 0; i < 2; i++) {
+		tg->iv_lay[i] = malloc(sizeof(*tg->iv_lay[i]));
+		if (!tg->iv_lay[i])
+			return -ENOMEM;
+		layer_tally_init(tg->iv_lay[i]);
+	}
+	return 0;
+}
+
 int cli_iostat_start(struct cli_run *r)
 {
 	const struct opts *o = r->o;
@@ -302,6 +338,10 @@ int cli_iostat_start(struct cli_run *r)
 		}
 		stats_init(tg->iv_lat[0]);
 		stats_init(tg->iv_lat[1]);
+		if (tg->lay && cli_iv_lay_alloc(tg)) {
+			cli_msg("out of memory");
+			return CLI_EXIT_PREPARE;
+		}
 		verdict_hist_init(&tg->vhist);
 		cpuwait_init(&tg->cpu);
 		cpuwait_read(&tg->cpu, 0, &cd); /* the host's pressure from here on */

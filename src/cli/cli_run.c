@@ -82,11 +82,17 @@ int cli_run_check(const struct opts *o)
 	return -1;
 }
 
+/* The option --layers does not combine with yet, NULL when none is given. */
+static const char *cli_layers_refused(const struct opts *o)
+{
+	return o->depth > 1 || o->ndepths > 1 || o->depth_auto ? "-Q" :
+	       o->tui ? "-X" : o->sweep ? "--sweep" : o->qualify ? "--qualify" :
+	       o->fio_job ? "--fio-job" : o->replay ? "--replay" : NULL;
+}
+
 int cli_layers_check(const struct opts *o)
 {
-	const char *with = o->depth > 1 || o->ndepths > 1 || o->depth_auto ? "-Q" :
-			   o->tui ? "-X" : o->sweep ? "--sweep" : o->qualify ? "--qualify" :
-			   o->fio_job ? "--fio-job" : o->replay ? "--replay" : NULL;
+	const char *with = cli_layers_refused(o);
 
 	if (!o->layers || !with)
 		return -1;
@@ -116,6 +122,32 @@ static int run_layers_open(struct cli_run *r)
 			cli_msg("%s", msg);
 			return CLI_EXIT_PREPARE;
 		}
+	}
+	return 0;
+}
+
+/*
+ * --iostat without --layers or --no-layers tries the layers by itself where they measure
+ * (a plain run of one request at a time): its verdict then weighs them.
+ */
+static bool run_layers_auto(const struct opts *o)
+{
+	return o->iostat && !o->layers_set && !o->qualify_step && !o->sweep_grid &&
+	       !cli_layers_refused(o) && layers_built();
+}
+
+/* run_layers_open() saying nothing: 0, or -1 when a target's programs could not be had. */
+static int run_layers_open_quietly(struct cli_run *r)
+{
+	char msg[MSG_MAX];
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		tg->ltot = malloc(sizeof(*tg->ltot));
+		if (!tg->ltot || layers_open(&tg->lay, msg, sizeof(msg)))
+			return -1;
+		layer_tally_init(tg->ltot);
 	}
 	return 0;
 }
@@ -163,7 +195,7 @@ static int run_on_request(void *ctx, const struct sample *s, enum notice n)
 	if (r->rec)
 		cli_record_request(tg, s, n);
 	if (tg->iv_lat[0])
-		cli_iv_add(tg, s);
+		cli_iv_add(tg, s, n);
 	if (tg->ltot)
 		layer_tally_add(tg->ltot, s, n);
 	if (r->o->quiet)
@@ -418,6 +450,9 @@ static void run_release(struct cli_target *tg, int *fds, size_t *nfds)
 	free(tg->iv_lat[0]);
 	free(tg->iv_lat[1]);
 	tg->iv_lat[0] = tg->iv_lat[1] = NULL;
+	free(tg->iv_lay[0]);
+	free(tg->iv_lay[1]);
+	tg->iv_lay[0] = tg->iv_lay[1] = NULL;
 	if (tg->run)
 		pthread_mutex_destroy(&tg->iv_lock);
 }
@@ -953,6 +988,10 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		run_layers_close(&r);
 		free(r.tg);
 		return code;
+	}
+	if (!o->layers && run_layers_auto(o) && run_layers_open_quietly(&r)) {
+		run_layers_close(&r); /* not permitted or not there: the verdict says "inferred" */
+		r.layers_tried = true;
 	}
 	if (o->report && !grid && (report_fd = cli_report_create(o, &code)) < 0) {
 		run_layers_close(&r);

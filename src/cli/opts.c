@@ -624,8 +624,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		}
 		break;
 	case OPT_RESPONSE: o->response = true; break;
-	case OPT_LAYERS: o->layers = true; break;
-	case OPT_NO_LAYERS: o->layers = false; break;
+	case OPT_LAYERS: o->layers = o->layers_set = true; break;
+	case OPT_NO_LAYERS: o->layers = false; o->layers_set = true; break;
 	case OPT_QUALIFY:
 		if (!*arg) {
 			err_set(msg, msglen, 0, "--qualify needs a profile: db or a file");

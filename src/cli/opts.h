@@ -113,6 +113,8 @@ struct opts {
 	bool response;             /* --response: response-time percentiles in the summary */
 	bool layers;               /* --layers (--no-layers: false, the default): each request's
 				    * time in the kernel's layers, measured with eBPF */
+	bool layers_set;           /* --layers or --no-layers given (--iostat then does not try
+				    * them by itself) */
 	const char *listen;        /* --listen [ADDR:]PORT: the metrics endpoint, or NULL */
 	const char *prometheus;    /* --prometheus FILE.prom: node_exporter textfile, or NULL */
 	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */

@@ -33,14 +33,22 @@ int verdict_expect(const struct verdict_probe *p, const struct verdict_dev *d, d
 	out->pieces = chunk ? (unsigned)((p->size + chunk - 1) / chunk) : 1;
 	ws = p->write_share < 0 ? 0 : p->write_share > 1 ? 1 : p->write_share;
 	fc = p->flush && ws > 0 && d->write_cache != VERDICT_CACHE_THROUGH ? 1 : 0;
+	out->pieces_f = out->pieces;
+	/* --layers counted the block requests each request became (the kernel's split, not
+	 * sysfs's): those, where no flush of its own rides along */
+	if (p->layers_known && p->layer_pieces >= 1 && (ws == 0 || !p->flush)) {
+		out->pieces_f = p->layer_pieces;
+		out->pieces = (unsigned)lround(p->layer_pieces);
+		out->measured = true;
+	}
 	if (!isfinite(rate) || rate < 0)
 		rate = 0;
-	out->r_s = rate * (1 - ws) * out->pieces;
-	out->w_s = rate * ws * (out->pieces + fc);
+	out->r_s = rate * (1 - ws) * out->pieces_f;
+	out->w_s = rate * ws * (out->pieces_f + fc);
 	out->f_s = rate * ws * fc;
 	out->total = out->r_s + out->w_s;
-	out->per_request = (1 - ws) * out->pieces + ws * (out->pieces + fc);
-	out->own_aqu = (double)out->pieces * (p->depth ? p->depth : 1);
+	out->per_request = (1 - ws) * out->pieces_f + ws * (out->pieces_f + fc);
+	out->own_aqu = out->pieces_f * (p->depth ? p->depth : 1);
 	return 0;
 }
 
@@ -49,13 +57,54 @@ void verdict_hist_init(struct verdict_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* The device's own rules (saturated, depth, the probe's side) once nothing above it held. */
+static enum verdict_reason verdict_why_device(const struct verdict_hist *h, const struct verdict *v,
+					      double mean, bool in_device)
+{
+	bool at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
+			  v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
+
+	if (v->busy >= VERDICT_BUSY_SATURATED ||
+	    (v->aqu >= VERDICT_CEILING_AQU * v->own_aqu && in_device) ||
+	    (at_ceiling && v->aqu >= VERDICT_CEILING_AQU && in_device))
+		return VERDICT_DEVICE_SATURATED;
+	/* it waited throughout, the device had room: the depth is the limit when the device's
+	 * time is a fair part of each request; else the time went to the probe's own side (a
+	 * CPU wait measured says so; else inferred: its schedule, the file system) */
+	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
+		return VERDICT_DEPTH_LIMITED;
+	return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
+}
+
+/*
+ * With --layers: the requests' measured time in each layer. Half or more of it above the
+ * device in one layer names that layer; else the device's rules, with the device's measured
+ * share of the time deciding "in the device".
+ */
+static enum verdict_reason verdict_why_layers(const struct verdict_hist *h,
+					      const struct verdict *v)
+{
+	double total = v->submit_ns + v->throttle_ns + v->queue_ns + v->device_ns;
+	double share = VERDICT_LAYER_SHARE * total;
+
+	if (total <= 0) /* every measured request was served without the device */
+		return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
+	if (v->throttle_ns >= share)
+		return VERDICT_THROTTLED;
+	if (v->queue_ns >= share)
+		return VERDICT_QUEUED;
+	if (v->submit_ns >= share && !v->cpu_material)
+		return VERDICT_WAIT_ABOVE;
+	return verdict_why_device(h, v, total / 1e6,
+				  v->device_ns >= VERDICT_CEILING_DEV_SHARE * total);
+}
+
 /* Why the probe falls short, from the interval's numbers (v filled but for the reason). */
 static enum verdict_reason verdict_why(const struct verdict_hist *h, const struct verdict *v)
 {
 	double mean = v->mean_ns / 1e6;
 	/* the probe's own time per request but its measured CPU wait */
 	double above = fmax(0, v->mean_ns - v->cpu_req_ns) / 1e6;
-	bool at_ceiling, in_device = v->dev_ms >= VERDICT_CEILING_DEV_SHARE * mean;
 
 	if (v->stall_ns) /* one request held far longer than the rest: the window's shortfall */
 		return VERDICT_STALLED;
@@ -63,21 +112,12 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 		return v->busy >= VERDICT_BUSY_SATURATED ? VERDICT_DEVICE_SATURATED :
 		       v->cpu_material			 ? VERDICT_PROBE_CPU :
 							   VERDICT_WAIT_ABOVE;
+	if (v->layers_known) /* measured in the kernel: the layer that held the requests */
+		return verdict_why_layers(h, v);
 	if (above > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
 	    above - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
 		return VERDICT_WAIT_ABOVE;
-	at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
-		     v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
-	if (v->busy >= VERDICT_BUSY_SATURATED ||
-	    (v->aqu >= VERDICT_CEILING_AQU * v->own_aqu && in_device) ||
-	    (at_ceiling && v->aqu >= VERDICT_CEILING_AQU && in_device))
-		return VERDICT_DEVICE_SATURATED;
-	/* it waited throughout, the device had room: the depth is the limit when the device's
-	 * time is a fair part of each request; else the time went to the probe's own side (a
-	 * CPU quota shows as requests that take 20 x the device's: the probe was descheduled) */
-	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
-		return VERDICT_DEPTH_LIMITED;
-	return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
+	return verdict_why_device(h, v, mean, v->dev_ms >= VERDICT_CEILING_DEV_SHARE * mean);
 }
 
 /* Fill v's device numbers from d; returns false when there is no usable row. */
@@ -95,6 +135,8 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	v->expected = at_asked.total;
 	v->own = at_got.total;
 	v->pieces = at_asked.pieces;
+	v->pieces_mean = at_asked.pieces_f;
+	v->pieces_measured = at_asked.measured;
 	v->piece_bytes = verdict_piece_bytes(d);
 	v->piece_segments = d->max_segments &&
 			    v->piece_bytes == (uint64_t)d->max_segments * VERDICT_SEGMENT_BYTES &&
@@ -227,6 +269,22 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 	v->falls_short = v->asked > 0 && ns > 0 && done + slack < share * due;
 }
 
+/* The interval's measured layers (--layers) into v. */
+static void verdict_layers_in(const struct verdict_probe *p, struct verdict *v)
+{
+	v->inferred = p->layers_tried;
+	v->layers_known = p->layers_known && p->layers_requests > 0;
+	if (!v->layers_known)
+		return;
+	v->layers_requests = p->layers_requests;
+	v->layers_no_device = p->layers_no_device;
+	v->submit_ns = p->layer_ns[0];
+	v->throttle_ns = p->layer_ns[1];
+	v->queue_ns = p->layer_ns[2];
+	v->device_ns = p->layer_ns[3];
+	v->pieces_measured_mean = p->layer_pieces;
+}
+
 int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 		  const struct verdict_dev *dev, size_t ndev, struct verdict *out)
 {
@@ -248,6 +306,7 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 	out->throttled_ms_s = p->throttle_known && secs > 0 ? (double)p->throttled_ns / 1e6 / secs : 0;
 	out->host_some = p->host_some >= 0 ? p->host_some * 100 : -1;
 	out->host_short = p->host_some >= VERDICT_HOST_SOME_SHARE;
+	verdict_layers_in(p, out);
 	verdict_window_push(h, p, out->asked);
 	verdict_window(h, p, out);
 	h->was_short = out->falls_short;
@@ -297,6 +356,8 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_WAIT_ABOVE: return "wait above the device";
 	case VERDICT_PROBE_LIMITED: return "probe limited";
 	case VERDICT_PROBE_CPU: return "probe limited: CPU";
+	case VERDICT_THROTTLED: return "throttled above the device";
+	case VERDICT_QUEUED: return "queued";
 	case VERDICT_UNPACED: return "unpaced";
 	case VERDICT_NO_DEVICE: return "no device row";
 	case VERDICT_DEVICE_LESS: return "the device saw less";
@@ -378,6 +439,10 @@ static void put_dev(struct sbuf *sb, const struct verdict *v, double expected, b
 {
 	put_rate(sb, "dev ", v->dev_rate, "/s");
 	put_rate(sb, " (expected ", expected, ": ");
+	if (v->pieces_measured) {
+		sbuf_printf(sb, "%.2f pieces (measured) per request)", v->pieces_mean);
+		return;
+	}
 	sbuf_printf(sb, "%u piece%s", v->pieces, v->pieces == 1 ? "" : "s");
 	if (!brief && v->pieces > 1 && v->piece_bytes)
 		sbuf_printf(sb, " of %llu KiB (%s)", (unsigned long long)(v->piece_bytes >> 10),
@@ -391,6 +456,18 @@ static void put_queue(struct sbuf *sb, const struct verdict *v)
 		    v->own_aqu, v->await);
 	if (v->base_await > 0)
 		sbuf_printf(sb, " (first intervals %.2f ms)", v->base_await);
+}
+
+/* "24.6 ms of 25.0 ms<where>, device 61.0 us, busy 3 %": one layer's share, measured. */
+static void put_layer(struct sbuf *sb, const struct verdict *v, double ns, const char *where)
+{
+	double total = v->submit_ns + v->throttle_ns + v->queue_ns + v->device_ns;
+
+	put_time(sb, "", (uint64_t)ns);
+	put_time(sb, " of ", (uint64_t)total);
+	sbuf_puts(sb, where);
+	put_time(sb, ", device ", (uint64_t)v->device_ns);
+	sbuf_printf(sb, ", busy %.0f %%", v->busy);
 }
 
 /* " (host cpu some 38 %, its cgroup throttled 380 ms/s)": what was measured beside it. */
@@ -419,10 +496,22 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 	}
 	switch (v->reason) {
 	case VERDICT_WAIT_ABOVE:
+		if (v->layers_known) {
+			put_layer(sb, v, v->submit_ns, " in submit (file system, page cache, FUSE; "
+				  "measured)");
+			break;
+		}
 		put_time(sb, "probe mean ", (uint64_t)v->mean_ns);
-		sbuf_printf(sb, " against %.2f ms in the device per request (busy %.0f %%): "
+		sbuf_printf(sb, " against %.2f ms in the device per request (busy %.0f %%): %s"
 			    "throttling, file system, page cache, FUSE or network",
-			    v->dev_ms, v->busy);
+			    v->dev_ms, v->busy, v->inferred ? "inferred: " : "");
+		break;
+	case VERDICT_THROTTLED:
+		put_layer(sb, v, v->throttle_ns, " in the cgroup's throttle (measured)");
+		break;
+	case VERDICT_QUEUED:
+		put_layer(sb, v, v->queue_ns, " queued before the device (scheduler, tags, other "
+			  "I/O; measured)");
 		break;
 	case VERDICT_DEVICE_SATURATED:
 		sbuf_printf(sb, "busy %.0f %%", v->busy);
@@ -545,6 +634,19 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->inflight_ns = inflight_ns;
 	p->late_max_ns = 0;
 	verdict_probe_cpu(p, false, 0, false, 0, -1); /* unknown until the caller measures it */
+	verdict_probe_layers(p, p->layers_tried, 0, 0, NULL, 0);
+}
+
+void verdict_probe_layers(struct verdict_probe *p, bool tried, uint64_t requests,
+			  uint64_t no_device, const double layer_ns[4], double pieces)
+{
+	p->layers_tried = tried;
+	p->layers_known = requests > 0;
+	p->layers_requests = requests;
+	p->layers_no_device = no_device;
+	for (int i = 0; i < 4; i++)
+		p->layer_ns[i] = requests && layer_ns ? layer_ns[i] : 0;
+	p->layer_pieces = requests ? pieces : 0;
 }
 
 void verdict_probe_cpu(struct verdict_probe *p, bool known, uint64_t wait_ns, bool throttle_known,

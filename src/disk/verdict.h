@@ -195,6 +195,15 @@
  * server) then waits for a CPU too: its await rising alone is no queue.
  */
 #define VERDICT_HOST_SOME_SHARE 0.10
+/*
+ * With --layers (each request's time split in the kernel, measured): a
+ * shortfall whose requests spent at least half their time in one layer above
+ * the device is that layer's — "throttled above the device" (the cgroup's
+ * throttle), "queued" (the block layer's queue) or "wait above the device"
+ * (the submit path: file system, page cache, FUSE) — said with the measured
+ * times; measured pieces replace the ones computed from sysfs.
+ */
+#define VERDICT_LAYER_SHARE 0.5
 
 enum verdict_state {
 	VERDICT_NONE,
@@ -221,6 +230,10 @@ enum verdict_reason {
 				* keeps */
 	VERDICT_PROBE_CPU,     /* the probe waited for a CPU (VERDICT_CPU_SHARE, measured) and
 				* the device does not explain the shortfall */
+	VERDICT_THROTTLED,     /* --layers measured most of each request in the cgroup's
+				* throttle, before the block layer queued it */
+	VERDICT_QUEUED,        /* --layers measured most of it queued in the block layer, before
+				* the device was given it */
 };
 
 enum verdict_cache {
@@ -251,7 +264,24 @@ struct verdict_probe {
 	bool throttle_known;   /* its CPU cgroup has a quota account */
 	uint64_t throttled_ns; /* ... the time the group was throttled */
 	double host_some;      /* the host's PSI cpu "some" share of the interval; < 0 unknown */
+	/* --layers over the interval (measured in the kernel for the probe's own requests): */
+	bool layers_known;     /* some of its requests were measured */
+	uint64_t layers_requests; /* measured valid requests */
+	uint64_t layers_no_device; /* ... of them served without a block request */
+	double layer_ns[4];    /* mean submit, throttle, queue, device (of those with one) */
+	double layer_pieces;   /* mean block requests per request with one */
+	bool layers_tried;     /* the run asked for them but could not have them (inferred) */
 };
+
+/*
+ * The interval's --layers tally into p (plain numbers: this module reads
+ * nothing): requests measured, of them without a device request, the mean
+ * submit, throttle, queue and device ns and pieces of the others. tried: the
+ * run asked for the layers and could not have them (the verdict says
+ * "inferred"); with requests 0 nothing was measured.
+ */
+void verdict_probe_layers(struct verdict_probe *p, bool tried, uint64_t requests,
+			  uint64_t no_device, const double layer_ns[4], double pieces);
 
 /*
  * The interval's measured CPU wait into p (from cpuwait_read's delta, as plain
@@ -290,6 +320,8 @@ struct verdict_dev {
 /* Device requests per second the probe explains, per class. */
 struct verdict_expect {
 	unsigned pieces;       /* device requests per probe request */
+	double pieces_f;       /* ... unrounded (measured ones are a mean) */
+	bool measured;         /* pieces measured by --layers, not computed from sysfs */
 	double r_s, w_s, f_s;  /* at the rate given */
 	double total;          /* r_s + w_s: what iostat's r/s + w/s should show */
 	double per_request;    /* device reads + writes per probe request (mix-weighted) */
@@ -335,6 +367,9 @@ struct verdict {
 	double expected;       /* what the asked rate explains */
 	double own;            /* what the achieved rate explains */
 	unsigned pieces;
+	double pieces_mean;    /* pieces unrounded (a measured mean) */
+	bool pieces_measured;  /* counted by --layers, not computed from sysfs */
+	double pieces_measured_mean; /* --layers' mean this interval (also without a device row) */
 	uint64_t piece_bytes;  /* the largest request the device takes whole, 0 unknown */
 	bool piece_segments;   /* ... set by max_segments (else by max_sectors_kb) */
 	bool flush_counted;    /* a flush per write is in expected (and f/s) */
@@ -355,6 +390,11 @@ struct verdict {
 	double host_some;      /* the host's PSI cpu some, % of this interval; < 0 unknown */
 	bool host_short;       /* host_some >= VERDICT_HOST_SOME_SHARE */
 	uint64_t late_max_ns;  /* this interval's latest start */
+	/* --layers this interval (measured): means per request with a device request, ns */
+	bool layers_known;
+	double submit_ns, throttle_ns, queue_ns, device_ns;
+	uint64_t layers_requests, layers_no_device;
+	bool inferred;         /* the layers were asked for (--iostat) and could not be had */
 };
 
 /* One segment of a user buffer: a page. */
