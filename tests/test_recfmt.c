@@ -146,7 +146,7 @@ Test(recfmt, period_and_summary_exact)
 	stats_same(&ev->tally.valid, &tl->valid);
 	stats_same(&ev->tally.response, &tl->response);
 	sbuf_reset(&sb);
-	recfmt_summary(&sb, 0, 5, -EIO, "request failed: EIO", tl, &e, r, w);
+	recfmt_summary(&sb, 0, 5, -EIO, "request failed: EIO", tl, &e, r, w, NULL);
 	cr_assert_eq(read_all(&rd, &sb, ev, msg), 0, "%s", msg);
 	cr_assert_eq(ev->kind, REC_SUMMARY);
 	cr_assert_eq(ev->ret, -EIO);

@@ -938,3 +938,84 @@ Test(verdict, host_cpu_pressure_is_no_await_queue)
 	cr_assert_neq(v.state, VERDICT_QUEUE_BUILDING, "host short of CPU: %s",
 		      line(&v, buf, sizeof(buf)));
 }
+
+/* A probe with --layers measured over the interval: means of submit, throttle, queue, device. */
+static struct verdict_probe lprobe(double asked, double submit, double throttle, double queue,
+				   double device, double pieces)
+{
+	struct verdict_probe p = wprobe(asked, 4096, false);
+	double ns[4] = { submit, throttle, queue, device };
+
+	p.write_share = 0; /* reads */
+	verdict_probe_layers(&p, false, 40, 0, ns, pieces);
+	return p;
+}
+
+/* A cgroup v1 blkio throttle at 40 reads/s of a fast loop, measured here: 17.4 ms of 17.5 ms
+ * in the throttle, 52 us in the device. Inferred, it read "wait above the device"; measured,
+ * the layer is named with its share. */
+Test(verdict, a_measured_throttle_is_named)
+{
+	static const struct rec r = { 40, 60, 0.095, 74.0, 40, 0, 0, 0.05, 0.05, 0.002, 0, 17.5 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, lprobe(100, 16800, 17.4 * MS, 7250, 52200, 1), 1280, VERDICT_CACHE_BACK, &r, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.reason, VERDICT_THROTTLED, "%s", buf);
+	cr_assert(strstr(buf, "falls short: throttled above the device: got 40/s of 100 (-60 %), "
+			      "17.4 ms of 17.5 ms in the cgroup's throttle (measured), device "
+			      "52.2 us, busy 0 %"), "%s", buf);
+}
+
+/* Most of the time queued before the device (other I/O ahead of it in the scheduler). */
+Test(verdict, a_measured_queue_is_named)
+{
+	static const struct rec r = { 60, 40, 6.0, 9.0, 60, 0, 0, 6.0, 6.0, 0.4, 40, 6.3 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, lprobe(100, 20000, 0, 5.0 * MS, 1.2 * MS, 1), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_QUEUED, "%s", line(&v, buf, sizeof(buf)));
+	cr_assert(strstr(buf, "queued before the device"), "%s", buf);
+}
+
+/* Measured pieces replace sysfs's: a 4 MiB read the kernel cut in 4 (not the 8 that
+ * max_sectors_kb 512 suggests) is expected as 4 device requests. */
+Test(verdict, measured_pieces_replace_sysfs)
+{
+	struct verdict_probe p = lprobe(10, 10000, 0, 10000, 5 * MS, 4);
+	struct verdict_dev d = { "loop0", NULL, 512, VERDICT_CACHE_BACK, 0 };
+	struct verdict_expect e;
+
+	p.size = 4 << 20;
+	cr_assert_eq(verdict_expect(&p, &d, 10, &e), 0);
+	cr_assert(e.measured);
+	cr_assert_float_eq(e.r_s, 40, 1e-9);
+	p.layers_known = false;
+	cr_assert_eq(verdict_expect(&p, &d, 10, &e), 0);
+	cr_assert_not(e.measured);
+	cr_assert_float_eq(e.r_s, 80, 1e-9, "computed: 8 pieces of 512 KiB");
+}
+
+/* Where the layers were asked for and could not be had, "wait above the device" says it is
+ * inferred. */
+Test(verdict, wait_above_says_inferred_when_layers_failed)
+{
+	static const struct rec r = { 56, 44, 0.0622, 170.0, 56, 0, 0, 0.16, 0.16, 0.009, 1, 7.79 };
+	struct verdict_probe p = wprobe(100, 4096, false);
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_probe_layers(&p, true, 0, 0, NULL, 0);
+	verdict_hist_init(&h);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.reason, VERDICT_WAIT_ABOVE, "%s", buf);
+	cr_assert(strstr(buf, "(busy 1 %): inferred: throttling, file system"), "%s", buf);
+}

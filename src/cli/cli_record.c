@@ -235,7 +235,7 @@ void cli_record_end(struct cli_run *r, int code)
 			a = &tg->p->acct;
 			recorder_summary(r->rec, i, tg->ret, tg->msg, &a->total,
 					 a->cfg.split ? &a->read : NULL,
-					 a->cfg.split ? &a->write : NULL);
+					 a->cfg.split ? &a->write : NULL, tg->ltot);
 		}
 		recorder_end(r->rec, code);
 	}

@@ -41,6 +41,8 @@ struct rp_target {
 	struct tally group;          /* periods gathered for the next printed one (-P) */
 	unsigned grouped;
 	bool seen;                   /* a period or a summary of it was read */
+	bool have_layers;            /* the summary held --layers' tally */
+	struct layer_tally layers;
 	bool have_summary, split;
 	struct tally total;
 	struct stats read, write;
@@ -560,6 +562,8 @@ static void rp_event(struct replay *p, const struct rec_event *ev)
 		t->split = ev->split;
 		t->read = ev->read;
 		t->write = ev->write;
+		t->have_layers = ev->have_layers;
+		t->layers = ev->layers;
 		t->ret = ev->ret;
 		t->errors = ev->errors; /* the whole run's, the last partial period's too */
 		snprintf(t->msg, sizeof(t->msg), "%s", ev->text);
@@ -633,8 +637,9 @@ static int rp_conclude(struct replay *p, uint64_t real)
 			continue;
 		if (o->json) {
 			outw_json_sep(&p->out, &sb);
-			report_json_stat_rw(&sb, &t->rc, &t->total, real, true,
-					    split ? &t->read : NULL, split ? &t->write : NULL);
+			report_json_stat_layers(&sb, &t->rc, &t->total, real, true,
+						split ? &t->read : NULL, split ? &t->write : NULL,
+						t->have_layers ? &t->layers : NULL);
 			if (o->json_lines)
 				sbuf_putc(&sb, '\n');
 		} else if (o->batch) {
@@ -642,6 +647,8 @@ static int rp_conclude(struct replay *p, uint64_t real)
 		} else if (!(o->quiet && (o->print_count || o->print_interval)) && !t->steps) {
 			report_summary(&sb, &t->rc, &t->total, split ? &t->read : NULL,
 				       split ? &t->write : NULL);
+			if (t->have_layers)
+				report_layers(&sb, &t->layers);
 		}
 		rp_flush(p, &sb);
 	}

@@ -130,10 +130,10 @@ static int run_layers_open(struct cli_run *r)
  * --iostat without --layers or --no-layers tries the layers by itself where they measure
  * (a plain run of one request at a time): its verdict then weighs them.
  */
-static bool run_layers_auto(const struct opts *o)
+static bool run_layers_auto(const struct opts *o, const struct engine_ops *ops)
 {
 	return o->iostat && !o->layers_set && !o->qualify_step && !o->sweep_grid &&
-	       !cli_layers_refused(o) && layers_built();
+	       !cli_layers_refused(o) && ops && strcmp(ops->name, "null") && layers_built();
 }
 
 /* run_layers_open() saying nothing: 0, or -1 when a target's programs could not be had. */
@@ -989,7 +989,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		free(r.tg);
 		return code;
 	}
-	if (!o->layers && run_layers_auto(o) && run_layers_open_quietly(&r)) {
+	if (!o->layers && run_layers_auto(o, ops) && run_layers_open_quietly(&r)) {
 		run_layers_close(&r); /* not permitted or not there: the verdict says "inferred" */
 		r.layers_tried = true;
 	}

@@ -70,7 +70,8 @@
 	"                                 summary; raw lines gain their 4 percentiles (15-18)\n" \
 	"          -layers                where each request spent its time in the kernel\n" \
 	"                                 (submit, throttle, queue, device; eBPF, root):\n" \
-	"                                 a summary line, JSON layers (-no-layers: off)\n" \
+	"                                 a summary line, JSON layers; -iostat tries them\n" \
+	"                                 by itself for its verdict (-no-layers: off)\n" \
 	"          -iostat[=dev,...]      iostat -dx rows for the target's devices every second\n" \
 	"                                 (or every -P period), plus the named devices\n" \
 	"          -sweep[=rate,...|auto] step the asked rate (auto: from 8/s, doubling,\n" \

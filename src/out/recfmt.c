@@ -335,6 +335,14 @@ void recfmt_verdict(struct sbuf *sb, uint64_t seq, size_t i, const struct iostat
 		put_u64(sb, "cpu_throttled", p->throttled_ns);
 	if (p->host_some >= 0)
 		sbuf_printf(sb, ",\"host_cpu_some\":%.6f", p->host_some);
+	if (p->layers_tried)
+		sbuf_puts(sb, ",\"layers_tried\":true");
+	if (p->layers_known) /* --layers' means over the interval (absent: not measured) */
+		sbuf_printf(sb, ",\"layers\":{\"requests\":%" PRIu64 ",\"no_device\":%" PRIu64
+			    ",\"submit\":%.1f,\"throttle\":%.1f,\"queue\":%.1f,\"device\":%.1f,"
+			    "\"pieces\":%.4f}", p->layers_requests, p->layers_no_device,
+			    p->layer_ns[0], p->layer_ns[1], p->layer_ns[2], p->layer_ns[3],
+			    p->layer_pieces);
 	sbuf_putc(sb, '}');
 	put_str(sb, "state", verdict_state_text(v->state));
 	put_str(sb, "reason", verdict_reason_text(v->reason));
@@ -401,9 +409,21 @@ void recfmt_knee(struct sbuf *sb, size_t i, uint64_t real, bool grid, const char
 	put_close(sb);
 }
 
+/* "layers":{"requests":N,"pieces":N,"no_device":N,"submit":{stats},...}: a run's --layers. */
+static void put_layers(struct sbuf *sb, const struct layer_tally *lt)
+{
+	put_key(sb, "layers");
+	sbuf_printf(sb, "{\"requests\":%" PRIu64, lt->requests);
+	put_u64(sb, "pieces", lt->pieces);
+	put_u64(sb, "no_device", lt->no_device);
+	for (int l = 0; l < LAYERS_N; l++)
+		put_stats(sb, layer_name((enum layer)l), &lt->layer[l]);
+	sbuf_putc(sb, '}');
+}
+
 void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const char *msg,
 		    const struct tally *total, const struct rec_errors *e, const struct stats *read,
-		    const struct stats *write)
+		    const struct stats *write, const struct layer_tally *lt)
 {
 	char buf[32];
 
@@ -419,6 +439,8 @@ void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const cha
 		put_stats(sb, "read", read);
 		put_stats(sb, "write", write);
 	}
+	if (lt)
+		put_layers(sb, lt);
 	put_close(sb);
 }
 

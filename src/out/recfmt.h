@@ -18,6 +18,7 @@
 
 #include "account.h"
 #include "iostat.h"
+#include "layerstat.h"
 #include "sample.h"
 #include "sbuf.h"
 #include "sweep.h"
@@ -120,11 +121,12 @@ void recfmt_text(struct sbuf *sb, const char *type, long i, uint64_t real, int e
 /*
  * Target i's summary at the end: the probe's result ret (0 or -errno) and its
  * message, its whole tally, its failures by errno (e, NULL: none counted) and,
- * with -G, its reads and writes (NULL otherwise).
+ * with -G, its reads and writes (NULL otherwise), with --layers its layers'
+ * tally (NULL otherwise).
  */
 void recfmt_summary(struct sbuf *sb, size_t i, uint64_t real, int ret, const char *msg,
 		    const struct tally *total, const struct rec_errors *e, const struct stats *read,
-		    const struct stats *write);
+		    const struct stats *write, const struct layer_tally *lt);
 
 /*
  * --sweep: step k (0, 1, ... over the whole sweep or grid) of target i ended

@@ -425,13 +425,14 @@ void recorder_finish_periods(struct recorder *rc)
 }
 
 void recorder_summary(struct recorder *rc, size_t i, int ret, const char *msg,
-		      const struct tally *total, const struct stats *read, const struct stats *write)
+		      const struct tally *total, const struct stats *read, const struct stats *write,
+		      const struct layer_tally *lt)
 {
 	struct sbuf sb = SBUF_INIT;
 
 	pthread_mutex_lock(&rc->lock);
 	recfmt_summary(&sb, i, clock_realtime(), ret, msg, total,
-		       i < rc->n ? &rc->tgt[i].err_all : NULL, read, write);
+		       i < rc->n ? &rc->tgt[i].err_all : NULL, read, write, lt);
 	pthread_mutex_unlock(&rc->lock);
 	rec_queue(rc, &sb, true);
 	sbuf_free(&sb);

@@ -131,11 +131,13 @@ void recorder_knee(struct recorder *rc, size_t i, bool grid, const char *text, l
 
 /*
  * After the probes stopped: close every open period (cfg.period), then
- * target i's summary (recorder_summary, each in turn) and recorder_end.
+ * target i's summary (recorder_summary, each in turn: with -G its reads and
+ * writes, with --layers its layers' tally, else NULL) and recorder_end.
  */
 void recorder_finish_periods(struct recorder *rc);
 void recorder_summary(struct recorder *rc, size_t i, int ret, const char *msg,
-		      const struct tally *total, const struct stats *read, const struct stats *write);
+		      const struct tally *total, const struct stats *read, const struct stats *write,
+		      const struct layer_tally *lt);
 void recorder_end(struct recorder *rc, int code);
 
 /*

@@ -392,6 +392,41 @@ static void rr_request(struct rr *r, int o, struct rec_event *ev)
 	ev->notice = n < 0 ? NOTICE_NONE : (enum notice)n;
 }
 
+/* A summary's --layers tally ("layers", optional: absent when the run had none). */
+static void rr_layers(struct rr *r, int o, struct rec_event *ev)
+{
+	int l = jsonr_get(&r->rd->j, o, "layers");
+
+	ev->have_layers = l >= 0;
+	if (!ev->have_layers)
+		return;
+	layer_tally_init(&ev->layers);
+	ev->layers.requests = rr_u64(r, l, "requests");
+	ev->layers.pieces = rr_u64(r, l, "pieces");
+	ev->layers.no_device = rr_u64(r, l, "no_device");
+	for (int k = 0; k < LAYERS_N; k++)
+		rr_stats(r, l, layer_name((enum layer)k), &ev->layers.layer[k]);
+}
+
+/* A verdict's probe: its measured layers ("layers", optional: absent when not measured). */
+static void rr_probe_layers(struct rr *r, int p, struct verdict_probe *vp)
+{
+	static const char *const keys[4] = { "submit", "throttle", "queue", "device" };
+	int l = jsonr_get(&r->rd->j, p, "layers");
+	double ns[4];
+
+	vp->layers_tried = jsonr_get(&r->rd->j, p, "layers_tried") >= 0 &&
+			   rr_bool(r, p, "layers_tried");
+	if (l < 0) {
+		verdict_probe_layers(vp, vp->layers_tried, 0, 0, NULL, 0);
+		return;
+	}
+	for (int i = 0; i < 4; i++)
+		ns[i] = rr_dbl(r, l, keys[i]);
+	verdict_probe_layers(vp, vp->layers_tried, rr_u64(r, l, "requests"),
+			     rr_u64(r, l, "no_device"), ns, rr_dbl(r, l, "pieces"));
+}
+
 /* A verdict's probe: its measured CPU wait, each key optional (absent: unknown; older files). */
 static void rr_probe_cpu(struct rr *r, int p, struct verdict_probe *vp)
 {
@@ -402,6 +437,7 @@ static void rr_probe_cpu(struct rr *r, int p, struct verdict_probe *vp)
 	vp->throttled_ns = vp->throttle_known ? rr_u64(r, p, "cpu_throttled") : 0;
 	vp->host_some = jsonr_get(&r->rd->j, p, "host_cpu_some") >= 0 ?
 				rr_dbl(r, p, "host_cpu_some") : -1;
+	rr_probe_layers(r, p, vp);
 }
 
 static void rr_verdict(struct rr *r, int o, struct rec_event *ev)
@@ -522,6 +558,7 @@ static int rr_event(struct rr *r, int o, const char *type, struct rec_event *ev)
 			rr_stats(r, o, "read", &ev->read);
 			rr_stats(r, o, "write", &ev->write);
 		}
+		rr_layers(r, o, ev);
 	} else if (!strcmp(type, "step")) {
 		rr_step(r, o, ev);
 	} else if (!strcmp(type, "knee")) {
@@ -625,5 +662,7 @@ void recread_judge(struct verdict_hist *vh, struct verdict_probe *vp, const stru
 	vp->throttle_known = got->throttle_known;
 	vp->throttled_ns = got->throttled_ns;
 	vp->host_some = got->host_some;
+	verdict_probe_layers(vp, got->layers_tried, got->layers_requests, got->layers_no_device,
+			     got->layer_ns, got->layer_pieces);
 	verdict_judge(vh, vp, dev, ndev, v);
 }

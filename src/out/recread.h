@@ -16,6 +16,7 @@
 #include "account.h"
 #include "iostat.h"
 #include "jsonr.h"
+#include "layerstat.h"
 #include "msg.h"
 #include "recfmt.h"
 #include "sample.h"
@@ -41,6 +42,8 @@ struct rec_event {
 	struct rec_errors errors;   /* period */
 	bool split;                 /* summary: read and write are there (-G) */
 	struct stats read, write;
+	bool have_layers;           /* summary: --layers' tally is there */
+	struct layer_tally layers;
 	uint64_t hi, step, n;       /* skipped */
 	struct sample sample;       /* request */
 	enum notice notice;

@@ -132,7 +132,14 @@ PIECES=$(( (4096 + LIMIT - 1) / LIMIT ))
 RULE=max_sectors_kb
 [ $((SEGS * 4)) -lt "$SECT" ] && RULE=max_segments
 echo "# $N: max_segments $SEGS, max_sectors_kb $SECT: a 4 MiB read is $PIECES pieces of ${LIMIT} KiB"
+# measured: --iostat tries --layers by itself (root here): the pieces the kernel cut, counted
 probe --iostat -D -s 4m -S 32m -r 5 -w 3.5 -q "$L"
+check "4 MiB reads, layers measured: every verdict expects $PIECES.00 pieces (measured), as the kernel cut them" \
+	eval '[ "$(grep -Fc " $PIECES.00 pieces (measured) per request" "$OUT")" -ge 2 ] && ! grep -v " $PIECES.00 pieces (measured)" "$OUT" | grep -v "^layers avg: " | grep -q "pieces.* per request"'
+check "4 MiB reads, layers measured: the summary's measured pieces agree" \
+	out_has "^layers avg: .*; $PIECES\.00 pieces per request; 0 without a device request$"
+# computed from sysfs (--no-layers): the rule that cut them named
+probe --iostat --no-layers -D -s 4m -S 32m -r 5 -w 3.5 -q "$L"
 check "4 MiB reads: every verdict expects $PIECES pieces of $LIMIT KiB, says $RULE cut them (8 with 128 segments)" \
 	eval '[ "$(grep -Fc " $PIECES pieces of $LIMIT KiB ($RULE) per request" "$OUT")" -ge 2 ] && ! grep -v " $PIECES pieces" "$OUT" | grep -q "pieces.* per request"'
 check "4 MiB reads: rareq-sz ${LIMIT} kB in the device row" \

@@ -24,6 +24,21 @@ exec 7<>"$T_TMP/stdin.pipe" # --influx reads stdin: one that never ends
 # ioprobe_left PATTERN: pids of processes whose command line has PATTERN (the run's probes)
 ioprobe_left() { pgrep -f -- "^$IOPROBE .*$1\$" || true; }
 
+# stop_timed PID SIG: send SIG to PID, wait for its end (SIGKILL after 5 s, its kernel stack
+# said); DT is the ms from the signal to the end, RC its exit status.
+stop_timed() {
+	local t0
+	t0=$(now_ms)
+	kill -"$2" "$1"
+	if ! wait_exit "$1" 5; then
+		echo "# still running 5 s after SIG$2: $(tr '\n' ' ' <"/proc/$1/stack" 2>/dev/null)"
+		kill -KILL "$1"
+	fi
+	DT=$(($(now_ms) - t0))
+	wait "$1"
+	RC=$?
+}
+
 # hang_case NAME TARGET... -- ARGS...: start ioprobe ARGS TARGET... (stdout through a pipe
 # to cat), let it probe, hang the disk, wait until the request is in the FUSE server, then
 # SIGTERM. Sets RC, DT (ms from SIGTERM to exit) and CAT_DT (ms until the pipe reader saw
@@ -265,19 +280,14 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	if mkfs.ext4 -q -F "$DEV3" >/dev/null 2>&1 && mount "$DEV3" "$FS"; then
 		register_mount "$FS"
 		prep_hang() {
-			local pid t0
+			local pid
 			fault_ctl "$M3" "hang 1"
 			"$IOPROBE" -S 16m -c 3 -i 0.05 "$FS" >"$OUT" 2>"$ERR" &
 			pid=$!
 			FLEET_BG+=("$pid")
 			wait_fault "$M3" hung_now 1 10
 			sleep 0.3
-			t0=$(now_ms)
-			kill -TERM "$pid"
-			wait_exit "$pid" 5 || kill -KILL "$pid"
-			DT=$(($(now_ms) - t0))
-			wait "$pid"
-			RC=$?
+			stop_timed "$pid" TERM
 			check "stop while preparing on a hung disk: ends within 1 s (${DT} ms)" \
 				test "$DT" -le 1000
 			check "stop while preparing on a hung disk: exit 2, says the preparation was given up" \
@@ -312,14 +322,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 			fault_ctl "$M3" "hang 1"
 			sleep 0.5
 			t0=$(now_ms)
-			kill -"$sig" "$pid"
-			if ! wait_exit "$pid" 5; then
-				echo "# still running 5 s after SIG$sig: $(tr '\n' ' ' <"/proc/$pid/stack")"
-				kill -KILL "$pid"
-			fi
-			DT=$(($(now_ms) - t0))
-			wait "$pid"
-			RC=$?
+			stop_timed "$pid" "$sig"
 			wait_exit "$cat_pid" 5 || kill "$cat_pid"
 			CAT_DT=$(($(now_ms) - t0))
 			wait "$cat_pid" 2>/dev/null
@@ -351,7 +354,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 		## the disk answers, the file goes
 		printf 'qualify long\nstep long -w 20s -i 0\nrequire IOPS > 1\n' >"$T_TMP/long.prof"
 		qual_hang() {
-			local pid t0
+			local pid
 			fault_ctl "$M3" "hang 0"
 			"$IOPROBE" --qualify "$T_TMP/long.prof" -WWW -S 8m "$FS" >"$OUT" 2>"$ERR" &
 			pid=$!
@@ -360,12 +363,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 			sleep 1
 			fault_ctl "$M3" "hang 1"
 			sleep 0.5
-			t0=$(now_ms)
-			kill -INT "$pid"
-			wait_exit "$pid" 5 || kill -KILL "$pid"
-			DT=$(($(now_ms) - t0))
-			wait "$pid"
-			RC=$?
+			stop_timed "$pid" INT
 			check "--qualify on a hung directory, SIGINT: ends within 1 s (${DT} ms)" \
 				test "$DT" -le 1000
 			check "--qualify on a hung directory, SIGINT: exit 2, NOT RUN" \
