@@ -61,6 +61,10 @@ void verdict_hist_init(struct verdict_hist *h)
 static enum verdict_reason verdict_why_device(const struct verdict_hist *h, const struct verdict *v,
 					      double mean, bool in_device)
 {
+	/* the share of the window the probe waited on its requests, but for its measured CPU
+	 * wait inside them (a probe descheduled mid-request did not wait on the device) */
+	double waited = v->mean_ns > 0 ? v->probe_busy * fmax(0, v->mean_ns - v->cpu_req_ns) /
+						 v->mean_ns : v->probe_busy;
 	bool at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
 			  v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
 
@@ -71,7 +75,7 @@ static enum verdict_reason verdict_why_device(const struct verdict_hist *h, cons
 	/* it waited throughout, the device had room: the depth is the limit when the device's
 	 * time is a fair part of each request; else the time went to the probe's own side (a
 	 * CPU wait measured says so; else inferred: its schedule, the file system) */
-	if (v->probe_busy >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
+	if (waited >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
 		return VERDICT_DEPTH_LIMITED;
 	return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
 }
