@@ -160,7 +160,7 @@ struct cli_run {
 	bool iso_time;           /* S_TIME_FORMAT=ISO: block times as iostat -t prints them then */
 	size_t n;                /* targets, in the order given */
 	size_t ncpu;             /* online CPUs: more targets than that do not spin */
-	bool layers_tried;       /* --iostat tried --layers by itself and could not have them */
+	bool layers_tried;       /* --iostat without the layers measured: its reasons are inferred */
 	struct watchdog wd;      /* hang warnings, one control block per target */
 	uint64_t base;           /* when the first target's schedule starts (staggering) */
 	struct cli_target *tg;

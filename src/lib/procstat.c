@@ -76,6 +76,25 @@ int procstat_cpu_throttled(const char *text, uint64_t *ns)
 	return -ENOENT;
 }
 
+double procstat_cpu_quota(const char *quota_text, const char *period_text)
+{
+	long long q, p;
+	char max[4];
+
+	if (!period_text)
+		return -EINVAL;
+	if (!quota_text) { /* v2 cpu.max: "max PERIOD" or "QUOTA PERIOD" */
+		if (sscanf(period_text, "%3s", max) == 1 && !strcmp(max, "max"))
+			return 0;
+		if (sscanf(period_text, "%lld %lld", &q, &p) != 2 || q <= 0 || p <= 0)
+			return -EINVAL;
+		return (double)q / (double)p;
+	}
+	if (sscanf(quota_text, "%lld", &q) != 1 || sscanf(period_text, "%lld", &p) != 1 || p <= 0)
+		return -EINVAL;
+	return q < 0 ? 0 : (double)q / (double)p;
+}
+
 /* word is one of the comma-separated items of list[0..n). */
 static bool procstat_in_list(const char *list, size_t n, const char *word)
 {

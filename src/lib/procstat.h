@@ -34,6 +34,14 @@ int procstat_psi_some(const char *text, uint64_t *total_us);
 int procstat_cpu_throttled(const char *text, uint64_t *ns);
 
 /*
+ * The CPUs a group's CFS quota allows, from v2 cpu.max text ("max 100000" or
+ * "QUOTA PERIOD", quota_text NULL) or v1 cpu.cfs_quota_us and
+ * cpu.cfs_period_us texts ("-1" is no quota). 0 when there is no quota, or
+ * -EINVAL when malformed.
+ */
+double procstat_cpu_quota(const char *quota_text, const char *period_text);
+
+/*
  * /proc/PID/cgroup text: the path of the group of the v1 hierarchy that has
  * controller (e.g. "cpu"; one of a comma list such as "cpu,cpuacct"), or
  * with controller NULL the v2 group ("0::PATH"). Copies at most len bytes

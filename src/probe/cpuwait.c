@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "procstat.h"
 #include "readfile.h"
@@ -38,6 +39,35 @@ static void cpuwait_find_group(struct cpuwait *c, pid_t pid)
 		c->cpustat[0] = '\0';
 	free(cg);
 	free(mi);
+}
+
+double cpuwait_quota(void)
+{
+	struct cpuwait c;
+	char q[PATH_MAX + 32], per[PATH_MAX + 32];
+	char *qt = NULL, *pt;
+	size_t n;
+	int err;
+	double cpus;
+
+	cpuwait_find_group(&c, getpid()); /* .../cpu.stat: the files beside it */
+	n = strlen(c.cpustat);
+	if (n < 9)
+		return 0;
+	c.cpustat[n - 9] = '\0';
+	snprintf(q, sizeof(q), "%s/cpu.cfs_quota_us", c.cpustat);
+	snprintf(per, sizeof(per), "%s/cpu.cfs_period_us", c.cpustat);
+	pt = readfile_text(per, &err);
+	if (pt) {
+		qt = readfile_text(q, &err);
+	} else { /* v2 */
+		snprintf(per, sizeof(per), "%s/cpu.max", c.cpustat);
+		pt = readfile_text(per, &err);
+	}
+	cpus = pt ? procstat_cpu_quota(qt, pt) : 0;
+	free(qt);
+	free(pt);
+	return cpus > 0 ? cpus : 0;
 }
 
 /* Read a file and parse it with fn into *v; false when either fails. */

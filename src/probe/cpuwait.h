@@ -35,6 +35,13 @@ struct cpuwait {
 	uint64_t wait_ns, throttled_ns, host_some_us;
 };
 
+/*
+ * The CPUs the CPU cgroup of this process may use by its CFS quota (v1
+ * cpu.cfs_quota_us / cpu.cfs_period_us, v2 cpu.max), 0 when it has none or it
+ * cannot be read. Reads procfs and cgroupfs.
+ */
+double cpuwait_quota(void);
+
 /* Nothing watched yet. */
 void cpuwait_init(struct cpuwait *c);
 
