@@ -79,3 +79,14 @@ Test(procstat, cgroup_mount)
 	cr_assert_eq(procstat_cgroup_mount(mi, "blkio", out, sizeof(out)), -ENOENT);
 	cr_assert_eq(procstat_cgroup_mount(mi, "cpu", out, 8), -ENAMETOOLONG);
 }
+
+Test(procstat, cpu_quota)
+{
+	cr_assert_float_eq(procstat_cpu_quota("1500\n", "100000\n"), 0.015, 1e-12);
+	cr_assert_float_eq(procstat_cpu_quota("-1\n", "100000\n"), 0, 1e-12, "v1: no quota");
+	cr_assert_float_eq(procstat_cpu_quota(NULL, "200000 100000\n"), 2.0, 1e-12);
+	cr_assert_float_eq(procstat_cpu_quota(NULL, "max 100000\n"), 0, 1e-12, "v2: no quota");
+	cr_assert_lt(procstat_cpu_quota(NULL, "junk\n"), 0);
+	cr_assert_lt(procstat_cpu_quota("5\n", "0\n"), 0);
+	cr_assert_lt(procstat_cpu_quota("5\n", NULL), 0);
+}
