@@ -62,9 +62,12 @@ static enum verdict_reason verdict_why_device(const struct verdict_hist *h, cons
 					      double mean, bool in_device)
 {
 	/* the share of the window the probe waited on its requests, but for its measured CPU
-	 * wait inside them (a probe descheduled mid-request did not wait on the device) */
+	 * wait inside them (a probe descheduled mid-request did not wait on the device) ... */
 	double waited = v->mean_ns > 0 ? v->probe_busy * fmax(0, v->mean_ns - v->cpu_req_ns) /
 						 v->mean_ns : v->probe_busy;
+	/* ... and the share it waited for a CPU: a probe that did nothing but these two all the
+	 * window, mostly the first, is held by its depth */
+	double cpu = v->cpu_known ? fmin(1, v->cpu_ms_s / 1e3) : 0;
 	bool at_ceiling = h->periods >= 2 && h->ceiling > 0 &&
 			  v->dev_rate >= VERDICT_CEILING_SHARE * h->ceiling;
 
@@ -75,7 +78,8 @@ static enum verdict_reason verdict_why_device(const struct verdict_hist *h, cons
 	/* it waited throughout, the device had room: the depth is the limit when the device's
 	 * time is a fair part of each request; else the time went to the probe's own side (a
 	 * CPU wait measured says so; else inferred: its schedule, the file system) */
-	if (waited >= VERDICT_PROBE_WAITED && mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
+	if (waited + cpu >= VERDICT_PROBE_WAITED && waited >= cpu &&
+	    mean <= VERDICT_DEPTH_DEV_FACTOR * v->dev_ms)
 		return VERDICT_DEPTH_LIMITED;
 	return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
 }

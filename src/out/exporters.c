@@ -20,7 +20,6 @@
 #include "promfmt.h"
 #include "promproto.h"
 #include "readfile.h"
-#include "usage.h"
 
 bool exporters_wanted(const struct exporters_cfg *cfg)
 {
