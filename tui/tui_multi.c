@@ -346,67 +346,62 @@ static void ov_edit_key(struct ov *o, int ch)
 	}
 }
 
-static void ov_key(struct ov *o, int ch)
+/* A key while one target's screen is open: back to the overview, resize, quit, or its own. */
+static void ov_screen_key(struct ov *o, int ch)
 {
-	long page = (long)tui_ovp_fit_rows() > 0 ? (long)tui_ovp_fit_rows() : 1;
-	enum tui_action act;
-	char buf[160];
+	struct tui_peek p;
 
-	if (o->cur >= 0) {
-		struct tui_peek p;
-
-		tui_peek(o->tg[o->cur].t, clock_now(), &p);
-		if (tui_key_action(ch) == TUI_ACT_BACK && !p.help) { /* Esc closes the help first */
-			o->cur = -1;
-			ov_rows(o, clock_now());
-			clearok(curscr, TRUE);
-		} else if (ch == KEY_RESIZE) {
-			for (size_t i = 0; i < o->n; i++)
-				tui_relayout(o->tg[i].t);
-			ov_sticky(o, (size_t)o->cur);
-		} else if (tui_key_action(ch) == TUI_ACT_QUIT) {
-			o->quit = true;
-		} else {
-			tui_key(o->tg[o->cur].t, ch);
-		}
-		return;
-	}
-	o->dirty = true;
-	if (ch == KEY_RESIZE) {
+	tui_peek(o->tg[o->cur].t, clock_now(), &p);
+	if (tui_key_action(ch) == TUI_ACT_BACK && !p.help) { /* Esc closes the help first */
+		o->cur = -1;
+		ov_rows(o, clock_now());
+		clearok(curscr, TRUE);
+	} else if (ch == KEY_RESIZE) {
 		for (size_t i = 0; i < o->n; i++)
 			tui_relayout(o->tg[i].t);
-		return;
+		ov_sticky(o, (size_t)o->cur);
+	} else if (tui_key_action(ch) == TUI_ACT_QUIT) {
+		o->quit = true;
+	} else {
+		tui_key(o->tg[o->cur].t, ch);
 	}
-	if (o->editing) {
-		ov_edit_key(o, ch);
-		return;
-	}
-	act = tui_key_action_in(TUI_KEYS_OVERVIEW, ov_plain_key(ch));
-	if (o->help && act != TUI_ACT_QUIT && act != TUI_ACT_REDRAW) {
-		o->help = false; /* any key closes the help */
-		return;
-	}
-	if (ch >= '0' && ch <= '9') {
-		int i = tui_ov_digit(&o->acc, ch - '0', o->n);
+}
 
-		if (i >= 0)
-			ov_open(o, i);
-		return;
-	}
+/* The paging keys (Page Up/Down, Home, End); false for any other key. */
+static bool ov_page_key(struct ov *o, int ch)
+{
+	long page = (long)tui_ovp_fit_rows() > 0 ? (long)tui_ovp_fit_rows() : 1;
+
 	switch (ch) {
-	case KEY_PPAGE:
-		ov_move(o, -page);
-		return;
-	case KEY_NPAGE:
-		ov_move(o, page);
-		return;
-	case KEY_HOME:
-		ov_move(o, -(long)o->n);
-		return;
-	case KEY_END:
-		ov_move(o, (long)o->n);
+	case KEY_PPAGE: ov_move(o, -page); return true;
+	case KEY_NPAGE: ov_move(o, page); return true;
+	case KEY_HOME: ov_move(o, -(long)o->n); return true;
+	case KEY_END: ov_move(o, (long)o->n); return true;
+	}
+	return false;
+}
+
+/* The overview's display keys: the window (w) and the sort (s) cycled, each said. */
+static void ov_cycle_key(struct ov *o, enum tui_action act)
+{
+	char buf[160];
+
+	if (act == TUI_ACT_WINDOW) {
+		o->window = (enum tui_ov_window)((o->window + 1) % TUI_OV_NWINDOWS);
+		snprintf(buf, sizeof(buf), "p50, p99, max: %s", tui_ov_window_label(o->window));
+		ov_note(o, buf);
+		ov_rows(o, clock_now());
 		return;
 	}
+	o->sort = (enum tui_ov_sort)((o->sort + 1) % TUI_OV_NSORTS);
+	snprintf(buf, sizeof(buf), "sorted by %s", tui_ov_sort_name(o->sort));
+	ov_note(o, buf);
+	ov_reorder(o);
+}
+
+/* One action of the overview's key table. */
+static void ov_act(struct ov *o, enum tui_action act, int ch)
+{
 	switch (act) {
 	case TUI_ACT_QUIT:
 		o->quit = true;
@@ -436,16 +431,8 @@ static void ov_key(struct ov *o, int ch)
 		ov_probe_key(o, ch);
 		break;
 	case TUI_ACT_WINDOW:
-		o->window = (enum tui_ov_window)((o->window + 1) % TUI_OV_NWINDOWS);
-		snprintf(buf, sizeof(buf), "p50, p99, max: %s", tui_ov_window_label(o->window));
-		ov_note(o, buf);
-		ov_rows(o, clock_now());
-		break;
 	case TUI_ACT_SORT:
-		o->sort = (enum tui_ov_sort)((o->sort + 1) % TUI_OV_NSORTS);
-		snprintf(buf, sizeof(buf), "sorted by %s", tui_ov_sort_name(o->sort));
-		ov_note(o, buf);
-		ov_reorder(o);
+		ov_cycle_key(o, act);
 		break;
 	case TUI_ACT_FILTER:
 		o->editing = true;
@@ -461,6 +448,41 @@ static void ov_key(struct ov *o, int ch)
 		o->acc = 0;
 		break;
 	}
+}
+
+/* A key in the overview, or in the target's screen it has open. */
+static void ov_key(struct ov *o, int ch)
+{
+	enum tui_action act;
+
+	if (o->cur >= 0) {
+		ov_screen_key(o, ch);
+		return;
+	}
+	o->dirty = true;
+	if (ch == KEY_RESIZE) {
+		for (size_t i = 0; i < o->n; i++)
+			tui_relayout(o->tg[i].t);
+		return;
+	}
+	if (o->editing) {
+		ov_edit_key(o, ch);
+		return;
+	}
+	act = tui_key_action_in(TUI_KEYS_OVERVIEW, ov_plain_key(ch));
+	if (o->help && act != TUI_ACT_QUIT && act != TUI_ACT_REDRAW) {
+		o->help = false; /* any key closes the help */
+		return;
+	}
+	if (ch >= '0' && ch <= '9') {
+		int i = tui_ov_digit(&o->acc, ch - '0', o->n);
+
+		if (i >= 0)
+			ov_open(o, i);
+		return;
+	}
+	if (!ov_page_key(o, ch))
+		ov_act(o, act, ch);
 }
 
 /* ---- loop ------------------------------------------------------------------------------- */
