@@ -40,6 +40,7 @@ static void cli_on_signal(int sig)
 			restore();
 		_exit(CLI_EXIT_SIGNAL);
 	}
+	atomic_store(&cli_stop_at, clock_now()); /* clock_gettime: async-signal-safe */
 	cli_stop = 1;
 }
 

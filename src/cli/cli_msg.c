@@ -24,6 +24,7 @@
 #define CLI_MSG_PREFIX_LEN (sizeof(CLI_MSG_PREFIX) - 1)
 
 volatile sig_atomic_t cli_stop;
+_Atomic uint64_t cli_stop_at;
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */
 void (*volatile cli_view_emergency)(void);
 /* The last message said on stderr (--check repeats it in its UNKNOWN line). */

@@ -881,8 +881,9 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	struct cli_grid *grid = o->sweep_grid;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t ready;
-	int code, report_fd = -1;
-	bool wrote;
+	struct filechild *rep = NULL;
+	int code, recorded;
+	bool whole;
 
 	if (r.n > 1 && (code = run_check_same(o)) >= 0)
 		return code;
@@ -892,7 +893,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	if (o->report && !grid && (report_fd = cli_report_create(o, &code)) < 0) {
+	if (o->report && !grid && !(rep = cli_report_create(o, &code))) {
 		free(r.tg);
 		return code;
 	}
@@ -902,8 +903,8 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	} else if (o->record && (code = cli_record_open(&r))) {
 		outw_destroy(&r.out);
 		free(r.tg);
-		if (report_fd >= 0)
-			cli_report_drop(o, report_fd);
+		if (rep)
+			cli_report_drop(o, rep);
 		return code;
 	}
 	if (!o->tui)
@@ -921,14 +922,15 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = run_sweep(&r);
 	else
 		code = run_plain(&r, code);
-	wrote = r.rec && r.rec->wrote;
+	recorded = r.rec && r.rec->wrote;
 	if (grid && grid->rec) {
 		recorder_unwatch(r.rec); /* this cell's probes go; the grid's recording stays */
 		r.rec = NULL;            /* the grid ends it after its last cell */
 	} else if (r.rec) {
-		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
+		code = cli_record_end(&r, code, &whole); /* the probes stopped: summaries, closed */
+		recorded = whole ? recorded : -1;
 	}
-	code = cli_replay_report(o, report_fd, wrote, code); /* from the recording just closed */
+	code = cli_replay_report(o, rep, recorded, code); /* from the recording just closed */
 	run_watchdog_stop(&r);
 	cli_iostat_release(&r);
 	run_release_all(&r);

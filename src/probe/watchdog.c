@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +71,8 @@ static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_wa
 		if (null > STDERR_FILENO)
 			close(null);
 	}
+	/* nor any other of its descriptors (a --record pipe's write end: its EOF) */
+	syscall(SYS_close_range, STDERR_FILENO + 1, ~0u, 0);
 	signal(SIGINT, SIG_IGN); /* the parent handles the terminal's signals */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
