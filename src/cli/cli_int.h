@@ -280,10 +280,16 @@ int cli_replay(const struct opts *o);
  * the exit code (said). */
 int cli_replay_check_opts(const struct opts *o);
 
+/* The longest line a recording may have: a longer one is damage ("too long"). */
+#define CLI_RECIN_LINE_MAX (256u << 20)
+
 /* A recording being read (--replay, its view, a live run's --report). */
 struct cli_recin {
 	const char *path;
 	void *gz;                   /* gzFile (a plain file reads as it is) */
+	char *buf;                  /* what gzread gave and the lines have not taken yet */
+	size_t pos, len;            /* buf[pos..len) is still to be split into lines */
+	const volatile sig_atomic_t *stop; /* a stop ends the reading (NULL: read on) */
 	struct recread rd;          /* rd.h: the header, once read */
 	struct rec_event *ev;       /* the event of the last line read */
 	char damage[MSG_MAX + 1200];/* after cli_recin_read: what stopped it early, or "" */
@@ -295,6 +301,8 @@ int cli_recin_open(struct cli_recin *in, const char *path);
 /*
  * Read every line into events and hand each (the header first, as REC_HEADER) to
  * each(arg, ev), which returns -1 to go on or an exit code that stops the reading.
+ * When in->stop is set (looked at every line and every 64 KiB read) the reading ends:
+ * 0, said ("interrupted").
  * Returns -1 when the recording was read, to its end or to damage (a line damaged or
  * cut short, a compressed stream cut off: in->damage says which, for the caller to say
  * when it suits it); else the exit code — each's, or 2 said here: no recording (its first

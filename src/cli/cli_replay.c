@@ -729,6 +729,8 @@ static int rp_main(const struct opts *o, const char *path, struct filechild *rep
 			cli_report_drop(o, rep);
 		return code;
 	}
+	if (!report_only) /* a live run's own recording is read after its stop, whole */
+		p.in.stop = &cli_stop;
 	outw_init(&p.out, STDOUT_FILENO, o->json_lines);
 	code = rp_run(&p);
 	outw_destroy(&p.out);
