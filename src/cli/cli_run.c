@@ -424,7 +424,7 @@ static void run_watchdog_start(struct cli_run *r)
 		text[i] = sbuf_str(&pre[i]);
 	}
 	if (pre && text)
-		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text);
+		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text, cli_view_message);
 	for (size_t i = 0; pre && i < r->n; i++)
 		sbuf_free(&pre[i]);
 	free(pre);

@@ -4,14 +4,22 @@
  * child process, not a thread: a second thread would share the file table
  * and make every pread() take the kernel's slower, refcounted file lookup —
  * measured at +7 % on cached 4 KiB reads. The probe publishes the start of
- * the request in flight in a probe_ctl on a shared page.
+ * the request in flight in a probe_ctl on a shared page. A thread of the
+ * caller's looks every WATCHDOG_CHECK_NS whether that process still lives
+ * and starts a new one on the same page when it died (kill -9): a later hang
+ * is still warned about, and the death is said.
  */
 #ifndef IOPROBE_WATCHDOG_H
 #define IOPROBE_WATCHDOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "ticker.h"
+
+#define WATCHDOG_CHECK_NS 250000000ull /* how often the process is looked after */
 
 struct probe_ctl; /* probe.h: the probe publishes its request in flight there */
 
@@ -31,9 +39,15 @@ bool watchdog_due(struct watchdog_seen *w, uint64_t since, uint64_t now, uint64_
 
 struct watchdog {
 	struct probe_ctl *ctl; /* on a shared page: give ctl[i] to probe i (p->ctl) */
-	pid_t pid;             /* the child, or 0 when none runs */
+	_Atomic pid_t pid;     /* the child, or 0 when none runs */
 	void *page;            /* the shared mapping */
 	size_t len;            /* its length */
+	size_t n;              /* probes watched */
+	uint64_t first_warn;
+	char **prefix;         /* n copies: a new child warns as the first did */
+	void (*say)(const char *text); /* the child's death said (thread-safe; NULL: not said) */
+	struct ticker check;   /* looks after the child (WATCHDOG_CHECK_NS) */
+	bool checking;         /* check runs */
 };
 
 /*
@@ -47,13 +61,17 @@ int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix);
 /*
  * The same for n probes (several targets): w->ctl is an array of n control
  * blocks, probe i's warnings start with prefix[i] (the strings must outlive
- * the call only until it returns: the child has its own copy). Returns 0 or
- * -errno (then w->ctl is NULL).
+ * the call only until it returns: copies are kept). When the child dies
+ * before watchdog_stop (killed), a new one is started within
+ * WATCHDOG_CHECK_NS and say (may be NULL; called from the checking thread)
+ * hears "the hang watchdog (pid N) was killed by signal 9; started again
+ * (pid M)" — or, when none can be started, that hangs are no longer warned
+ * about. Returns 0 or -errno (then w->ctl is NULL).
  */
 int watchdog_start_n(struct watchdog *w, size_t n, uint64_t first_warn,
-		     const char *const *prefix);
+		     const char *const *prefix, void (*say)(const char *text));
 
-/* Stop the child and wait for it; release the shared page. Idempotent. */
+/* Stop looking after the child, stop it and wait for it; release the page. Idempotent. */
 void watchdog_stop(struct watchdog *w);
 
 #endif
