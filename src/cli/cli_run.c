@@ -502,7 +502,9 @@ static int run_conclude(struct cli_run *r, int code)
 			continue;
 		if (run_finishes(r, tg))
 			run_finish_one(r, tg);
-		if (tg->ret || tg->p->acct.total.failed)
+		if (tg->ret && !prober_started(tg->p))
+			c = CLI_EXIT_PREPARE; /* no probe process (no descriptor for its eventfd) */
+		else if (tg->ret || tg->p->acct.total.failed)
 			c = CLI_EXIT_RUNTIME;
 		code = c > code ? c : code;
 	}

@@ -57,6 +57,7 @@ struct prober_shm {
 	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
 	int wake_fd;
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
+	bool started;               /* the caller's: the last prober_run started its child */
 	char msg[MSG_MAX];
 	struct prober_rec rec_data[PROBER_RECS];
 	struct tally tally_data[PROBER_TALLIES];
@@ -342,6 +343,11 @@ static int prober_reap(struct prober_shm *m, pid_t pid, bool reaped, int status,
 	return m->result;
 }
 
+bool prober_started(struct probe *p)
+{
+	return prober_shm_of(p)->started;
+}
+
 int prober_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
 	       char *msg, size_t msglen)
 {
@@ -353,6 +359,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 
 	if (!p->ctl)
 		p->ctl = &m->ctl;
+	m->started = false;
 	m->stop = 0;
 	atomic_store(&m->state, PROBER_RUNNING);
 	atomic_store(&m->waiting, false);
@@ -373,6 +380,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 		return err_set(msg, msglen, -ECHILD, "cannot start the probe process: %s",
 			       strerror(-pid));
 	}
+	m->started = true;
 	for (;;) {
 		bool reaped;
 
