@@ -178,6 +178,12 @@ void cli_on_warn(void *ctx, const char *text);
 /* cli_run.c: the run of N >= 1 targets. */
 
 /*
+ * The probes' idle callback (ctx: a struct cli_target of a run): the run's hang watchdog
+ * looked after (watchdog_check: a killed one is started again, said).
+ */
+void cli_run_idle(void *ctx);
+
+/*
  * Options that do not combine with the targets given (--sweep with the view and several
  * targets; a plain number right after an option that names no file): -1 when o is fine,
  * else the exit code after the message.

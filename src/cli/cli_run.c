@@ -236,6 +236,13 @@ static bool run_says_failure(const struct cli_run *r)
 	return !(r->o->check && r->n == 1);
 }
 
+void cli_run_idle(void *ctx)
+{
+	struct cli_target *tg = ctx;
+
+	watchdog_check(&tg->run->wd); /* killed: a new one, said */
+}
+
 /* Probe tg until done, reading its records on this thread; its failure is said at once. */
 static void *run_target(void *arg)
 {
@@ -243,7 +250,7 @@ static void *run_target(void *arg)
 	struct cli_run *r = tg->run;
 	const struct opts *o = r->o;
 	struct probe_sink sink = { tg, run_on_request, run_on_period, run_on_burst_end,
-				   run_on_warn, run_on_skipped };
+				   run_on_warn, run_on_skipped, cli_run_idle };
 
 	clock_tighten_slack(); /* per thread; the probe's process inherits it */
 	if (r->n >= r->ncpu)
@@ -654,7 +661,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 			continue;
 		if (r->x || r->rec) { /* the exporters, the recorder beside the view: the tap */
 			tg->tap = (struct probe_sink){ tg, run_on_tap, NULL, NULL, NULL,
-						       run_on_skipped };
+						       run_on_skipped, NULL };
 			tg->p->tap = &tg->tap;
 		}
 		tg->rc.raw_target = false;
@@ -828,7 +835,7 @@ static int run_qualify_measure(struct cli_run *r, struct cli_target *tg,
 			       const struct view_ops *view, char *msg, size_t msglen)
 {
 	struct cli_qstep *q = tg->o.qualify_step;
-	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL, cli_run_idle };
 	struct devwatch *w = malloc(sizeof(*w));
 	char wmsg[MSG_MAX];
 	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size,

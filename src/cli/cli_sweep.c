@@ -112,7 +112,7 @@ int cli_sweep(struct cli_target *tg, char *msg, size_t msglen)
 	}
 	ret = cli_sweep_out(tg, &sb);
 	while (!ret && !cli_stop && sweep_run_step(&sr, &pc)) {
-		struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+		struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL, cli_run_idle };
 		struct verdict_dev devs[DEVWATCH_MAX];
 		struct sweep_row r;
 		char verdict[200];

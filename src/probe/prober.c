@@ -199,7 +199,7 @@ static _Noreturn void prober_child(struct prober_shm *m, pid_t parent,
 	struct probe_sink sink = { m, heard->request ? prober_on_request : NULL,
 				   heard->period ? prober_on_period : NULL,
 				   heard->burst_end ? prober_on_burst_end : NULL,
-				   prober_on_warn, heard->skipped ? prober_on_skipped : NULL };
+				   prober_on_warn, heard->skipped ? prober_on_skipped : NULL, NULL };
 	struct engine own;
 	int keep[2] = { p->engine->params.fd, m->wake_fd };
 	int ret;
@@ -407,6 +407,8 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 			ret = prober_gave_up(m, msg, msglen);
 			break;
 		}
+		if (sink->idle)
+			sink->idle(sink->ctx);
 		prober_sleep(m);
 	}
 	close(m->wake_fd);

@@ -58,8 +58,13 @@ static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_se
 	}
 }
 
+/*
+ * The child: every 100 ms a look at each probe's request in flight, until done or the parent
+ * is gone. death: SIGKILL it when the thread that forked it ends (only when that is the main
+ * thread: a target's thread ends before the run; getppid() tells the parent's end then).
+ */
 static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_warn,
-			   const char *const *prefix, pid_t parent)
+			   const char *const *prefix, pid_t parent, bool death)
 {
 	struct watchdog_seen *seen = calloc(n, sizeof(*seen));
 	int null = open("/dev/null", O_RDWR);
@@ -76,7 +81,8 @@ static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_wa
 	signal(SIGINT, SIG_IGN); /* the parent handles the terminal's signals */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (death)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	while (seen && !atomic_load(&pg->done) && getppid() == parent) {
 		struct timespec ts = { 0, 100000000L };
 
@@ -90,28 +96,37 @@ static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_wa
 /* Fork a child watching w's page; its pid, or -errno. */
 static pid_t watchdog_fork(struct watchdog *w)
 {
-	pid_t parent = getpid(), pid = fork();
+	pid_t parent = getpid();
+	bool main_thread = (pid_t)syscall(SYS_gettid) == parent;
+	pid_t pid = fork();
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
 		watchdog_child(w->page, w->n, w->first_warn, (const char *const *)w->prefix,
-			       parent);
+			       parent, main_thread);
 	return pid;
 }
 
-/* The checking thread: the child reaped when it died, a new one started, that said. */
-static void watchdog_check(void *arg)
+void watchdog_check(struct watchdog *w)
 {
-	struct watchdog *w = arg;
-	pid_t old = atomic_load(&w->pid), pid;
+	uint64_t now = clock_now();
+	pid_t old, pid;
 	char text[160];
 	int st;
 
-	if (old <= 0 || waitpid(old, &st, WNOHANG) != old)
+	if (!w->page || now - atomic_load(&w->checked) < WATCHDOG_CHECK_NS ||
+	    atomic_flag_test_and_set(&w->busy))
 		return;
+	atomic_store(&w->checked, now);
+	old = atomic_load(&w->pid);
+	if (old <= 0 || waitpid(old, &st, WNOHANG) != old) {
+		atomic_flag_clear(&w->busy);
+		return;
+	}
 	pid = watchdog_fork(w);
 	atomic_store(&w->pid, pid > 0 ? pid : 0);
+	atomic_flag_clear(&w->busy);
 	if (pid > 0)
 		snprintf(text, sizeof(text), "the hang watchdog (pid %d) %s %d; started again "
 			 "(pid %d)", (int)old, WIFSIGNALED(st) ? "was killed by signal" :
@@ -172,7 +187,7 @@ int watchdog_start_n(struct watchdog *w, size_t n, uint64_t first_warn,
 	}
 	w->ctl = pg->ctl;
 	atomic_store(&w->pid, pid);
-	w->checking = !ticker_start(&w->check, WATCHDOG_CHECK_NS, watchdog_check, w);
+	atomic_store(&w->checked, clock_now());
 	return 0;
 }
 
@@ -188,9 +203,8 @@ void watchdog_stop(struct watchdog *w)
 
 	if (!pg)
 		return;
-	if (w->checking)
-		ticker_stop(&w->check); /* first: it no longer reaps nor starts one */
-	w->checking = false;
+	while (atomic_flag_test_and_set(&w->busy))
+		; /* a watchdog_check still under way (the probes have ended: none comes after) */
 	atomic_store(&pg->done, 1);
 	pid = atomic_load(&w->pid);
 	if (pid > 0) {
@@ -203,4 +217,5 @@ void watchdog_stop(struct watchdog *w)
 	w->page = NULL;
 	w->ctl = NULL;
 	w->pid = 0;
+	atomic_flag_clear(&w->busy);
 }

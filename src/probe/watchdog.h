@@ -4,22 +4,22 @@
  * child process, not a thread: a second thread would share the file table
  * and make every pread() take the kernel's slower, refcounted file lookup —
  * measured at +7 % on cached 4 KiB reads. The probe publishes the start of
- * the request in flight in a probe_ctl on a shared page. A thread of the
- * caller's looks every WATCHDOG_CHECK_NS whether that process still lives
- * and starts a new one on the same page when it died (kill -9): a later hang
- * is still warned about, and the death is said.
+ * the request in flight in a probe_ctl on a shared page. The caller's
+ * threads that wait for the probes call watchdog_check (prober_run's idle
+ * callback: no thread of its own), which starts a new process on the same
+ * page when the first died (kill -9): a later hang is still warned about,
+ * and the death is said.
  */
 #ifndef IOPROBE_WATCHDOG_H
 #define IOPROBE_WATCHDOG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "ticker.h"
-
-#define WATCHDOG_CHECK_NS 250000000ull /* how often the process is looked after */
+#define WATCHDOG_CHECK_NS 250000000ull /* watchdog_check looks at most this often */
 
 struct probe_ctl; /* probe.h: the probe publishes its request in flight there */
 
@@ -46,8 +46,8 @@ struct watchdog {
 	uint64_t first_warn;
 	char **prefix;         /* n copies: a new child warns as the first did */
 	void (*say)(const char *text); /* the child's death said (thread-safe; NULL: not said) */
-	struct ticker check;   /* looks after the child (WATCHDOG_CHECK_NS) */
-	bool checking;         /* check runs */
+	_Atomic uint64_t checked; /* monotonic ns of the last watchdog_check look */
+	atomic_flag busy;      /* one watchdog_check at a time */
 };
 
 /*
@@ -61,17 +61,23 @@ int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix);
 /*
  * The same for n probes (several targets): w->ctl is an array of n control
  * blocks, probe i's warnings start with prefix[i] (the strings must outlive
- * the call only until it returns: copies are kept). When the child dies
- * before watchdog_stop (killed), a new one is started within
- * WATCHDOG_CHECK_NS and say (may be NULL; called from the checking thread)
- * hears "the hang watchdog (pid N) was killed by signal 9; started again
- * (pid M)" — or, when none can be started, that hangs are no longer warned
- * about. Returns 0 or -errno (then w->ctl is NULL).
+ * the call only until it returns: copies are kept); say (may be NULL) is
+ * what watchdog_check says. Returns 0 or -errno (then w->ctl is NULL).
  */
 int watchdog_start_n(struct watchdog *w, size_t n, uint64_t first_warn,
 		     const char *const *prefix, void (*say)(const char *text));
 
-/* Stop looking after the child, stop it and wait for it; release the page. Idempotent. */
+/*
+ * Look after the child (from any thread, often: it looks at most every
+ * WATCHDOG_CHECK_NS, one caller at a time, never waits): when it died before
+ * watchdog_stop (killed), a new one is started on the same page and say
+ * hears "the hang watchdog (pid N) was killed by signal 9; started again
+ * (pid M)" — or, when none can be started, that a hung request is no longer
+ * warned about. Not after watchdog_stop began.
+ */
+void watchdog_check(struct watchdog *w);
+
+/* Stop the child and wait for it; release the page (no watchdog_check runs). Idempotent. */
 void watchdog_stop(struct watchdog *w);
 
 #endif
