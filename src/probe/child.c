@@ -63,35 +63,48 @@ static int child_fd_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The grandchild of child_close_apart: keep only fds, close them, end. */
-static _Noreturn void child_closer(int *fds, size_t n)
+/*
+ * The grandchild of child_close_apart: keep only keep[0..n] (the caller's n descriptors and
+ * gate, the read end of a pipe whose write end the caller closes after its own copies), wait
+ * for gate's EOF, then close them all and end. Its closes come last: one before the
+ * caller's would leave the caller's the last reference.
+ */
+static _Noreturn void child_closer(int *keep, size_t n, int gate)
 {
-	qsort(fds, n, sizeof(*fds), child_fd_cmp);
+	char c;
+
+	qsort(keep, n + 1, sizeof(*keep), child_fd_cmp);
 	child_signals(getppid(), SIG_IGN, 0);
-	child_fds(fds, n);
-	for (size_t i = 0; i < n; i++)
-		close(fds[i]);
+	child_fds(keep, n + 1);
+	while (read(gate, &c, 1) < 0 && errno == EINTR)
+		;
+	for (size_t i = 0; i <= n; i++)
+		close(keep[i]);
 	_exit(0);
 }
 
 int child_close_apart(const int *fds, size_t n)
 {
-	int *copy = n ? malloc(n * sizeof(*copy)) : NULL;
-	int ret = 0, status;
-	pid_t pid;
+	int *copy = n ? malloc((n + 1) * sizeof(*copy)) : NULL;
+	int ret = 0, status, gate[2] = { -1, -1 };
+	pid_t pid = -1;
 
 	if (!n)
 		return 0;
-	if (copy)
+	if (copy && !pipe2(gate, O_CLOEXEC)) {
 		memcpy(copy, fds, n * sizeof(*copy));
-	pid = copy ? fork() : -1;
+		copy[n] = gate[0];
+		pid = fork();
+	}
 	if (pid < 0)
 		ret = copy ? -errno : -ENOMEM;
 	if (pid == 0) {
-		pid_t g = fork(); /* the closer is orphaned at once: init reaps it */
+		pid_t g;
 
+		close(gate[1]); /* the closer must see EOF once the caller's copy is gone */
+		g = fork();     /* the closer is orphaned at once: init reaps it */
 		if (g == 0)
-			child_closer(copy, n);
+			child_closer(copy, n, gate[0]);
 		_exit(g < 0 ? 1 : 0);
 	}
 	if (pid > 0) {
@@ -102,6 +115,10 @@ int child_close_apart(const int *fds, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		close(fds[i]);
+	if (gate[0] >= 0) {
+		close(gate[0]);
+		close(gate[1]); /* now the closer closes its copies, the last ones */
+	}
 	free(copy);
 	return ret;
 }
