@@ -82,6 +82,16 @@ sleep 0.3
 check "--record --report on a hung disk: the empty report removed once the disk answers" \
 	test ! -e "$MNT/b.html"
 
+## 2b. the probe's own target on that disk too (a directory): its request and the recording
+## hang together; both are given up 0.5 s after the signal, not one after the other
+hang_run_on() { P=$1; shift; hang_run "$@"; P=$T_TMP/probe; }
+hang_run_on "$MNT" TERM -i 10ms -S 4m --record "$MNT/d.jsonl" --record-requests
+check "probe and recording on the hung disk: SIGTERM ends the run within 1 s (${DT} ms)" \
+	test "$DT" -le 1000
+check "probe and recording on the hung disk: exit 3, both said" \
+	eval 'rc_is 3 && err_has "d.jsonl\": a request did not complete .*; the recording could not be finished$" && err_has "in flight \(hung [0-9.]+ s\) at the stop"'
+hang_released "$MNT" "probe and recording on the hung disk"
+
 ## 3. the disk hangs before the run: the recording's creation hangs; SIGINT gives it up
 fault_ctl "$M" "hang 1"
 "$IOPROBE" --engine=null -i 10ms -q --record "$MNT/c.jsonl" "$P" >"$OUT" 2>"$ERR" &
