@@ -175,13 +175,13 @@ extern bool cli_check_wanted;
 /* The probe's warn callback: one message on stderr, ctx unused (cli_msg.c). */
 void cli_on_warn(void *ctx, const char *text);
 
-/* cli_run.c: the run of N >= 1 targets. */
-
 /*
  * The probes' idle callback (ctx: a struct cli_target of a run): the run's hang watchdog
- * looked after (watchdog_check: a killed one is started again, said).
+ * looked after (watchdog_check: a killed one is started again, said; cli_msg.c).
  */
 void cli_run_idle(void *ctx);
+
+/* cli_run.c: the run of N >= 1 targets. */
 
 /*
  * Options that do not combine with the targets given (--sweep with the view and several

@@ -1,7 +1,8 @@
 /*
  * cli_msg: what every part of the command-line front end needs and nothing of
- * the run: the "ioprobe: " messages, the stop flag, the exit code of an output
- * error, the view's emergency restore. A leaf: it calls no other cli*.c file,
+ * the run: the "ioprobe: " messages, the stop flag (and its time), the exit code
+ * of an output error, the view's emergency restore, the probes' warn and idle
+ * callbacks (the idle one looks after the run's hang watchdog). A leaf: it calls no other cli*.c file,
  * so the parts below cli.c never call back up into it.
  */
 #include "config.h"
@@ -65,6 +66,13 @@ void cli_on_warn(void *ctx, const char *text)
 {
 	(void)ctx;
 	cli_msg("%s", text);
+}
+
+void cli_run_idle(void *ctx)
+{
+	struct cli_target *tg = ctx;
+
+	watchdog_check(&tg->run->wd); /* killed: a new one, said */
 }
 
 void cli_view_message(const char *text)

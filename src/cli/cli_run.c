@@ -236,13 +236,6 @@ static bool run_says_failure(const struct cli_run *r)
 	return !(r->o->check && r->n == 1);
 }
 
-void cli_run_idle(void *ctx)
-{
-	struct cli_target *tg = ctx;
-
-	watchdog_check(&tg->run->wd); /* killed: a new one, said */
-}
-
 /* Probe tg until done, reading its records on this thread; its failure is said at once. */
 static void *run_target(void *arg)
 {
