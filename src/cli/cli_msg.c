@@ -2,8 +2,9 @@
  * cli_msg: what every part of the command-line front end needs and nothing of
  * the run: the "ioprobe: " messages, the stop flag (and its time), the exit code
  * of an output error, the view's emergency restore, the probes' warn and idle
- * callbacks (the idle one looks after the run's hang watchdog). A leaf: it calls no other cli*.c file,
- * so the parts below cli.c never call back up into it.
+ * callbacks (the idle one looks after the run's hang watchdog). A leaf: it
+ * calls no other cli*.c file, so the parts below cli.c never call back up
+ * into it.
  */
 #include "config.h"
 
