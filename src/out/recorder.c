@@ -147,7 +147,7 @@ static void *rec_writer(void *arg)
 	sigset_t all;
 	int ret;
 
-	/* the run's signals go to other threads: zlib does not retry a write cut by EINTR */
+	/* the run's signals go to other threads (the waits on the file's process poll) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	while (!done) {
