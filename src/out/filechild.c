@@ -27,6 +27,14 @@ struct fc_answer {
 	int err;  /* errno (positive), or 0 */
 };
 
+/* The child's end: its pipes closed first (a process ends with no descriptor of ours). */
+static _Noreturn void fc_exit(int rfd, int wfd, int code)
+{
+	close(rfd);
+	close(wfd);
+	_exit(code);
+}
+
 static void fc_say(int fd, int step, int err)
 {
 	struct fc_answer a = { step, err };
@@ -66,22 +74,23 @@ static _Noreturn void fc_child(const struct filechild_cfg *cfg, int rfd, int wfd
 	int fd, err = 0;
 
 	if (child_signals(parent, SIG_IGN, 0))
-		_exit(1);
+		fc_exit(rfd, wfd, 1);
 	child_fds(keep, 2);
 	fd = open(cfg->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fc_say(wfd, FC_CREATE, errno);
-		_exit(0);
+		fc_exit(rfd, wfd, 0);
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
 		fc_say(wfd, FC_NOTREG, 0);
-		_exit(0);
+		fc_exit(rfd, wfd, 0);
 	}
 	if (cfg->gz && !(gz = gzdopen(fd, "wb"))) {
 		close(fd);
 		unlink(cfg->path);
 		fc_say(wfd, FC_GZ, 0);
-		_exit(0);
+		fc_exit(rfd, wfd, 0);
 	}
 	fc_say(wfd, FC_OPENED, 0);
 	for (;;) {
@@ -101,7 +110,7 @@ static _Noreturn void fc_child(const struct filechild_cfg *cfg, int rfd, int wfd
 	if (!any || (err && cfg->unlink_failed))
 		unlink(cfg->path); /* ours: created O_EXCL above */
 	fc_say(wfd, FC_DONE, 0);
-	_exit(0);
+	fc_exit(rfd, wfd, 0);
 }
 
 /* Has the stop come cfg.grace ago (counted from the signal when known, else from now)? */

@@ -142,7 +142,7 @@ void recorder_unwatch(struct recorder *rc)
 static void *rec_writer(void *arg)
 {
 	struct recorder *rc = arg;
-	struct sbuf batch = SBUF_INIT, swap;
+	struct sbuf *batch = &rc->batch, swap;
 	bool done = false;
 	sigset_t all;
 	int ret;
@@ -167,21 +167,21 @@ static void *rec_writer(void *arg)
 		}
 		done = rc->stopping;
 		swap = rc->pending;
-		rc->pending = batch;
-		batch = swap;
+		rc->pending = *batch;
+		*batch = swap;
 		if (rc->dropped && !rc->dropped_said) {
 			rc->dropped_said = true;
 			rec_say(rc, "--record: %s: the file does not keep up; lines are dropped",
 				rc->cfg.path);
 		}
 		pthread_mutex_unlock(&rc->out_lock);
-		if (!rc->failed && batch.len && (ret = filechild_write(&rc->fc, batch.buf, batch.len)))
+		if (!rc->failed && batch->len && (ret = filechild_write(&rc->fc, batch->buf, batch->len)))
 			rec_failed(rc, ret);
 		else if (!rc->failed && (ret = filechild_failed(&rc->fc)))
 			rec_failed(rc, ret);
-		sbuf_reset(&batch);
+		sbuf_reset(batch);
 	}
-	sbuf_free(&batch);
+	sbuf_free(batch);
 	if ((ret = filechild_close(&rc->fc)))
 		rec_failed(rc, ret);
 	return NULL;
@@ -430,6 +430,7 @@ int recorder_close(struct recorder *rc)
 	}
 	rc->open = false;
 	sbuf_free(&rc->pending);
+	sbuf_free(&rc->batch);
 	free(rc->tgt);
 	rc->tgt = NULL;
 	pthread_mutex_destroy(&rc->lock);

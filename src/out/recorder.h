@@ -67,6 +67,7 @@ struct recorder {
 	pthread_mutex_t out_lock;  /* guards pending, stopping, dropped */
 	pthread_cond_t wake;
 	struct sbuf pending;
+	struct sbuf batch;         /* the writer's: what it hands to the file's process now */
 	bool stopping, writer_started, failed, dropped_said;
 	uint64_t dropped;          /* lines dropped (pending full) */
 	pthread_t writer;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,7 @@ static _Noreturn void child_closer(int *keep, size_t n, int gate)
 		;
 	for (size_t i = 0; i <= n; i++)
 		close(keep[i]);
+	free(keep);
 	_exit(0);
 }
 
@@ -105,6 +107,10 @@ int child_close_apart(const int *fds, size_t n)
 		g = fork();     /* the closer is orphaned at once: init reaps it */
 		if (g == 0)
 			child_closer(copy, n, gate[0]);
+		for (size_t i = 0; i < n; i++) /* the closer and the caller hold theirs */
+			close(fds[i]);
+		close(gate[0]);
+		free(copy);
 		_exit(g < 0 ? 1 : 0);
 	}
 	if (pid > 0) {
@@ -136,6 +142,7 @@ static _Noreturn void child_call_child(int (*fn)(void *, char *, size_t), void *
 {
 	static struct child_answer a; /* the child's own copy; large */
 	int *all = malloc((nkeep + 1) * sizeof(*all));
+	bool ok;
 
 	if (child_signals(parent, SIG_IGN, SIGKILL) || !all)
 		_exit(1);
@@ -143,11 +150,12 @@ static _Noreturn void child_call_child(int (*fn)(void *, char *, size_t), void *
 	all[nkeep] = wfd;
 	qsort(all, nkeep + 1, sizeof(*all), child_fd_cmp);
 	child_fds(all, nkeep + 1);
+	free(all);
 	a.ret = fn(arg, a.msg, sizeof(a.msg));
 	memcpy(a.arg, arg, argsize);
-	if (write(wfd, &a, sizeof(a)) != (ssize_t)sizeof(a))
-		_exit(1);
-	_exit(0);
+	ok = write(wfd, &a, sizeof(a)) == (ssize_t)sizeof(a);
+	syscall(SYS_close_range, 3, ~0u, 0); /* what fn left open, and wfd: as _exit would */
+	_exit(ok ? 0 : 1);
 }
 
 /* Read the child's answer from rfd until it comes, the child dies, or the grace runs out. */
