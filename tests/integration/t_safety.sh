@@ -313,7 +313,8 @@ if [ -e /dev/loop-control ]; then
 	check "ulimit -n 4 with --iostat: exit 2 with a clear message" \
 		eval 'rc_is 2 && err_has "^ioprobe: cannot prepare $IL: socketpair: Too many open files$"'
 fi
-# out of descriptors at the second target's probe (its eventfd): a preparation failure, exit
+# out of descriptors at the second target's probe (its eventfd; the first runs for 1 s, holding
+# its own): a preparation failure, exit
 # 2 (it was 3, as if a request had failed)
 G1=$T_TMP/fd1 G2=$T_TMP/fd2
 head -c 1048576 /dev/zero >"$G1"
@@ -322,7 +323,7 @@ head -c 1048576 /dev/zero >"$G2"
 	fd=${fd##*/}
 	[ "$fd" -gt 2 ] && eval "exec $fd>&-"
   done
-  ulimit -n 6; exec "$IOPROBE" -c 2 -i 0 -q "$G1" "$G2" ) >"$OUT" 2>"$ERR"
+  ulimit -n 6; exec "$IOPROBE" -c 5 -i 0.2 -q "$G1" "$G2" ) >"$OUT" 2>"$ERR"
 RC=$?
 check "ulimit -n 6, two targets: the probe's eventfd fails, exit 2 with a clear message" \
 	eval 'rc_is 2 && err_has "cannot start the probe: eventfd: Too many open files$"'
