@@ -189,7 +189,7 @@ wait_lines "$OUT" "request=2 " 1 10
 wd=$(watchdog_of "$pid")
 check "watchdog: its process found (${wd:-none})" test -n "$wd"
 [ -n "$wd" ] && kill -KILL "$wd"
-sleep 0.6
+for _ in $(seq 300); do grep -q 'started again' "$ERR" && break; sleep 0.01; done
 wd2=$(watchdog_of "$pid")
 check "watchdog killed: its death said, a new one started" \
 	eval '[ -s "$ERR" ] && err_has "^ioprobe: the hang watchdog \(pid $wd\) was killed by signal 9; started again \(pid [0-9]+\)$"'
