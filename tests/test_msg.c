@@ -51,3 +51,20 @@ Test(msg, tiny_buffer_keeps_the_end)
 	err_set(msg, sizeof(msg), -1, "%s", "0123456789");
 	cr_assert_str_eq(msg, "6789");
 }
+
+Test(msg, errno_names_read_back)
+{
+	char buf[32];
+
+	cr_assert_eq(errno_from_name("EIO"), EIO);
+	cr_assert_eq(errno_from_name("ENOSPC"), ENOSPC);
+	cr_assert_eq(errno_from_name(errno_name(-200, buf, sizeof(buf))), 200);
+	cr_assert_eq(errno_from_name("E5"), 0); /* 5 has a name: EIO */
+	cr_assert_eq(errno_from_name("E0"), 0);
+	cr_assert_eq(errno_from_name("E4096"), 0);
+	cr_assert_eq(errno_from_name("X1"), 0);
+	cr_assert_eq(errno_from_name("EIOX"), 0);
+	cr_assert_eq(errno_from_name(""), 0);
+	for (int k = 1; k < ERRNO_NAME_MAX; k++)
+		cr_assert_eq(errno_from_name(errno_name(-k, buf, sizeof(buf))), k, "errno %d", k);
+}

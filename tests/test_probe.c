@@ -120,7 +120,8 @@ TestSuite(probe, .init = setup, .fini = teardown);
 static int run(const struct engine_ops *ops, const char *arg, struct probe_cfg *cfg, bool ctl)
 {
 	struct engine_params ep = { .fd = -1, .buf = fx->buf, .buf_len = 4096, .arg = arg };
-	struct probe_sink sink = { fx, on_request, on_period, on_burst_end, on_warn, on_skipped };
+	struct probe_sink sink = { fx, on_request, on_period, on_burst_end, on_warn, on_skipped,
+				   NULL };
 	static volatile sig_atomic_t stop;
 	char msg[512] = "";
 	int ret;

@@ -74,7 +74,7 @@ Test(prober, every_sample_in_order_periods_with_tallies_totals_shared)
 {
 	struct nullprobe *f = fx_new(20001, 0, 1000, NULL, 1); /* 1 warmup + 20 periods */
 	struct heard h = { .expect = 1, .pid = getpid() };
-	struct probe_sink sink = { &h, on_request, on_period, NULL, NULL, NULL };
+	struct probe_sink sink = { &h, on_request, on_period, NULL, NULL, NULL, NULL };
 	char msg[MSG_MAX] = "";
 
 	cr_assert_eq(prober_run(f->p, &sink, &no_stop, msg, sizeof(msg)), 0, "%s", msg);
@@ -92,7 +92,7 @@ Test(prober, a_sink_error_ends_the_run_with_it)
 {
 	struct nullprobe *f = fx_new(0, 1000000, 0, NULL, 1);
 	struct heard h = { .expect = 1, .fail_at = 5, .pid = getpid() };
-	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
+	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL, NULL };
 	char msg[MSG_MAX] = "";
 
 	cr_assert_eq(prober_run(f->p, &sink, &no_stop, msg, sizeof(msg)), -EPIPE);
@@ -104,7 +104,7 @@ Test(prober, a_stop_ends_a_sleeping_probe_at_once)
 {
 	struct nullprobe *f = fx_new(0, 10000000000ull, 0, NULL, 1); /* one request per 10 s */
 	struct heard h = { .expect = 1, .pid = getpid() };
-	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
+	struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL, NULL };
 	static volatile sig_atomic_t stop = 1; /* set before the run: the first sleep is cut */
 	char msg[MSG_MAX] = "";
 	uint64_t t0 = clock_now();
@@ -127,7 +127,7 @@ Test(prober, a_request_that_never_returns_is_given_up_after_the_grace)
 	for (unsigned depth = 1; depth <= 8; depth += 7) {
 		struct nullprobe *f = fx_new(0, 1000000, 0, "1h", depth); /* each request: 1 hour */
 		struct heard h = { .expect = 1, .pid = getpid() };
-		struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL };
+		struct probe_sink sink = { &h, on_request, NULL, NULL, NULL, NULL, NULL };
 		struct sigaction sa = { .sa_handler = on_alarm };
 		char msg[MSG_MAX] = "";
 		uint64_t t0 = clock_now(), dt;

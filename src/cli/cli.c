@@ -40,6 +40,7 @@ static void cli_on_signal(int sig)
 			restore();
 		_exit(CLI_EXIT_SIGNAL);
 	}
+	atomic_store(&cli_stop_at, clock_now()); /* clock_gettime: async-signal-safe */
 	cli_stop = 1;
 }
 
@@ -268,8 +269,10 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 		cli_signals(); /* the view's stop flag: every stop signal ends it */
 		return cli_replay_view(&o, tui);
 	}
-	if (o.replay)
+	if (o.replay) {
+		cli_signals(); /* a stop ends the reading: what was replayed, and exit 0 */
 		return cli_replay(&o);
+	}
 	if ((code = cli_fleet_setup(&o)) >= 0)
 		return code;
 	code = CLI_EXIT_OK;

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include "child.h"
 #include "cpuwait.h"
 #include "engine.h"
+#include "filechild.h"
 #include "htmlreport.h"
 #include "msg.h"
 #include "opts.h"
@@ -47,6 +49,8 @@ struct watchdog;
 
 /* Set by SIGINT/TERM/HUP (a second one exits 4): every probe's stop flag. */
 extern volatile sig_atomic_t cli_stop;
+/* Monotonic ns the first stop signal came (0 before): a file's process is given up from it. */
+extern _Atomic uint64_t cli_stop_at;
 
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */
 extern void (*volatile cli_view_emergency)(void);
@@ -178,6 +182,12 @@ extern bool cli_check_wanted;
 /* The probe's warn callback: one message on stderr, ctx unused (cli_msg.c). */
 void cli_on_warn(void *ctx, const char *text);
 
+/*
+ * The probes' idle callback (ctx: a struct cli_target of a run): the run's hang watchdog
+ * looked after (watchdog_check: a killed one is started again, said; cli_msg.c).
+ */
+void cli_run_idle(void *ctx);
+
 /* cli_run.c: the run of N >= 1 targets. */
 
 /*
@@ -258,16 +268,21 @@ uint64_t cli_record_step(struct cli_target *tg, const struct sweep_row *r, const
 /* --sweep's conclusions (the lines after the table) and the knee's step number (-1 none). */
 void cli_record_knee(struct cli_target *tg, const char *text, long knee);
 
-/* After the probes: the last periods, the summaries and the exit code; the file closed. */
-void cli_record_end(struct cli_run *r, int code);
+/*
+ * After the probes: the last periods, the summaries and the exit code; the file closed
+ * (given up 0.5 s after a stop when its disk hangs). Returns code, or when the recording
+ * could not be finished (said) 3 for a code of 0; *whole tells whether it was.
+ */
+int cli_record_end(struct cli_run *r, int code, bool *whole);
 
 /*
  * A grid's recording after its last cell: the conclusions (text, the best point's and
- * the limit's step numbers, -1 none), the exit code; closed and freed. Returns whether
- * a header was written (there is something to replay).
+ * the limit's step numbers, -1 none), the exit code; closed and freed. Returns code as
+ * cli_record_end does; *recorded: 1 a header was written (there is something to replay),
+ * 0 none, -1 the recording could not be finished.
  */
-bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
-			 int code);
+int cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
+			int code, int *recorded);
 
 /*
  * Target i of recording h described for the report functions as a live run's target
@@ -284,10 +299,16 @@ int cli_replay(const struct opts *o);
  * the exit code (said). */
 int cli_replay_check_opts(const struct opts *o);
 
+/* The longest line a recording may have: a longer one is damage ("too long"). */
+#define CLI_RECIN_LINE_MAX (256u << 20)
+
 /* A recording being read (--replay, its view, a live run's --report). */
 struct cli_recin {
 	const char *path;
 	void *gz;                   /* gzFile (a plain file reads as it is) */
+	char *buf;                  /* what gzread gave and the lines have not taken yet */
+	size_t pos, len;            /* buf[pos..len) is still to be split into lines */
+	const volatile sig_atomic_t *stop; /* a stop ends the reading (NULL: read on) */
 	struct recread rd;          /* rd.h: the header, once read */
 	struct rec_event *ev;       /* the event of the last line read */
 	char damage[MSG_MAX + 1200];/* after cli_recin_read: what stopped it early, or "" */
@@ -299,6 +320,8 @@ int cli_recin_open(struct cli_recin *in, const char *path);
 /*
  * Read every line into events and hand each (the header first, as REC_HEADER) to
  * each(arg, ev), which returns -1 to go on or an exit code that stops the reading.
+ * When in->stop is set (looked at every line and every 64 KiB read) the reading ends:
+ * 0, said ("interrupted").
  * Returns -1 when the recording was read, to its end or to damage (a line damaged or
  * cut short, a compressed stream cut off: in->damage says which, for the caller to say
  * when it suits it); else the exit code — each's, or 2 said here: no recording (its first
@@ -320,27 +343,34 @@ int cli_replay_view(const struct opts *o, const struct view_ops *view);
 
 /*
  * --record F --report OUT: after the run (its exit code code), the recording
- * o->record read back into the report on fd (created by cli_report_create; -1:
- * no --report), nothing printed — or, when nothing was recorded, fd closed and
- * its empty file removed. Returns code, or the report's exit code (said) when
+ * o->record read back into the report rep (made by cli_report_create; NULL:
+ * no --report), nothing printed — or, when nothing was recorded (recorded 0),
+ * the report dropped (its empty file removed), and when the recording could
+ * not be finished (recorded -1) dropped too, saying so (its disk may hang: it
+ * is never read back). Returns code, or the report's exit code (said) when
  * code is 0.
  */
-int cli_replay_report(const struct opts *o, int fd, bool recorded, int code);
+int cli_replay_report(const struct opts *o, struct filechild *rep, int recorded, int code);
 
 /* cli_report.c: --report FILE.html, the file itself. */
 
 /*
- * Create o->report (O_CREAT|O_EXCL|O_NOFOLLOW, a regular file checked with
- * fstat): the descriptor, or -1 with *code the exit code (said: 1 when it
- * exists, 2 when it cannot be created).
+ * Create o->report in a process of its own (filechild.h: O_CREAT|O_EXCL|
+ * O_NOFOLLOW, a regular file checked with fstat; given up 0.5 s after a
+ * stop): the report's writer, or NULL with *code the exit code (said: 1 when
+ * it exists, 2 when it cannot be created).
  */
-int cli_report_create(const struct opts *o, int *code);
+struct filechild *cli_report_create(const struct opts *o, int *code);
 
-/* Write the report of r to fd and close it: 0 or the exit code (said; the file removed). */
-int cli_report_write(const struct opts *o, int fd, const struct hr_run *r);
+/*
+ * Hand the report of r to rep's process, which writes and closes it (rep
+ * freed): 0 or the exit code (said: 2; the file removed, or given up 0.5 s
+ * after a stop when its disk hangs).
+ */
+int cli_report_write(const struct opts *o, struct filechild *rep, const struct hr_run *r);
 
-/* Nothing to write after all: close fd and remove the empty file. */
-void cli_report_drop(const struct opts *o, int fd);
+/* Nothing to write after all: rep's process removes the empty file (rep freed). */
+void cli_report_drop(const struct opts *o, struct filechild *rep);
 
 /* cli_sweep.c: --sweep. */
 

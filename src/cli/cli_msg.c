@@ -1,8 +1,10 @@
 /*
  * cli_msg: what every part of the command-line front end needs and nothing of
- * the run: the "ioprobe: " messages, the stop flag, the exit code of an output
- * error, the view's emergency restore. A leaf: it calls no other cli*.c file,
- * so the parts below cli.c never call back up into it.
+ * the run: the "ioprobe: " messages, the stop flag (and its time), the exit code
+ * of an output error, the view's emergency restore, the probes' warn and idle
+ * callbacks (the idle one looks after the run's hang watchdog). A leaf: it
+ * calls no other cli*.c file, so the parts below cli.c never call back up
+ * into it.
  */
 #include "config.h"
 
@@ -24,6 +26,7 @@
 #define CLI_MSG_PREFIX_LEN (sizeof(CLI_MSG_PREFIX) - 1)
 
 volatile sig_atomic_t cli_stop;
+_Atomic uint64_t cli_stop_at;
 /* While a view runs: its async-signal-safe terminal restore, called before _exit. */
 void (*volatile cli_view_emergency)(void);
 /* The last message said on stderr (--check repeats it in its UNKNOWN line). */
@@ -64,6 +67,13 @@ void cli_on_warn(void *ctx, const char *text)
 {
 	(void)ctx;
 	cli_msg("%s", text);
+}
+
+void cli_run_idle(void *ctx)
+{
+	struct cli_target *tg = ctx;
+
+	watchdog_check(&tg->run->wd); /* killed: a new one, said */
 }
 
 void cli_view_message(const char *text)

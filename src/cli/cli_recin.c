@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#define RECIN_CHUNK 65536u /* read at a time (and between two looks at the stop) */
+
 int cli_recin_open(struct cli_recin *in, const char *path)
 {
 	struct stat st;
@@ -37,49 +39,67 @@ int cli_recin_open(struct cli_recin *in, const char *path)
 	}
 	in->gz = gzdopen(fd, "rb"); /* reads a plain file as it is */
 	in->ev = calloc(1, sizeof(*in->ev));
-	if (!in->gz || !in->ev) {
+	in->buf = malloc(RECIN_CHUNK);
+	if (!in->gz || !in->ev || !in->buf) {
 		cli_msg("out of memory");
 		if (in->gz)
 			gzclose(in->gz);
 		else
 			close(fd);
 		free(in->ev);
+		free(in->buf);
 		*in = (struct cli_recin){ .path = path, .rd = RECREAD_INIT };
 		return CLI_EXIT_PREPARE;
 	}
 	return -1;
 }
 
-/*
- * The next line of gz into line (its newline dropped): 1 with *whole set when it ended
- * with a newline, 0 at the end, -1 when the stream is damaged.
- */
-static int recin_getline(gzFile gz, struct sbuf *line, bool *whole)
+/* A stop asked for while reading? */
+static bool recin_stopped(const struct cli_recin *in)
 {
-	char chunk[65536];
+	return in->stop && *in->stop;
+}
 
+/*
+ * The next line into line (its newline dropped; NUL bytes kept, for the parser to refuse):
+ * 1 with *whole set when it ended with a newline, 0 at the end, -1 when the stream is
+ * damaged, -2 when the line is longer than CLI_RECIN_LINE_MAX, -3 on a stop.
+ */
+static int recin_getline(struct cli_recin *in, struct sbuf *line, bool *whole)
+{
 	sbuf_reset(line);
 	*whole = false;
 	for (;;) {
-		size_t n;
+		char *nl;
+		int n;
 
-		if (!gzgets(gz, chunk, sizeof(chunk))) {
-			int err;
+		if (in->pos < in->len) {
+			nl = memchr(in->buf + in->pos, '\n', in->len - in->pos);
+			size_t take = nl ? (size_t)(nl - in->buf) - in->pos : in->len - in->pos;
 
-			gzerror(gz, &err);
-			if (err != Z_OK && err != Z_STREAM_END)
-				return line->len ? 1 : -1;
-			return line->len ? 1 : 0;
+			sbuf_append(line, in->buf + in->pos, take);
+			in->pos += take + (nl ? 1 : 0);
+			if (nl) {
+				*whole = true;
+				return 1;
+			}
 		}
-		n = strlen(chunk);
-		if (n && chunk[n - 1] == '\n') {
-			sbuf_append(line, chunk, n - 1);
-			*whole = true;
-			return 1;
+		if (line->len > CLI_RECIN_LINE_MAX)
+			return -2;
+		if (recin_stopped(in))
+			return -3;
+		in->pos = in->len = 0;
+		n = gzread(in->gz, in->buf, RECIN_CHUNK);
+		if (n > 0) {
+			in->len = (size_t)n;
+			continue;
 		}
-		sbuf_append(line, chunk, n);
-		if (line->len > (256u << 20)) /* no line of a recording is this long */
-			return -1;
+		if (n < 0)
+			return line->len ? 1 : -1;
+		gzerror(in->gz, &n);
+		if (n != Z_OK && n != Z_STREAM_END)
+			return line->len ? 1 : -1;
+		return line->len ? 1 : 0;
 	}
 }
 
@@ -93,8 +113,12 @@ int cli_recin_read(struct cli_recin *in, int (*each)(void *arg, const struct rec
 	bool whole;
 
 	in->damage[0] = '\0';
-	while ((got = recin_getline(in->gz, &line, &whole)) > 0) {
+	while ((got = recin_getline(in, &line, &whole)) > 0) {
 		lineno++;
+		if (recin_stopped(in)) {
+			got = -3;
+			break;
+		}
 		ret = line.error ? -ENOMEM : recread_line(&in->rd, sbuf_str(&line), line.len, in->ev,
 							  msg, sizeof(msg));
 		if (ret == 1)
@@ -127,6 +151,21 @@ int cli_recin_read(struct cli_recin *in, int (*each)(void *arg, const struct rec
 	sbuf_free(&line);
 	if (code >= 0)
 		return code;
+	if (got == -3) {
+		cli_msg("--replay: %s: interrupted while reading (after line %lu)", in->path, lineno);
+		return CLI_EXIT_OK;
+	}
+	if (got == -2 && !in->damage[0]) {
+		if (!in->rd.have_header) {
+			cli_msg("--replay: %s: not an ioprobe recording (line 1 is longer than %u MiB, "
+				"the longest a recording's line may be)", in->path,
+				CLI_RECIN_LINE_MAX >> 20);
+			return CLI_EXIT_PREPARE;
+		}
+		snprintf(in->damage, sizeof(in->damage), "--replay: %s: line %lu is too long (more "
+			 "than %u MiB, the longest a recording's line may be); replayed up to the "
+			 "line before it", in->path, lineno + 1, CLI_RECIN_LINE_MAX >> 20);
+	}
 	if (got < 0 && !in->damage[0]) {
 		if (!in->rd.have_header) {
 			cli_msg("--replay: %s: not a readable recording", in->path);
@@ -148,6 +187,8 @@ void cli_recin_close(struct cli_recin *in)
 		gzclose(in->gz);
 	recread_free(&in->rd);
 	free(in->ev);
+	free(in->buf);
 	in->gz = NULL;
 	in->ev = NULL;
+	in->buf = NULL;
 }

@@ -22,6 +22,7 @@
 #include "devwatch.h"
 #include "exporters.h"
 #include "msg.h"
+#include "opener.h"
 #include "recorder.h"
 #include "usage.h"
 
@@ -33,7 +34,8 @@ static void cli_record_warn(const char *text)
 int cli_record_open_n(const struct opts *o, size_t n, struct recorder **rec)
 {
 	struct recorder_cfg cfg = { .path = o->record, .requests = o->record_requests,
-				    .warn = cli_record_warn };
+				    .warn = cli_record_warn, .stop = &cli_stop,
+				    .stop_at = &cli_stop_at, .grace = OPENER_GRACE_NS };
 	char msg[MSG_MAX];
 	int ret;
 
@@ -207,22 +209,34 @@ void cli_record_knee(struct cli_target *tg, const char *text, long knee)
 	recorder_knee(tg->run->rec, cli_record_index(tg), false, text, knee, -1, -1);
 }
 
-bool cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
-			 int code)
+/* Close rec (freed); code, or 3 for 0 when the recording is not whole (said). */
+static int cli_record_close(struct recorder *rec, int code, bool *whole)
 {
-	bool wrote = rec->wrote;
+	*whole = !recorder_close(rec);
+	if (!*whole) {
+		cli_msg("%s; the recording could not be finished", rec->fc.msg);
+		code = code ? code : CLI_EXIT_RUNTIME;
+	}
+	free(rec);
+	return code;
+}
+
+int cli_record_grid_end(struct recorder *rec, const char *text, long best, long limit,
+			int code, int *recorded)
+{
+	bool wrote = rec->wrote, whole;
 
 	if (wrote) {
 		recorder_finish_periods(rec);
 		recorder_knee(rec, 0, true, text, -1, best, limit);
 		recorder_end(rec, code);
 	}
-	recorder_close(rec);
-	free(rec);
-	return wrote;
+	code = cli_record_close(rec, code, &whole);
+	*recorded = !whole ? -1 : wrote;
+	return code;
 }
 
-void cli_record_end(struct cli_run *r, int code)
+int cli_record_end(struct cli_run *r, int code, bool *whole)
 {
 	if (r->rec->wrote) {
 		recorder_finish_periods(r->rec);
@@ -239,7 +253,7 @@ void cli_record_end(struct cli_run *r, int code)
 		}
 		recorder_end(r->rec, code);
 	}
-	recorder_close(r->rec);
-	free(r->rec);
+	code = cli_record_close(r->rec, code, whole);
 	r->rec = NULL;
+	return code;
 }

@@ -78,7 +78,7 @@ struct replay {
 	bool have_end;
 	int end_code;
 	struct hr_run *hr;           /* --report: what the report draws, else NULL */
-	int report_fd;               /* --report: the file (-1 once written or dropped) */
+	struct filechild *report;    /* --report: the file's writer (NULL once written or dropped) */
 	bool report_only;            /* a live run's --report: nothing printed */
 	bool any_step;               /* a --sweep step was printed (the table's header is out) */
 	bool hr_err;                 /* the report ran out of memory */
@@ -704,12 +704,12 @@ static int rp_run(struct replay *p)
 				hr_total(p->hr, i, &p->t[i].total);
 		if (p->hr_err) {
 			cli_msg("--report: out of memory");
-			cli_report_drop(p->o, p->report_fd);
-			p->report_fd = -1;
+			cli_report_drop(p->o, p->report);
+			p->report = NULL;
 			return CLI_EXIT_PREPARE;
 		}
-		c = cli_report_write(p->o, p->report_fd, p->hr);
-		p->report_fd = -1;
+		c = cli_report_write(p->o, p->report, p->hr);
+		p->report = NULL;
 		if (c)
 			return c;
 	}
@@ -720,22 +720,24 @@ static int rp_run(struct replay *p)
 
 /*
  * Replay path (a --replay FILE, or a live run's own recording for its report: report_only)
- * with the report on report_fd (-1: none); the exit code.
+ * with the report rep (NULL: none); the exit code.
  */
-static int rp_main(const struct opts *o, const char *path, int report_fd, bool report_only)
+static int rp_main(const struct opts *o, const char *path, struct filechild *rep,
+		   bool report_only)
 {
-	struct replay p = { .o = o, .path = path, .report_fd = report_fd,
-			    .report_only = report_only };
+	struct replay p = { .o = o, .path = path, .report = rep, .report_only = report_only };
 	struct hr_run hr = { 0 };
 	int code;
 
-	if (report_fd >= 0)
+	if (rep)
 		p.hr = &hr;
 	if ((code = cli_recin_open(&p.in, path)) >= 0) {
-		if (report_fd >= 0)
-			cli_report_drop(o, report_fd);
+		if (rep)
+			cli_report_drop(o, rep);
 		return code;
 	}
+	if (!report_only) /* a live run's own recording is read after its stop, whole */
+		p.in.stop = &cli_stop;
 	outw_init(&p.out, STDOUT_FILENO, o->json_lines);
 	code = rp_run(&p);
 	outw_destroy(&p.out);
@@ -746,8 +748,8 @@ static int rp_main(const struct opts *o, const char *path, int report_fd, bool r
 		free(p.t[i].m);
 	}
 	free(p.t);
-	if (p.report_fd >= 0) /* never got to the report: no file left behind */
-		cli_report_drop(o, p.report_fd);
+	if (p.report) /* never got to the report: no file left behind */
+		cli_report_drop(o, p.report);
 	hr_free(&hr);
 	return code;
 }
@@ -759,25 +761,32 @@ int cli_replay_check_opts(const struct opts *o)
 
 int cli_replay(const struct opts *o)
 {
-	int code, fd = -1;
+	struct filechild *rep = NULL;
+	int code;
 
 	if ((code = rp_check_opts(o)) >= 0)
 		return code;
-	if (o->report && (fd = cli_report_create(o, &code)) < 0)
+	if (o->report && !(rep = cli_report_create(o, &code)))
 		return code;
-	return rp_main(o, o->replay, fd, false);
+	return rp_main(o, o->replay, rep, false);
 }
 
-int cli_replay_report(const struct opts *o, int fd, bool recorded, int code)
+int cli_replay_report(const struct opts *o, struct filechild *rep, int recorded, int code)
 {
 	int c;
 
-	if (fd < 0)
+	if (!rep)
 		return code;
+	if (recorded < 0) { /* never read back: its disk may hang */
+		cli_msg("--report: \"%s\" is not written: the recording it is drawn from could not "
+			"be finished", o->report);
+		cli_report_drop(o, rep);
+		return code ? code : CLI_EXIT_RUNTIME;
+	}
 	if (!recorded) {
-		cli_report_drop(o, fd); /* nothing was recorded: nothing to draw */
+		cli_report_drop(o, rep); /* nothing was recorded: nothing to draw */
 		return code;
 	}
-	c = rp_main(o, o->record, fd, true);
+	c = rp_main(o, o->record, rep, true);
 	return c && !code ? c : code;
 }

@@ -150,6 +150,7 @@ int cli_replay_view(const struct opts *o, const struct view_ops *view)
 		return code;
 	if ((code = cli_recin_open(&v.in, o->replay)) >= 0)
 		return code;
+	v.in.stop = &cli_stop;
 	code = rv_load(&v);
 	if (code < 0)
 		code = rv_show(&v, view);

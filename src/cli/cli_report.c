@@ -3,7 +3,8 @@
  * or probed (an existing name is refused, as every file ioprobe makes:
  * O_CREAT|O_EXCL|O_NOFOLLOW, checked with fstat), written in one piece at the
  * end from what htmlreport composed, removed again when there is nothing to
- * put in it.
+ * put in it — all of it by a process of its own (filechild.h), so that a
+ * disk that hangs never holds the process that owns stdout and the exit code.
  */
 #include "config.h"
 
@@ -11,68 +12,64 @@
 #include "cli_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-int cli_report_create(const struct opts *o, int *code)
+#include "filechild.h"
+#include "opener.h"
+
+struct filechild *cli_report_create(const struct opts *o, int *code)
 {
-	struct stat st;
-	int fd = open(o->report, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	struct filechild_cfg cfg = { .path = o->report, .what = "--report", .noun = "a report",
+				     .unlink_failed = true, .stop = &cli_stop,
+				     .stop_at = &cli_stop_at, .grace = OPENER_GRACE_NS };
+	struct filechild *rep = malloc(sizeof(*rep));
+	char msg[MSG_MAX];
+	int ret;
 
-	if (fd < 0) {
-		if (errno == EEXIST) {
-			cli_msg("--report: \"%s\" exists: a report is never overwritten (remove it or "
-				"choose another name)", o->report);
-			*code = CLI_EXIT_USAGE;
-		} else {
-			cli_msg("--report: cannot create \"%s\": %s", o->report, strerror(errno));
-			*code = CLI_EXIT_PREPARE;
-		}
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		cli_msg("--report: \"%s\" is not a regular file", o->report);
-		close(fd);
+	if (!rep) {
+		cli_msg("out of memory");
 		*code = CLI_EXIT_PREPARE;
-		return -1;
+		return NULL;
 	}
-	return fd;
+	ret = filechild_open(rep, &cfg, msg, sizeof(msg));
+	if (ret) {
+		cli_msg("%s", msg);
+		*code = ret == -EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
+		free(rep);
+		return NULL;
+	}
+	return rep;
 }
 
-void cli_report_drop(const struct opts *o, int fd)
+void cli_report_drop(const struct opts *o, struct filechild *rep)
 {
-	close(fd);
-	unlink(o->report);
+	(void)o;
+	filechild_close(rep); /* nothing was sent: its process removes the file */
+	free(rep);
 }
 
-int cli_report_write(const struct opts *o, int fd, const struct hr_run *r)
+int cli_report_write(const struct opts *o, struct filechild *rep, const struct hr_run *r)
 {
 	struct sbuf sb = SBUF_INIT;
-	size_t done = 0;
 	int err = htmlreport_write(&sb, r);
 
-	while (!err && done < sb.len) {
-		ssize_t n = write(fd, sb.buf + done, sb.len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			err = n < 0 ? -errno : -EIO;
-		else
-			done += (size_t)n;
-	}
-	sbuf_free(&sb);
-	if (!err && close(fd))
-		err = -errno;
-	else if (err)
-		close(fd);
+	(void)o;
 	if (err) {
 		cli_msg("--report: cannot write \"%s\": %s", o->report, strerror(-err));
-		unlink(o->report);
+		sbuf_free(&sb);
+		cli_report_drop(o, rep);
 		return CLI_EXIT_PREPARE;
 	}
-	return 0;
+	err = filechild_write(rep, sb.buf, sb.len);
+	sbuf_free(&sb);
+	if (!err)
+		err = filechild_close(rep);
+	if (err) {
+		filechild_close(rep);
+		cli_msg("%s", rep->msg); /* a failed write removed the file */
+	}
+	free(rep);
+	return err ? CLI_EXIT_PREPARE : 0;
 }

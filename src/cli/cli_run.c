@@ -339,7 +339,7 @@ static void *run_target(void *arg)
 	struct cli_run *r = tg->run;
 	const struct opts *o = r->o;
 	struct probe_sink sink = { tg, run_on_request, run_on_period, run_on_burst_end,
-				   run_on_warn, run_on_skipped };
+				   run_on_warn, run_on_skipped, cli_run_idle };
 
 	clock_tighten_slack(); /* per thread; the probe's process inherits it */
 	if (r->n >= r->ncpu)
@@ -525,7 +525,7 @@ static void run_watchdog_start(struct cli_run *r)
 		text[i] = sbuf_str(&pre[i]);
 	}
 	if (pre && text)
-		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text);
+		watchdog_start_n(&r->wd, r->n, CLI_HANG_WARN_NS, text, cli_view_message);
 	for (size_t i = 0; pre && i < r->n; i++)
 		sbuf_free(&pre[i]);
 	free(pre);
@@ -606,7 +606,9 @@ static int run_conclude(struct cli_run *r, int code)
 			continue;
 		if (run_finishes(r, tg))
 			run_finish_one(r, tg);
-		if (tg->ret || tg->p->acct.total.failed)
+		if (tg->ret && !prober_started(tg->p))
+			c = CLI_EXIT_PREPARE; /* no probe process (no descriptor for its eventfd) */
+		else if (tg->ret || tg->p->acct.total.failed)
 			c = CLI_EXIT_RUNTIME;
 		code = c > code ? c : code;
 	}
@@ -756,7 +758,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 			continue;
 		if (r->x || r->rec) { /* the exporters, the recorder beside the view: the tap */
 			tg->tap = (struct probe_sink){ tg, run_on_tap, NULL, NULL, NULL,
-						       run_on_skipped };
+						       run_on_skipped, NULL };
 			tg->p->tap = &tg->tap;
 		}
 		tg->rc.raw_target = false;
@@ -930,7 +932,7 @@ static int run_qualify_measure(struct cli_run *r, struct cli_target *tg,
 			       const struct view_ops *view, char *msg, size_t msglen)
 {
 	struct cli_qstep *q = tg->o.qualify_step;
-	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL, cli_run_idle };
 	struct devwatch *w = malloc(sizeof(*w));
 	char wmsg[MSG_MAX];
 	struct report_target rt = { tg->o.path, tg->t.fstype, tg->t.device, tg->t.device_size,
@@ -985,8 +987,9 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	struct cli_grid *grid = o->sweep_grid;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t ready;
-	int code, report_fd = -1;
-	bool wrote;
+	struct filechild *rep = NULL;
+	int code, recorded;
+	bool whole;
 
 	if (r.n > 1 && (code = run_check_same(o)) >= 0)
 		return code;
@@ -1005,7 +1008,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		run_layers_close(&r); /* not permitted or not there */
 	/* without them --iostat's reasons are inferred, and say so */
 	r.layers_tried = o->iostat && (!r.n || !r.tg[0].lay);
-	if (o->report && !grid && (report_fd = cli_report_create(o, &code)) < 0) {
+	if (o->report && !grid && !(rep = cli_report_create(o, &code))) {
 		run_layers_close(&r);
 		free(r.tg);
 		return code;
@@ -1016,8 +1019,8 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	} else if (o->record && (code = cli_record_open(&r))) {
 		outw_destroy(&r.out);
 		free(r.tg);
-		if (report_fd >= 0)
-			cli_report_drop(o, report_fd);
+		if (rep)
+			cli_report_drop(o, rep);
 		return code;
 	}
 	if (!o->tui)
@@ -1035,14 +1038,15 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = run_sweep(&r);
 	else
 		code = run_plain(&r, code);
-	wrote = r.rec && r.rec->wrote;
+	recorded = r.rec && r.rec->wrote;
 	if (grid && grid->rec) {
 		recorder_unwatch(r.rec); /* this cell's probes go; the grid's recording stays */
 		r.rec = NULL;            /* the grid ends it after its last cell */
 	} else if (r.rec) {
-		cli_record_end(&r, code); /* the probes have stopped: summaries, then closed */
+		code = cli_record_end(&r, code, &whole); /* the probes stopped: summaries, closed */
+		recorded = whole ? recorded : -1;
 	}
-	code = cli_replay_report(o, report_fd, wrote, code); /* from the recording just closed */
+	code = cli_replay_report(o, rep, recorded, code); /* from the recording just closed */
 	run_watchdog_stop(&r);
 	cli_iostat_release(&r);
 	run_release_all(&r);

@@ -80,7 +80,7 @@ static int cli_sweep_measure(struct cli_target *tg, struct sweep_run *sr,
 			     struct sweep_row *r, char *verdict, size_t len, char *msg,
 			     size_t msglen)
 {
-	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL };
+	struct probe_sink quiet = { tg, NULL, NULL, NULL, cli_on_warn, NULL, cli_run_idle };
 	struct verdict_dev devs[DEVWATCH_MAX];
 	struct cpuwait_delta cd;
 	struct probe *p = tg->p;

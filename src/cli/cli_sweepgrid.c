@@ -106,21 +106,22 @@ static int grid_guard(const struct opts *o, const struct sweepgrid_plan *p, stru
  * then closed; --report: the report drawn from it (or dropped when nothing was
  * recorded). Returns the exit code.
  */
-static int grid_record_end(const struct opts *o, struct cli_grid *grid, int report_fd, int code)
+static int grid_record_end(const struct opts *o, struct cli_grid *grid, struct filechild *rep,
+			   int code)
 {
 	struct sbuf text = SBUF_INIT;
 	long beyond;
-	bool wrote;
+	int recorded;
 
 	sweepgrid_format_best(&text, &grid->g);
 	sweepgrid_format_limit(&text, &grid->g);
 	if (text.len)
 		text.buf[--text.len] = '\0';
-	wrote = cli_record_grid_end(grid->rec, sbuf_str(&text), sweepgrid_best(&grid->g),
-				    sweepgrid_limit(&grid->g, &beyond), code);
+	code = cli_record_grid_end(grid->rec, sbuf_str(&text), sweepgrid_best(&grid->g),
+				   sweepgrid_limit(&grid->g, &beyond), code, &recorded);
 	grid->rec = NULL;
 	sbuf_free(&text);
-	return cli_replay_report(o, report_fd, wrote, code);
+	return cli_replay_report(o, rep, recorded, code);
 }
 
 int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
@@ -133,7 +134,8 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 	struct sbuf sb = SBUF_INIT, line = SBUF_INIT;
 	uint64_t size;
 	unsigned depth;
-	int code = CLI_EXIT_OK, c, report_fd = -1;
+	struct filechild *rep = NULL;
+	int code = CLI_EXIT_OK, c;
 
 	grid_cfg(o, &cfg);
 	sweep_parse(o->sweep_rates, &rates, NULL, 0); /* checked already */
@@ -144,13 +146,13 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 		sbuf_free(&line);
 		return c;
 	}
-	if (o->report && (report_fd = cli_report_create(o, &code)) < 0) {
+	if (o->report && !(rep = cli_report_create(o, &code))) {
 		sbuf_free(&line);
 		return code;
 	}
 	if (o->record && (code = cli_record_open_n(o, 1, &grid.rec))) {
-		if (report_fd >= 0)
-			cli_report_drop(o, report_fd);
+		if (rep)
+			cli_report_drop(o, rep);
 		sbuf_free(&line);
 		return code;
 	}
@@ -190,9 +192,9 @@ int cli_sweep_grid(const struct opts *o, const struct engine_ops *ops,
 		code = c ? c : code;
 	}
 	if (grid.rec)
-		code = grid_record_end(o, &grid, report_fd, code);
+		code = grid_record_end(o, &grid, rep, code);
 	else
-		code = cli_replay_report(o, report_fd, false, code); /* nothing recorded */
+		code = cli_replay_report(o, rep, 0, code); /* nothing recorded */
 	sweepgrid_free(&grid.g);
 	sbuf_free(&sb);
 	sbuf_free(&line);

@@ -400,6 +400,23 @@ static int parse_size_list(struct opts *o, const char *arg, char *msg, size_t ms
 	return 0;
 }
 
+/* One depth of -Q: a whole number from 1 to OPTS_DEPTH_MAX ("1.5" is refused, not cut to 1). */
+static int parse_depth(const char *word, uint64_t *d, char *msg, size_t msglen)
+{
+	char tmsg[128];
+	double v;
+
+	if (parse_number(word, d, msg, msglen))
+		return -EINVAL;
+	if (!suffix_parse_rate(word, 1e300, &v, tmsg, sizeof(tmsg)) && v != floor(v))
+		return err_set(msg, msglen, -EINVAL, "-Q: the queue depth is a whole number of "
+			       "requests: \"%s\"", word);
+	if (*d < 1 || *d > OPTS_DEPTH_MAX)
+		return err_set(msg, msglen, -EINVAL, "-Q: the queue depth must be 1 to %u",
+			       OPTS_DEPTH_MAX);
+	return 0;
+}
+
 /* -Q N, -Q A,B,... (a sweep across depths) or -Q auto. Returns 0 or -EINVAL with msg filled. */
 static int parse_depth_list(struct opts *o, const char *arg, char *msg, size_t msglen)
 {
@@ -413,14 +430,8 @@ static int parse_depth_list(struct opts *o, const char *arg, char *msg, size_t m
 		o->depth = 1;
 		return 0;
 	}
-	if (!strchr(arg, ',')) {
-		if (parse_number(arg, &o->depth, msg, msglen))
-			return -EINVAL;
-		if (o->depth < 1 || o->depth > OPTS_DEPTH_MAX)
-			return err_set(msg, msglen, -EINVAL, "-Q: the queue depth must be 1 to %u",
-				       OPTS_DEPTH_MAX);
-		return 0;
-	}
+	if (!strchr(arg, ','))
+		return parse_depth(arg, &o->depth, msg, msglen);
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		uint64_t d;
@@ -432,11 +443,8 @@ static int parse_depth_list(struct opts *o, const char *arg, char *msg, size_t m
 			return err_set(msg, msglen, -EINVAL, "-Q: at most %d depths", OPTS_LIST_MAX);
 		memcpy(word, s, len);
 		word[len] = '\0';
-		if (parse_number(word, &d, msg, msglen))
+		if (parse_depth(word, &d, msg, msglen))
 			return -EINVAL;
-		if (d < 1 || d > OPTS_DEPTH_MAX)
-			return err_set(msg, msglen, -EINVAL, "-Q: the queue depth must be 1 to %u",
-				       OPTS_DEPTH_MAX);
 		if (!o->ndepths)
 			o->depth = d;
 		o->depths[o->ndepths++] = (unsigned)d;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "esc.h"
 #include "fmt.h"
 #include "json.h"
 #include "msg.h"
@@ -72,12 +73,30 @@ static bool parse_op(const char *s, enum qualify_op *op)
 	return false;
 }
 
+/*
+ * Length of the plain decimal number s starts with ("150", "0.5": digits, at most one point
+ * between digits), 0 when none: a profile's numbers are never hex, exponents or signs, which
+ * strtod() would take ("0x10" is not 16).
+ */
+static size_t decimal_len(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	if (n && s[n] == '.' && isdigit((unsigned char)s[n + 1]))
+		for (n++; isdigit((unsigned char)s[n]); n++)
+			;
+	return n;
+}
+
 /* "p99.9" -> 99.9; false when s is no percentile from p1 to p100. */
 static bool parse_pct(const char *s, double *pct)
 {
 	char *end;
 
-	if ((s[0] != 'p' && s[0] != 'P') || !isdigit((unsigned char)s[1]))
+	if ((s[0] != 'p' && s[0] != 'P') || !decimal_len(s + 1) ||
+	    decimal_len(s + 1) != strlen(s + 1))
 		return false;
 	*pct = strtod(s + 1, &end);
 	return !*end && *pct >= 1 && *pct <= 100;
@@ -88,7 +107,7 @@ static bool parse_plain(const char *s, double *v)
 {
 	char *end;
 
-	if (!isdigit((unsigned char)*s))
+	if (!decimal_len(s) || decimal_len(s) != strlen(s))
 		return false;
 	*v = strtod(s, &end);
 	return !*end && isfinite(*v);
@@ -128,6 +147,10 @@ static int parse_require(char **w, int n, struct qualify_check *c, char *msg, si
 	if (isdigit((unsigned char)w[i + 2][strlen(w[i + 2]) - 1]))
 		return err_set(msg, msglen, -EINVAL, "a latency threshold needs a unit (ns, us, ms, "
 			       "s): \"%s\"", w[i + 2]);
+	for (const char *u = w[i + 2] + decimal_len(w[i + 2]); *u; u++)
+		if (!decimal_len(w[i + 2]) || !isalpha((unsigned char)*u))
+			return err_set(msg, msglen, -EINVAL, "a latency threshold is a decimal "
+				       "number and a unit (ns, us, ms, s): \"%s\"", w[i + 2]);
 	if (suffix_parse_time(w[i + 2], UINT64_MAX / 2, &ns, tmsg, sizeof(tmsg)))
 		return err_set(msg, msglen, -EINVAL, "not a time: \"%s\"", w[i + 2]);
 	c->limit = (double)ns;
@@ -425,8 +448,14 @@ void qualify_format_head(struct sbuf *sb, const struct qualify_profile *p, const
 {
 	char b[FMT_BUFSZ];
 
-	sbuf_printf(sb, "qualify %s: %s (%s), working set %s, %zu step%s\n", p->name, target,
-		    desc, fmt_value(b, sizeof(b), work_size, FMT_SIZE), p->nsteps,
+	sbuf_puts(sb, "qualify ");
+	esc_puts(sb, p->name); /* the profile's words: shown escaped, never driving the terminal */
+	sbuf_puts(sb, ": ");
+	esc_puts(sb, target);
+	sbuf_puts(sb, " (");
+	esc_puts(sb, desc);
+	sbuf_printf(sb, "), working set %s, %zu step%s\n",
+		    fmt_value(b, sizeof(b), work_size, FMT_SIZE), p->nsteps,
 		    p->nsteps == 1 ? "" : "s");
 }
 
@@ -448,10 +477,13 @@ void qualify_format_step(struct sbuf *sb, const struct qualify_step *s, size_t i
 	char b[FMT_BUFSZ];
 	uint64_t done = m->all ? m->all->count : 0;
 
-	sbuf_printf(sb, "\nstep %zu/%zu %s: %s\n", i + 1, n, s->name,
-		    s->about[0] ? s->about : s->options);
-	sbuf_printf(sb, "  options: %s (%s engine, depth %u)\n", s->options, m->engine,
-		    m->depth ? m->depth : 1);
+	sbuf_printf(sb, "\nstep %zu/%zu ", i + 1, n);
+	esc_puts(sb, s->name);
+	sbuf_puts(sb, ": ");
+	esc_puts(sb, s->about[0] ? s->about : s->options);
+	sbuf_puts(sb, "\n  options: ");
+	esc_puts(sb, s->options);
+	sbuf_printf(sb, " (%s engine, depth %u)\n", m->engine, m->depth ? m->depth : 1);
 	sbuf_printf(sb, "  %llu requests in %s: %.0f IOPS, %.1f MB/s", (unsigned long long)done,
 		    fmt_value(b, sizeof(b), m->wall_ns, FMT_TIME), qualify_iops(m, QUALIFY_ALL),
 		    qualify_mbs(m, QUALIFY_ALL));
@@ -493,7 +525,9 @@ void qualify_format_final(struct sbuf *sb, const struct qualify_profile *p,
 {
 	bool any = false;
 
-	sbuf_printf(sb, "\nQUALIFY %s: %s", p->name, qualify_passed(v, nsteps) ? "PASS" : "FAIL");
+	sbuf_puts(sb, "\nQUALIFY ");
+	esc_puts(sb, p->name);
+	sbuf_printf(sb, ": %s", qualify_passed(v, nsteps) ? "PASS" : "FAIL");
 	if (qualify_passed(v, nsteps)) {
 		sbuf_putc(sb, '\n');
 		return;
@@ -505,7 +539,8 @@ void qualify_format_final(struct sbuf *sb, const struct qualify_profile *p,
 			continue;
 		sbuf_puts(sb, any ? "; " : " (");
 		any = true;
-		sbuf_printf(sb, "%s: ", p->steps[i].name);
+		esc_puts(sb, p->steps[i].name);
+		sbuf_puts(sb, ": ");
 		if (!v[i].complete) {
 			sbuf_printf(sb, "%llu of %llu requests in the time allowed",
 				    (unsigned long long)m[i].requests,

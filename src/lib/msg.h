@@ -32,4 +32,12 @@ int err_vset(char *msg, size_t msglen, int err, const char *fmt, va_list ap)
 /* The errno name for a negative errno ("EIO"); "E<n>" in buf when unknown. */
 const char *errno_name(int neg_errno, char *buf, size_t len);
 
+/*
+ * errno_name() read back: the positive errno of name for 1..ERRNO_NAME_MAX-1 ("EIO" -> 5,
+ * "E200" -> 200 when 200 has no name of its own), 0 when name is none of them. A sorted
+ * table built once (thread-safe): O(log n) a name, however many are looked up.
+ */
+#define ERRNO_NAME_MAX 4096
+int errno_from_name(const char *name);
+
 #endif

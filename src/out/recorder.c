@@ -3,15 +3,12 @@
 #include "recorder.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "clock.h"
 #include "msg.h"
@@ -43,47 +40,24 @@ static bool rec_gz_name(const char *path)
 int recorder_open(struct recorder *rc, const struct recorder_cfg *cfg, size_t n, char *msg,
 		  size_t msglen)
 {
-	struct stat st;
+	struct filechild_cfg fcfg = { .path = cfg->path, .what = "--record", .noun = "a recording",
+				      .gz = rec_gz_name(cfg->path), .stop = cfg->stop,
+				      .stop_at = cfg->stop_at, .grace = cfg->grace };
 	int ret;
 
 	memset(rc, 0, sizeof(*rc));
 	rc->cfg = *cfg;
-	rc->fd = -1;
 	rc->n = n;
 	rc->tgt = calloc(n ? n : 1, sizeof(*rc->tgt));
 	if (!rc->tgt)
 		return err_set(msg, msglen, -ENOMEM, "out of memory");
-	rc->fd = open(cfg->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (rc->fd < 0) {
-		ret = -errno;
+	ret = filechild_open(&rc->fc, &fcfg, msg, msglen);
+	if (ret) {
 		free(rc->tgt);
 		rc->tgt = NULL;
-		if (ret == -EEXIST)
-			return err_set(msg, msglen, ret, "--record: \"%s\" exists: a recording is never "
-				       "overwritten (remove it or choose another name)", cfg->path);
-		return err_set(msg, msglen, ret, "--record: cannot create \"%s\": %s", cfg->path,
-			       strerror(-ret));
+		return ret;
 	}
-	if (fstat(rc->fd, &st) || !S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		close(rc->fd);
-		rc->fd = -1;
-		free(rc->tgt);
-		rc->tgt = NULL;
-		return err_set(msg, msglen, ret, "--record: \"%s\" is not a regular file", cfg->path);
-	}
-	if (rec_gz_name(cfg->path)) {
-		rc->gz = gzdopen(rc->fd, "wb");
-		if (!rc->gz) {
-			close(rc->fd);
-			unlink(cfg->path);
-			rc->fd = -1;
-			free(rc->tgt);
-			rc->tgt = NULL;
-			return err_set(msg, msglen, -ENOMEM, "--record: cannot start compressing "
-				       "\"%s\"", cfg->path);
-		}
-	}
+	rc->open = true;
 	for (size_t i = 0; i < n; i++)
 		tally_init(&rc->tgt[i].cur);
 	pthread_mutex_init(&rc->lock, NULL);
@@ -113,24 +87,15 @@ static void rec_queue(struct recorder *rc, struct sbuf *sb, bool wake)
 	sbuf_reset(sb);
 }
 
-/* Write len bytes of buf to the file; 0 or -errno. */
-static int rec_write(struct recorder *rc, const char *buf, size_t len)
+/* The file's first failure (ret): kept, said unless it is the stop's give-up. */
+static void rec_failed(struct recorder *rc, int ret)
 {
-	if (!len)
-		return 0;
-	if (rc->gz) {
-		while (len) {
-			unsigned part = len > (1u << 30) ? (1u << 30) : (unsigned)len;
-			int w = gzwrite(rc->gz, buf, part);
-
-			if (w <= 0)
-				return -EIO;
-			buf += w;
-			len -= (size_t)w;
-		}
-		return gzflush(rc->gz, Z_SYNC_FLUSH) == Z_OK ? 0 : -EIO;
-	}
-	return out_write(rc->fd, buf, len);
+	if (rc->failed)
+		return;
+	rc->failed = true;
+	rc->err = ret;
+	if (ret != -ETIMEDOUT)
+		rec_say(rc, "%s; the run goes on without it", rc->fc.msg);
 }
 
 /* The hang warnings due now into rc->pending; caller holds rc->out_lock. */
@@ -177,16 +142,15 @@ void recorder_unwatch(struct recorder *rc)
 static void *rec_writer(void *arg)
 {
 	struct recorder *rc = arg;
-	struct sbuf batch = SBUF_INIT, swap;
+	struct sbuf *batch = &rc->batch, swap;
 	bool done = false;
 	sigset_t all;
+	int ret;
 
-	/* the run's signals go to other threads: zlib does not retry a write cut by EINTR */
+	/* the run's signals go to other threads (the waits on the file's process poll) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	while (!done) {
-		int ret;
-
 		pthread_mutex_lock(&rc->out_lock);
 		while (!rc->pending.len && !rc->stopping) {
 			struct timespec ts;
@@ -203,22 +167,23 @@ static void *rec_writer(void *arg)
 		}
 		done = rc->stopping;
 		swap = rc->pending;
-		rc->pending = batch;
-		batch = swap;
+		rc->pending = *batch;
+		*batch = swap;
 		if (rc->dropped && !rc->dropped_said) {
 			rc->dropped_said = true;
 			rec_say(rc, "--record: %s: the file does not keep up; lines are dropped",
 				rc->cfg.path);
 		}
 		pthread_mutex_unlock(&rc->out_lock);
-		if (!rc->failed && batch.len && (ret = rec_write(rc, batch.buf, batch.len))) {
-			rc->failed = true;
-			rec_say(rc, "--record: %s: %s; the run goes on without it", rc->cfg.path,
-				strerror(-ret));
-		}
-		sbuf_reset(&batch);
+		if (!rc->failed && batch->len && (ret = filechild_write(&rc->fc, batch->buf, batch->len)))
+			rec_failed(rc, ret);
+		else if (!rc->failed && (ret = filechild_failed(&rc->fc)))
+			rec_failed(rc, ret);
+		sbuf_reset(batch);
 	}
-	sbuf_free(&batch);
+	sbuf_free(batch);
+	if ((ret = filechild_close(&rc->fc)))
+		rec_failed(rc, ret);
 	return NULL;
 }
 
@@ -449,38 +414,28 @@ void recorder_end(struct recorder *rc, int code)
 
 int recorder_close(struct recorder *rc)
 {
-	int ret = 0;
+	int ret;
 
-	if (rc->fd < 0)
-		return 0;
+	if (!rc->open)
+		return rc->err;
 	ticker_stop(&rc->ticker);
 	if (rc->writer_started) {
 		pthread_mutex_lock(&rc->out_lock);
 		rc->stopping = true;
 		pthread_cond_signal(&rc->wake);
 		pthread_mutex_unlock(&rc->out_lock);
-		pthread_join(rc->writer, NULL);
-	}
-	if (rc->gz) {
-		if (gzclose(rc->gz) != Z_OK && !rc->failed) {
-			rc->failed = true;
-			rec_say(rc, "--record: %s: cannot finish the compressed stream", rc->cfg.path);
-		}
-	} else if (close(rc->fd) && !rc->failed) {
+		pthread_join(rc->writer, NULL); /* it gives the file up cfg.grace after a stop */
+	} else if ((ret = filechild_close(&rc->fc))) { /* nothing sent: the file is removed */
 		rc->failed = true;
-		rec_say(rc, "--record: %s: %s", rc->cfg.path, strerror(errno));
+		rc->err = ret;
 	}
-	if (!rc->wrote)
-		unlink(rc->cfg.path); /* nothing was recorded: no empty file left behind */
-	if (rc->failed)
-		ret = -EIO;
-	rc->fd = -1;
-	rc->gz = NULL;
+	rc->open = false;
 	sbuf_free(&rc->pending);
+	sbuf_free(&rc->batch);
 	free(rc->tgt);
 	rc->tgt = NULL;
 	pthread_mutex_destroy(&rc->lock);
 	pthread_mutex_destroy(&rc->out_lock);
 	pthread_cond_destroy(&rc->wake);
-	return ret;
+	return rc->err;
 }

@@ -3,9 +3,12 @@
  * runs. An output like the exporters: the probes' threads and the --iostat
  * ticker only add to memory under a short lock (a request into the open
  * period's tally, a composed line into the pending text); a writer thread of
- * its own writes the pending text and flushes it (a ".gz" name: zlib,
- * Z_SYNC_FLUSH after each write, so a stream cut by kill -9 still reads up to
- * its last flush), so a slow or hung file never makes a probe wait. The
+ * its own hands the pending text to the file's own process (filechild.h: the
+ * file is created, written, flushed and closed there; a ".gz" name: zlib,
+ * Z_SYNC_FLUSH after each piece, so a stream cut by kill -9 still reads up to
+ * its last flush), so a slow or hung file never makes a probe wait, and a
+ * disk that hangs holds that process, never the caller: after a stop the
+ * file is given up cfg.grace later (recorder_close). The
  * pending text is bounded (RECORDER_PENDING_MAX): beyond it lines are dropped
  * and counted, said once. Periods are the probe's own when it has them (-P,
  * -p: recorder_period), else the recorder closes one every cfg.period on a
@@ -20,6 +23,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "filechild.h"
 #include "iostat.h"
 #include "recfmt.h"
 #include "sample.h"
@@ -36,6 +40,9 @@ struct recorder_cfg {
 	bool requests;             /* --record-requests: a line per request */
 	uint64_t period;           /* ns: the recorder closes periods (0: the probe's, recorder_period) */
 	void (*warn)(const char *text); /* a problem worth a line on stderr (thread-safe) */
+	const volatile sig_atomic_t *stop; /* the run's stop flag (NULL: none) */
+	const _Atomic uint64_t *stop_at;   /* monotonic ns of the stop signal, 0 before (NULL) */
+	uint64_t grace;            /* after a stop, how long the file's process is waited for */
 };
 
 struct recorder_tgt {
@@ -53,12 +60,14 @@ struct recorder_tgt {
 
 struct recorder {
 	struct recorder_cfg cfg;
-	int fd;
-	void *gz;                  /* gzFile for a ".gz" name, else NULL */
+	struct filechild fc;       /* the file's process */
+	bool open;                 /* fc runs (recorder_close not yet called) */
+	int err;                   /* the file's first failure (-errno; its text in fc.msg) */
 	pthread_mutex_t lock;      /* guards tgt[] */
 	pthread_mutex_t out_lock;  /* guards pending, stopping, dropped */
 	pthread_cond_t wake;
 	struct sbuf pending;
+	struct sbuf batch;         /* the writer's: what it hands to the file's process now */
 	bool stopping, writer_started, failed, dropped_said;
 	uint64_t dropped;          /* lines dropped (pending full) */
 	pthread_t writer;
@@ -72,9 +81,10 @@ struct recorder {
 };
 
 /*
- * Create cfg->path for n targets (O_CREAT|O_EXCL|O_NOFOLLOW, a regular file
- * checked with fstat). Returns 0, or -errno with msg filled (-EEXIST: it
- * exists and is refused).
+ * Create cfg->path for n targets (in the file's process: O_CREAT|O_EXCL|
+ * O_NOFOLLOW, a regular file checked with fstat). Returns 0, or -errno with
+ * msg filled (-EEXIST: it exists and is refused; -ETIMEDOUT: a stop came and
+ * the creation hung).
  */
 int recorder_open(struct recorder *rc, const struct recorder_cfg *cfg, size_t n, char *msg,
 		  size_t msglen);
@@ -141,9 +151,13 @@ void recorder_summary(struct recorder *rc, size_t i, int ret, const char *msg,
 void recorder_end(struct recorder *rc, int code);
 
 /*
- * Stop the writer after it wrote everything, close the file; a recorder that
- * never started (no header) removes its empty file. Idempotent. Returns 0 or
- * -errno of a failed write (said through warn).
+ * Stop the writer after it handed everything to the file's process, and wait
+ * for that process to close the file (a recorder that never started, no
+ * header: it removes its empty file). Waits until then, or cfg.grace after a
+ * stop (the disk hangs: the process is given up and finishes, or not, when
+ * its request returns). Idempotent. Returns 0, or -errno when the recording
+ * is not whole (a write failed: said through warn as it happened; -ETIMEDOUT:
+ * given up); the reason is in rc->fc.msg.
  */
 int recorder_close(struct recorder *rc);
 

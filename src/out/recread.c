@@ -177,16 +177,13 @@ static void rr_errors(struct rr *r, int obj, struct rec_errors *e)
 	for (int c = jsonr_first(j, obj); c >= 0 && !r->err; c = jsonr_next(j, c)) {
 		const char *name = j->node[c].key;
 		uint64_t n = 0;
-		int err = 0;
-		char buf[32];
+		int err;
 
 		if (!jsonr_u64(j, c, &n)) {
 			rr_bad(r, "not a count:", name);
 			return;
 		}
-		for (int k = 1; k < 4096 && !err; k++)
-			if (!strcmp(errno_name(-k, buf, sizeof(buf)), name))
-				err = k;
+		err = errno_from_name(name); /* a table lookup: linear in the names of a line */
 		if (!err) {
 			e->other += n;
 			continue;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,46 +65,52 @@ static int child_fd_cmp(const void *a, const void *b)
 }
 
 /*
- * The grandchild of child_close_apart: keep only fds[0..n) and the pipe's read end (fds[n]),
- * wait until the caller has closed its copies (the pipe's end of file), close them, end.
+ * The grandchild of child_close_apart: keep only keep[0..n] (the caller's n descriptors and
+ * gate, the read end of a pipe whose write end the caller closes after its own copies), wait
+ * for gate's EOF, then close them all and end. Its closes come last: one before the
+ * caller's would leave the caller's the last reference.
  */
-static _Noreturn void child_closer(int *fds, size_t n)
+static _Noreturn void child_closer(int *keep, size_t n, int gate)
 {
-	int rfd = fds[n];
 	char c;
 
-	qsort(fds, n + 1, sizeof(*fds), child_fd_cmp);
+	qsort(keep, n + 1, sizeof(*keep), child_fd_cmp);
 	child_signals(getppid(), SIG_IGN, 0);
-	child_fds(fds, n + 1);
-	while (read(rfd, &c, 1) < 0 && errno == EINTR)
+	child_fds(keep, n + 1);
+	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
 	for (size_t i = 0; i <= n; i++)
-		close(fds[i]);
+		close(keep[i]);
+	free(keep);
 	_exit(0);
 }
 
 int child_close_apart(const int *fds, size_t n)
 {
 	int *copy = n ? malloc((n + 1) * sizeof(*copy)) : NULL;
-	int ret = 0, status, p[2] = { -1, -1 };
-	pid_t pid;
+	int ret = 0, status, gate[2] = { -1, -1 };
+	pid_t pid = -1;
 
 	if (!n)
 		return 0;
-	if (copy && !pipe2(p, O_CLOEXEC)) {
+	if (copy && !pipe2(gate, O_CLOEXEC)) {
 		memcpy(copy, fds, n * sizeof(*copy));
-		copy[n] = p[0];
+		copy[n] = gate[0];
 		pid = fork();
-	} else {
-		pid = -1;
 	}
 	if (pid < 0)
 		ret = copy ? -errno : -ENOMEM;
 	if (pid == 0) {
-		pid_t g = fork(); /* the closer is orphaned at once: init reaps it */
+		pid_t g;
 
+		close(gate[1]); /* the closer must see EOF once the caller's copy is gone */
+		g = fork();     /* the closer is orphaned at once: init reaps it */
 		if (g == 0)
-			child_closer(copy, n);
+			child_closer(copy, n, gate[0]);
+		for (size_t i = 0; i < n; i++) /* the closer and the caller hold theirs */
+			close(fds[i]);
+		close(gate[0]);
+		free(copy);
 		_exit(g < 0 ? 1 : 0);
 	}
 	if (pid > 0) {
@@ -112,12 +119,11 @@ int child_close_apart(const int *fds, size_t n)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			ret = -ECHILD; /* no closer: ours are then the last */
 	}
-	/* ours first: the closer drops its copies (maybe the last) only once the pipe ends */
 	for (size_t i = 0; i < n; i++)
 		close(fds[i]);
-	if (p[1] >= 0) {
-		close(p[1]);
-		close(p[0]);
+	if (gate[0] >= 0) {
+		close(gate[0]);
+		close(gate[1]); /* now the closer closes its copies, the last ones */
 	}
 	free(copy);
 	return ret;
@@ -136,6 +142,7 @@ static _Noreturn void child_call_child(int (*fn)(void *, char *, size_t), void *
 {
 	static struct child_answer a; /* the child's own copy; large */
 	int *all = malloc((nkeep + 1) * sizeof(*all));
+	bool ok;
 
 	if (child_signals(parent, SIG_IGN, SIGKILL) || !all)
 		_exit(1);
@@ -143,11 +150,12 @@ static _Noreturn void child_call_child(int (*fn)(void *, char *, size_t), void *
 	all[nkeep] = wfd;
 	qsort(all, nkeep + 1, sizeof(*all), child_fd_cmp);
 	child_fds(all, nkeep + 1);
+	free(all);
 	a.ret = fn(arg, a.msg, sizeof(a.msg));
 	memcpy(a.arg, arg, argsize);
-	if (write(wfd, &a, sizeof(a)) != (ssize_t)sizeof(a))
-		_exit(1);
-	_exit(0);
+	ok = write(wfd, &a, sizeof(a)) == (ssize_t)sizeof(a);
+	syscall(SYS_close_range, 3, ~0u, 0); /* what fn left open, and wfd: as _exit would */
+	_exit(ok ? 0 : 1);
 }
 
 /* Read the child's answer from rfd until it comes, the child dies, or the grace runs out. */

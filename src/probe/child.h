@@ -28,7 +28,8 @@ void child_fds(const int *keep, size_t n);
  * Drop the caller's references to fds[0..n-1] (each >= 0) without ever being
  * the one that drops the last: a process of its own (forked twice, so that
  * nobody waits for it; every other descriptor closed, stdio /dev/null) takes
- * copies and closes them, the caller's copies are closed at once. The last
+ * copies and closes them once the caller's copies, closed at once, are gone
+ * (it waits for a pipe's EOF: closing first would leave the caller's last). The last
  * close of a file on a disk that hangs (an unnamed temp file's eviction, a
  * truncation) then blocks that process, never the caller. When no process can
  * be started the caller closes them itself (-errno returned; they are closed).

@@ -52,6 +52,13 @@ struct probe_sink {
 	 * told right after the account got them).
 	 */
 	void (*skipped)(void *ctx, uint64_t hi, uint64_t step, uint64_t n);
+	/*
+	 * Optional, prober_run only (probe_run never calls it): called on the
+	 * caller's thread every time it looks at the child (at least every
+	 * 20 ms, also while a request hangs), for what the caller looks
+	 * after meanwhile (the hang watchdog's process: watchdog_check).
+	 */
+	void (*idle)(void *ctx);
 };
 
 /*

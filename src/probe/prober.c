@@ -63,6 +63,7 @@ struct prober_shm {
 	bool cpu_known;             /* the child's run delay over its life, read at its end */
 	uint64_t cpu_wait_ns;
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
+	bool started;               /* the caller's: the last prober_run started its child */
 	char msg[MSG_MAX];
 	struct prober_rec rec_data[PROBER_RECS];
 	struct tally tally_data[PROBER_TALLIES];
@@ -228,7 +229,7 @@ static _Noreturn void prober_child(struct prober_shm *m, pid_t parent,
 	struct probe_sink sink = { m, heard->request ? prober_on_request : NULL,
 				   heard->period ? prober_on_period : NULL,
 				   heard->burst_end ? prober_on_burst_end : NULL,
-				   prober_on_warn, heard->skipped ? prober_on_skipped : NULL };
+				   prober_on_warn, heard->skipped ? prober_on_skipped : NULL, NULL };
 	struct engine own;
 	int keep[2] = { p->engine->params.fd, m->wake_fd };
 	int ret;
@@ -373,6 +374,11 @@ static int prober_reap(struct prober_shm *m, pid_t pid, bool reaped, int status,
 	return m->result;
 }
 
+bool prober_started(struct probe *p)
+{
+	return prober_shm_of(p)->started;
+}
+
 int prober_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
 	       char *msg, size_t msglen)
 {
@@ -384,6 +390,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 
 	if (!p->ctl)
 		p->ctl = &m->ctl;
+	m->started = false;
 	m->stop = 0;
 	atomic_store(&m->state, PROBER_RUNNING);
 	m->cpu_known = false;
@@ -406,6 +413,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 			       strerror(-pid));
 	}
 	atomic_store(&m->child, pid);
+	m->started = true;
 	for (;;) {
 		bool reaped;
 
@@ -432,6 +440,8 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 			ret = prober_gave_up(m, msg, msglen);
 			break;
 		}
+		if (sink->idle)
+			sink->idle(sink->ctx);
 		prober_sleep(m);
 	}
 	atomic_store(&m->child, 0);

@@ -85,4 +85,10 @@ bool prober_cpu_wait(struct probe *p, uint64_t *ns);
 int prober_run(struct probe *p, const struct probe_sink *sink, const volatile sig_atomic_t *stop,
 	       char *msg, size_t msglen);
 
+/*
+ * Whether p's last prober_run() started its child: false when it failed before (its ring,
+ * its eventfd — out of descriptors —, its fork): a failure to prepare, not of the run.
+ */
+bool prober_started(struct probe *p);
+
 #endif

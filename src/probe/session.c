@@ -80,7 +80,7 @@ static void *session_main(void *arg)
 {
 	struct session *s = arg;
 	struct probe_sink sink = { s, session_on_request, session_on_period,
-				   session_on_burst_end, session_on_warn, session_on_skipped };
+				   session_on_burst_end, session_on_warn, session_on_skipped, NULL };
 
 	clock_tighten_slack(); /* the probe's process, forked from this thread, inherits it */
 	s->result = prober_run(s->probe, &sink, &s->stop, s->msg, sizeof(s->msg));

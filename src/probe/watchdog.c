@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,8 +58,13 @@ static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_se
 	}
 }
 
+/*
+ * The child: every 100 ms a look at each probe's request in flight, until done or the parent
+ * is gone. death: SIGKILL it when the thread that forked it ends (only when that is the main
+ * thread: a target's thread ends before the run; getppid() tells the parent's end then).
+ */
 static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_warn,
-			   const char *const *prefix, pid_t parent)
+			   const char *const *prefix, pid_t parent, bool death)
 {
 	struct watchdog_seen *seen = calloc(n, sizeof(*seen));
 	int null = open("/dev/null", O_RDWR);
@@ -70,10 +76,13 @@ static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_wa
 		if (null > STDERR_FILENO)
 			close(null);
 	}
+	/* nor any other of its descriptors (a --record pipe's write end: its EOF) */
+	syscall(SYS_close_range, STDERR_FILENO + 1, ~0u, 0);
 	signal(SIGINT, SIG_IGN); /* the parent handles the terminal's signals */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (death)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	while (seen && !atomic_load(&pg->done) && getppid() == parent) {
 		struct timespec ts = { 0, 100000000L };
 
@@ -84,55 +93,129 @@ static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_wa
 	_exit(0);
 }
 
+/* Fork a child watching w's page; its pid, or -errno. */
+static pid_t watchdog_fork(struct watchdog *w)
+{
+	pid_t parent = getpid();
+	bool main_thread = (pid_t)syscall(SYS_gettid) == parent;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		watchdog_child(w->page, w->n, w->first_warn, (const char *const *)w->prefix,
+			       parent, main_thread);
+	return pid;
+}
+
+void watchdog_check(struct watchdog *w)
+{
+	uint64_t now = clock_now();
+	pid_t old, pid;
+	char text[160];
+	int st;
+
+	if (!w->page || now - atomic_load(&w->checked) < WATCHDOG_CHECK_NS ||
+	    atomic_flag_test_and_set(&w->busy))
+		return;
+	atomic_store(&w->checked, now);
+	old = atomic_load(&w->pid);
+	if (old <= 0 || waitpid(old, &st, WNOHANG) != old) {
+		atomic_flag_clear(&w->busy);
+		return;
+	}
+	pid = watchdog_fork(w);
+	atomic_store(&w->pid, pid > 0 ? pid : 0);
+	atomic_flag_clear(&w->busy);
+	if (pid > 0)
+		snprintf(text, sizeof(text), "the hang watchdog (pid %d) %s %d; started again "
+			 "(pid %d)", (int)old, WIFSIGNALED(st) ? "was killed by signal" :
+			 "ended with status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
+			 (int)pid);
+	else
+		snprintf(text, sizeof(text), "the hang watchdog (pid %d) ended and cannot be "
+			 "started again (%s): a hung request is no longer warned about", (int)old,
+			 strerror((int)-pid));
+	if (w->say)
+		w->say(text);
+}
+
+/* Free what watchdog_start_n kept (the prefixes). */
+static void watchdog_free_prefix(struct watchdog *w)
+{
+	for (size_t i = 0; w->prefix && i < w->n; i++)
+		free(w->prefix[i]);
+	free(w->prefix);
+	w->prefix = NULL;
+}
+
 int watchdog_start_n(struct watchdog *w, size_t n, uint64_t first_warn,
-		     const char *const *prefix)
+		     const char *const *prefix, void (*say)(const char *text))
 {
 	struct watchdog_page *pg;
-	pid_t parent = getpid(), pid;
 	size_t len = sizeof(*pg) + n * sizeof(pg->ctl[0]);
+	pid_t pid;
 
 	memset(w, 0, sizeof(*w));
 	if (!n)
 		return -EINVAL;
-	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pg == MAP_FAILED)
-		return -errno;
-	memset(pg, 0, len);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		munmap(pg, len);
-		return err;
+	w->prefix = calloc(n, sizeof(*w->prefix));
+	for (size_t i = 0; w->prefix && i < n; i++)
+		if (!(w->prefix[i] = strdup(prefix[i] ? prefix[i] : "")))
+			break;
+	w->n = n;
+	if (!w->prefix || !w->prefix[n - 1]) {
+		watchdog_free_prefix(w);
+		return -ENOMEM;
 	}
-	if (pid == 0)
-		watchdog_child(pg, n, first_warn, prefix, parent);
+	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pg == MAP_FAILED) {
+		watchdog_free_prefix(w);
+		return -errno;
+	}
+	memset(pg, 0, len);
 	w->page = pg;
 	w->len = len;
+	w->first_warn = first_warn;
+	w->say = say;
+	pid = watchdog_fork(w);
+	if (pid < 0) {
+		munmap(pg, len);
+		w->page = NULL;
+		watchdog_free_prefix(w);
+		return (int)pid;
+	}
 	w->ctl = pg->ctl;
-	w->pid = pid;
+	atomic_store(&w->pid, pid);
+	atomic_store(&w->checked, clock_now());
 	return 0;
 }
 
 int watchdog_start(struct watchdog *w, uint64_t first_warn, const char *prefix)
 {
-	return watchdog_start_n(w, 1, first_warn, &prefix);
+	return watchdog_start_n(w, 1, first_warn, &prefix, NULL);
 }
 
 void watchdog_stop(struct watchdog *w)
 {
 	struct watchdog_page *pg = w->page;
+	pid_t pid;
 
 	if (!pg)
 		return;
+	while (atomic_flag_test_and_set(&w->busy))
+		; /* a watchdog_check still under way (the probes have ended: none comes after) */
 	atomic_store(&pg->done, 1);
-	if (w->pid > 0) {
-		kill(w->pid, SIGKILL); /* no need to wait out its 100 ms nap */
-		while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+	pid = atomic_load(&w->pid);
+	if (pid > 0) {
+		kill(pid, SIGKILL); /* no need to wait out its 100 ms nap */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	munmap(pg, w->len);
+	watchdog_free_prefix(w);
 	w->page = NULL;
 	w->ctl = NULL;
 	w->pid = 0;
+	atomic_flag_clear(&w->busy);
 }

@@ -84,6 +84,9 @@ CASES=(
 	"1|-Q 4096 x -s 1 MiB x 1 target needs 4 GiB of request buffers, more than the 1 GiB a run may take: lower -Q or -s\$|-|-Q 4096 -U -D -s 1m $D"
 	"1|-Q 1025 x -s 1 MiB x 1 target needs 1\\.00 GiB of request buffers|-|-Q 1025 -A -s 1m $D"
 	"1|-Q 512 x -s 1 MiB x 3 targets needs 1\\.50 GiB of request buffers|-|-Q 512 -U -s 1m $D $F $EMPTY"
+	# a fractional depth is refused, not cut to 1 (-Q 1.5 ran at depth 1)
+	"1|-Q: the queue depth is a whole number of requests: \"1\\.5\"\$|-|-Q 1.5 -c 1 $D"
+	"1|-Q: the queue depth is a whole number of requests: \"2\\.5\"\$|-|-Q 4,2.5 -c 1 $D"
 	"2|stat \"%T\" failed: No such file or directory\$|-|-I %T $NX"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|-|-c 1 $NX -- -c"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-c 1 $NX"
@@ -193,6 +196,17 @@ for words in "--record $T_TMP/r.jsonl" "--record-requests" "--report $T_TMP/r.ht
 	probe --qualify "$T_TMP/x.prof" "$QD"
 	check "a step with $words: exit 2, line 2, the reason" \
 		eval 'rc_is 2 && err_has "^ioprobe: --qualify $T_TMP/x.prof: line 2: step \"s\": [a-z-]" && out_empty'
+done
+# a threshold's number is decimal: "0x10ms" was read as 16 ms, "p0x10" as p16, IOPS "0x10" as 16
+i=0
+for req in "p99 < 0x10ms|a latency threshold is a decimal number and a unit" \
+	"p99 < 1e1ms|a latency threshold is a decimal number and a unit" \
+	"p0x10 < 10ms|unknown metric .p0x10." "IOPS > 0x10|IOPS takes a plain number: .0x10."; do
+	i=$((i + 1))
+	printf 'qualify h\nstep s -c 5\nrequire %s\n' "${req%%|*}" >"$T_TMP/hex$i.prof"
+	probe --qualify "$T_TMP/hex$i.prof" "$QD"
+	check "a threshold \"${req%%|*}\": exit 2, line 3, refused" \
+		eval 'rc_is 2 && err_has "^ioprobe: --qualify $T_TMP/hex$i.prof: line 3: ${req#*|}" && out_empty'
 done
 check "no recording or report was written by a refused step" \
 	eval '[ ! -e "$T_TMP/r.jsonl" ] && [ ! -e "$T_TMP/r.html" ]'

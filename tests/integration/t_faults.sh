@@ -173,6 +173,41 @@ check "hang: released, nothing hung any more" wait_fault_zero "$M"
 check "hang: the probe's process ended with its request" \
 	eval 'for _ in $(seq 300); do pgrep -f "^$IOPROBE -D -i 0.2 -c 100 $DEV\$" >/dev/null || break; sleep 0.01; done; ! pgrep -f "^$IOPROBE -D -i 0.2 -c 100 $DEV\$" >/dev/null'
 
+# ---- the hang watchdog killed (kill -9): a new one is started, a later hang still warned ----
+# The watchdog is the run's child whose stderr is the run's ($ERR); the probe's is /dev/null.
+watchdog_of() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		[ "$(readlink "/proc/$c/fd/2" 2>/dev/null)" = "$(readlink -f "$ERR")" ] && echo "$c"
+	done
+}
+fault_ctl "$M" "hang 0"
+"$IOPROBE" -D -i 0.2 -c 200 "$DEV" >"$OUT" 2>"$ERR" &
+pid=$!
+BG+=("$pid")
+wait_lines "$OUT" "request=2 " 1 10
+wd=$(watchdog_of "$pid")
+check "watchdog: its process found (${wd:-none})" test -n "$wd"
+[ -n "$wd" ] && kill -KILL "$wd"
+for _ in $(seq 300); do grep -q 'started again' "$ERR" && break; sleep 0.01; done
+wd2=$(watchdog_of "$pid")
+check "watchdog killed: its death said, a new one started" \
+	eval '[ -s "$ERR" ] && err_has "^ioprobe: the hang watchdog \(pid $wd\) was killed by signal 9; started again \(pid [0-9]+\)$"'
+check "watchdog killed: a new watchdog process runs (${wd2:-none})" \
+	eval '[ -n "$wd2" ] && [ "$wd2" != "$wd" ]'
+fault_ctl "$M" "hang 1"
+wait_fault "$M" hung_now 1 5
+t0=$(now_ms)
+for _ in $(seq 800); do grep -q 'request in flight for' "$ERR" && break; sleep 0.01; done
+dt=$(($(now_ms) - t0))
+check "watchdog killed: a later hang still gets its warning (after ${dt} ms of hang)" \
+	err_has '^ioprobe: request in flight for [5-7]\.[0-9] s$'
+kill -INT "$pid"
+wait_exit "$pid" 5 || kill -KILL "$pid"
+wait "$pid"
+fault_ctl "$M" "hang 0"
+wait_fault_zero "$M"
+
 # ---- the device vanishes mid-run: kill -9 the faultdisk process ----
 M=$T_TMP/vanish
 DEV=$(make_fault_disk "$M" 32M --latency 1ms) || { fail "mount faultdisk"; finish; }

@@ -284,6 +284,19 @@ check "newline/ESC with -J: JSON keeps the exact path" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert all(o["target"]["path"] == sys.argv[2] for o in d)' "$OUT" "$EVIL"
+# a --qualify profile's name and step name with terminal escapes: shown escaped (\e), like a
+# path (they drove the terminal: a title set, the screen cleared)
+QE=$T_TMP/qesc
+mkdir -p "$QE"
+printf 'qualify \033]0;pwn\a\033[2Jx\nstep s\033[31m -c 3 -i 0 --engine=null\nrequire IOPS > 1\n' \
+	>"$T_TMP/esc.prof"
+probe --qualify "$T_TMP/esc.prof" "$QE"
+check "escapes in a profile's names: the report printed (exit 0)" \
+	eval 'rc_is 0 && out_has "^QUALIFY "'
+check "escapes in a profile's names: no ESC or BEL byte on stdout" \
+	eval '[ -s "$OUT" ] && ! grep -q $'"'"'[\e\a]'"'"' "$OUT"'
+check "escapes in a profile's names: shown as \\e and \\a" \
+	eval 'out_has "^qualify \\\\e\\]0;pwn\\\\a\\\\e\\[2Jx: " && out_has "^step 1/1 s\\\\e\\[31m: " && out_has "^QUALIFY \\\\e\\]0;pwn"'
 
 ## 12. resource limits give clear errors
 if [ -e /dev/loop-control ]; then
@@ -300,6 +313,20 @@ if [ -e /dev/loop-control ]; then
 	check "ulimit -n 4 with --iostat: exit 2 with a clear message" \
 		eval 'rc_is 2 && err_has "^ioprobe: cannot prepare $IL: socketpair: Too many open files$"'
 fi
+# out of descriptors at the second target's probe (its eventfd; the first runs for 1 s, holding
+# its own): a preparation failure, exit
+# 2 (it was 3, as if a request had failed)
+G1=$T_TMP/fd1 G2=$T_TMP/fd2
+head -c 1048576 /dev/zero >"$G1"
+head -c 1048576 /dev/zero >"$G2"
+( for fd in /proc/$BASHPID/fd/*; do
+	fd=${fd##*/}
+	[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+  done
+  ulimit -n 6; exec "$IOPROBE" -c 5 -i 0.2 -q "$G1" "$G2" ) >"$OUT" 2>"$ERR"
+RC=$?
+check "ulimit -n 6, two targets: the probe's eventfd fails, exit 2 with a clear message" \
+	eval 'rc_is 2 && err_has "cannot start the probe: eventfd: Too many open files$"'
 F=$T_TMP/f2m
 head -c 2097152 /dev/zero >"$F"
 ( ulimit -f 1; exec "$IOPROBE" -WWW -c 3 -i 0 -S 2m -s 1m -L "$F" ) >"$OUT" 2>"$ERR"

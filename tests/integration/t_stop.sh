@@ -339,6 +339,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 			# the request's child (if its read hangs) and the process that drops the file
 			check "directory on a hung disk ($how), SIG$sig: only processes in the kernel on the hung disk are left" \
 				eval '[ "$(echo "$left" | grep -c .)" -le 2 ] && for p in $left; do grep -q "^State:.*D" /proc/$p/status || exit 1; done'
+			fault_ctl "$M3" "hang 0" # (hang_release answers $M's requests, this is $M3)
 			hang_release "-i 0.1 -S 4m $FS" "directory on a hung disk ($how), SIG$sig"
 		}
 		# (not with -o sync: there the kernel deadlocked the evicting close against the
