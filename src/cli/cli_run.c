@@ -103,9 +103,10 @@ int cli_layers_check(const struct opts *o)
 
 /*
  * --layers: every target's eBPF programs loaded and attached before anything is prepared
- * (a missing privilege or kernel feature refuses the whole run). 0 or the exit code.
+ * (a missing privilege or kernel feature refuses the whole run; quiet: nothing said). 0 or
+ * the exit code.
  */
-static int run_layers_open(struct cli_run *r)
+static int run_layers_open(struct cli_run *r, bool quiet)
 {
 	char msg[MSG_MAX];
 
@@ -114,12 +115,14 @@ static int run_layers_open(struct cli_run *r)
 
 		tg->ltot = malloc(sizeof(*tg->ltot));
 		if (!tg->ltot) {
-			cli_msg("out of memory");
+			if (!quiet)
+				cli_msg("out of memory");
 			return CLI_EXIT_PREPARE;
 		}
 		layer_tally_init(tg->ltot);
 		if (layers_open(&tg->lay, msg, sizeof(msg))) {
-			cli_msg("%s", msg);
+			if (!quiet)
+				cli_msg("%s", msg);
 			return CLI_EXIT_PREPARE;
 		}
 	}
@@ -133,7 +136,8 @@ static int run_layers_open(struct cli_run *r)
 
 /*
  * --iostat without --layers or --no-layers tries the layers by itself where they measure
- * (a plain run of one request at a time): its verdict then weighs them.
+ * (a plain run of one request at a time, an engine that issues requests, not under a CPU
+ * quota too small to load them quickly): its verdict then weighs them.
  */
 static bool run_layers_auto(const struct opts *o, const struct engine_ops *ops)
 {
@@ -146,22 +150,6 @@ static bool run_layers_auto(const struct opts *o, const struct engine_ops *ops)
 	 * quota (6 targets at 1.5 % of a core: 24 s) the first block would wait on that */
 	cpus = cpuwait_quota();
 	return !(cpus > 0 && o->npaths * RUN_LAYERS_LOAD_CPU_S / cpus > RUN_LAYERS_LOAD_MAX_S);
-}
-
-/* run_layers_open() saying nothing: 0, or -1 when a target's programs could not be had. */
-static int run_layers_open_quietly(struct cli_run *r)
-{
-	char msg[MSG_MAX];
-
-	for (size_t i = 0; i < r->n; i++) {
-		struct cli_target *tg = &r->tg[i];
-
-		tg->ltot = malloc(sizeof(*tg->ltot));
-		if (!tg->ltot || layers_open(&tg->lay, msg, sizeof(msg)))
-			return -1;
-		layer_tally_init(tg->ltot);
-	}
-	return 0;
 }
 
 /* Close what run_layers_open() opened (every target, opened or not). */
@@ -999,12 +987,12 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
 	}
-	if (o->layers && (code = run_layers_open(&r))) {
+	if (o->layers && (code = run_layers_open(&r, false))) {
 		run_layers_close(&r);
 		free(r.tg);
 		return code;
 	}
-	if (!o->layers && run_layers_auto(o, ops) && run_layers_open_quietly(&r))
+	if (!o->layers && run_layers_auto(o, ops) && run_layers_open(&r, true))
 		run_layers_close(&r); /* not permitted or not there */
 	/* without them --iostat's reasons are inferred, and say so */
 	r.layers_tried = o->iostat && (!r.n || !r.tg[0].lay);
