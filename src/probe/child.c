@@ -146,7 +146,8 @@ static _Noreturn void child_call_child(int (*fn)(void *, char *, size_t), void *
 
 	if (child_signals(parent, SIG_IGN, SIGKILL) || !all)
 		_exit(1);
-	memcpy(all, keep, nkeep * sizeof(*all));
+	if (nkeep) /* keep may be NULL with none */
+		memcpy(all, keep, nkeep * sizeof(*all));
 	all[nkeep] = wfd;
 	qsort(all, nkeep + 1, sizeof(*all), child_fd_cmp);
 	child_fds(all, nkeep + 1);
