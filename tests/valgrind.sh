@@ -39,7 +39,8 @@ mkdir "$D"
 head -c $((4 << 20)) /dev/zero | tr '\0' 'x' >"$F"
 
 VALGRIND=(valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-	--track-fds=yes --num-callers=30)
+	--track-fds=yes --num-callers=30
+	--suppressions="$(dirname "$0")/valgrind-libbpf.supp")
 TIMEOUT=${VALGRIND_TIMEOUT:-300}
 
 PASS=0

@@ -38,7 +38,7 @@ declare -A SOURCES=(
 	[fuzz_suffix]="lib/suffix.c"
 	[fuzz_diskstats]="disk/diskstats.c disk/iostat.c lib/sbuf.c lib/json.c lib/esc.c disk/verdict.c probe/stats.c lib/fmt.c"
 	[fuzz_mountinfo]="lib/mountinfo.c"
-	[fuzz_recread]="out/recread.c out/recfmt.c lib/jsonr.c lib/msg.c lib/json.c lib/sbuf.c lib/esc.c lib/fmt.c probe/stats.c probe/account.c disk/verdict.c disk/iostat.c disk/diskstats.c"
+	[fuzz_recread]="out/recread.c out/recfmt.c lib/jsonr.c lib/msg.c lib/json.c lib/sbuf.c lib/esc.c lib/fmt.c probe/stats.c probe/account.c probe/layerstat.c disk/verdict.c disk/iostat.c disk/diskstats.c"
 )
 ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo fuzz_recread)
 if [ $# -gt 0 ]; then
@@ -92,7 +92,7 @@ EOF
 CFLAGS=(-std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 	-Wall -Wextra -Wno-unused-parameter
-	-I"$WORK/inc" -I"$SRC/lib" -I"$SRC/engines" -I"$SRC/probe" -I"$SRC/disk" -I"$SRC/out"
+	-I"$WORK/inc" -I"$SRC/lib" -I"$SRC/engines" -I"$SRC/bpf" -I"$SRC/probe" -I"$SRC/disk" -I"$SRC/out"
 	-I"$SRC/cli" -I"$HERE")
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=0:symbolize=1
