@@ -1006,6 +1006,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		r.rec = grid->rec; /* a grid's cell: the grid's one recording */
 	} else if (o->record && (code = cli_record_open(&r))) {
 		outw_destroy(&r.out);
+		run_layers_close(&r);
 		free(r.tg);
 		if (rep)
 			cli_report_drop(o, rep);
