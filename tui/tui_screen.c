@@ -683,6 +683,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	struct tui_model_cfg mc = { 0 };
 	const struct view_cfg *o = vp->cfg;
 	struct verdict_probe vc;
+	struct cpuwait_delta cd;
 
 	if (!t)
 		return NULL;
@@ -710,11 +711,7 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 			       o->cached, o->depth);
 	tui_verdict_init(&t->verdict, &vc);
 	cpuwait_init(&t->cpu);
-	{
-		struct cpuwait_delta cd;
-
-		cpuwait_read(&t->cpu, 0, &cd); /* the host's pressure from here on */
-	}
+	cpuwait_read(&t->cpu, 0, &cd); /* the host's pressure from here on */
 	tui_iostat_sample(&t->io, 0);
 	t->io_next = clock_boottime() + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	return t;

@@ -54,15 +54,13 @@ static uint64_t cli_iv_inflight(const struct cli_target *tg)
 static void cli_iv_layers(struct cli_target *tg, struct layer_tally *lay)
 {
 	double ns[LAYERS_N];
-	uint64_t dev;
 
 	if (!lay) {
 		verdict_probe_layers(&tg->vp, tg->run->layers_tried, 0, 0, NULL, 0);
 		return;
 	}
-	dev = lay->requests - lay->no_device;
-	for (int i = 0; i < LAYERS_N; i++)
-		ns[i] = dev ? (double)lay->layer[i].sum / (double)dev : 0;
+	for (int i = 0; i < LAYERS_N; i++) /* each layer's stats hold the requests with a device */
+		ns[i] = lay->layer[i].count ? lay->layer[i].mean : 0;
 	verdict_probe_layers(&tg->vp, false, lay->requests, lay->no_device, ns,
 			     layer_tally_pieces(lay));
 	layer_tally_init(lay);

@@ -273,6 +273,20 @@ wait_exit() {
 	return 1
 }
 
+# ioprobe_left PATTERN: pids of ioprobe processes whose command line ends with PATTERN.
+ioprobe_left() { pgrep -f -- "^$IOPROBE .*$1\$" || true; }
+
+# wait_ioprobe_gone PATTERN: poll (10 ms, at most 5 s) until no such process is left; its
+# status says whether none is.
+wait_ioprobe_gone() {
+	local tries=500
+	while [ -n "$(ioprobe_left "$1")" ] && [ "$tries" -gt 0 ]; do
+		sleep 0.01
+		tries=$((tries - 1))
+	done
+	[ -z "$(ioprobe_left "$1")" ]
+}
+
 # tree_state DIR: names, types, modes and file contents under DIR (to spot leftovers and changes).
 tree_state() {
 	(cd "$1" && find . -printf '%y %m %s %p\n' | sort && find . -type f -exec sha256sum {} + | sort)

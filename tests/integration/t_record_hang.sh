@@ -21,9 +21,6 @@ mount -o sync "$DEV" "$MNT" || { fail "mount ext4 -o sync"; finish; }
 at_exit 'fault_ctl "$M" "hang 0"; sleep 0.2; umount "$MNT" 2>/dev/null || umount -l "$MNT"'
 P=$T_TMP/probe # the probe's own target: healthy (the null engine), only the file hangs
 
-# ioprobe_left PATTERN: pids of processes whose command line ends with PATTERN
-ioprobe_left() { pgrep -f -- "^$IOPROBE .*$1\$" || true; }
-
 # hang_run SIG ARGS...: run ioprobe ARGS on $P, let it record, hang the disk, wait until a
 # request sits in the FUSE server, send SIG. Sets RC and DT (ms from the signal to the
 # exit); stderr in $ERR. A run that does not end within 5 s is released (hang 0) first.
@@ -49,13 +46,8 @@ hang_run() {
 
 # hang_released PATTERN NAME: hang 0; the file's process must end then.
 hang_released() {
-	local tries=500
 	fault_ctl "$M" "hang 0"
-	while [ -n "$(ioprobe_left "$1")" ] && [ "$tries" -gt 0 ]; do
-		sleep 0.01
-		tries=$((tries - 1))
-	done
-	check "$2: once the disk answers, no ioprobe process is left" test -z "$(ioprobe_left "$1")"
+	check "$2: once the disk answers, no ioprobe process is left" wait_ioprobe_gone "$1"
 }
 
 ## 1. --record --record-requests, SIGINT while the recording's write hangs

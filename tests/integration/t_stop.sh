@@ -21,8 +21,6 @@ PIPE=$T_TMP/stdout.pipe
 mkfifo "$PIPE" "$T_TMP/stdin.pipe"
 exec 7<>"$T_TMP/stdin.pipe" # --influx reads stdin: one that never ends
 
-# ioprobe_left PATTERN: pids of processes whose command line has PATTERN (the run's probes)
-ioprobe_left() { pgrep -f -- "^$IOPROBE .*$1\$" || true; }
 
 # stop_timed PID SIG: send SIG to PID, wait for its end (SIGKILL after 5 s, its kernel stack
 # said); DT is the ms from the signal to the end, RC its exit status.
@@ -71,14 +69,8 @@ hang_case() {
 
 # hang_release PATTERN: end the hang; the given-up probe process must end with its request.
 hang_release() {
-	local tries=500
 	fault_ctl "$M" "hang 0"
-	while [ -n "$(ioprobe_left "$1")" ] && [ "$tries" -gt 0 ]; do
-		sleep 0.01
-		tries=$((tries - 1))
-	done
-	check "$2: once the request returns, no ioprobe process is left" \
-		test -z "$(ioprobe_left "$1")"
+	check "$2: once the request returns, no ioprobe process is left" wait_ioprobe_gone "$1"
 }
 
 # stop_checks NAME: what every mode owes its caller after the stop.
