@@ -18,6 +18,9 @@
 #include "msg.h"
 
 #define CHILD_POLL_MS 20
+/* how long child_close_apart waits for its closer: a healthy disk's closes end well within it
+ * (a kept file's lock is released before the next run looks), a hung one's never do */
+#define CHILD_CLOSE_WAIT_MS 100
 
 int child_signals(pid_t parent, void (*kick)(int), int death_sig)
 {
@@ -65,37 +68,46 @@ static int child_fd_cmp(const void *a, const void *b)
 }
 
 /*
- * The grandchild of child_close_apart: keep only keep[0..n] (the caller's n descriptors and
- * gate, the read end of a pipe whose write end the caller closes after its own copies), wait
- * for gate's EOF, then close them all and end. Its closes come last: one before the
- * caller's would leave the caller's the last reference.
+ * The grandchild of child_close_apart: keep only keep[0..n-1] (the caller's descriptors, gate,
+ * the read end of a pipe whose write end the caller closes after its own copies, and the write
+ * end of the pipe the caller waits on for "done"), wait for gate's EOF, then close them all and
+ * end. Its closes come last: one before the caller's would leave the caller's the last reference.
  */
 static _Noreturn void child_closer(int *keep, size_t n, int gate)
 {
 	char c;
 
-	qsort(keep, n + 1, sizeof(*keep), child_fd_cmp);
+	qsort(keep, n, sizeof(*keep), child_fd_cmp);
 	child_signals(getppid(), SIG_IGN, 0);
-	child_fds(keep, n + 1);
+	child_fds(keep, n);
 	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
-	for (size_t i = 0; i <= n; i++)
+	for (size_t i = 0; i < n; i++)
 		close(keep[i]);
 	free(keep);
 	_exit(0);
 }
 
+/* Wait up to CHILD_CLOSE_WAIT_MS for the closer's end (done's EOF); a signal ends the wait. */
+static void child_close_wait(int done)
+{
+	struct pollfd p = { .fd = done, .events = POLLIN };
+
+	(void)poll(&p, 1, CHILD_CLOSE_WAIT_MS);
+}
+
 int child_close_apart(const int *fds, size_t n)
 {
-	int *copy = n ? malloc((n + 1) * sizeof(*copy)) : NULL;
-	int ret = 0, status, gate[2] = { -1, -1 };
+	int *copy = n ? malloc((n + 2) * sizeof(*copy)) : NULL;
+	int ret = 0, status, gate[2] = { -1, -1 }, done[2] = { -1, -1 };
 	pid_t pid = -1;
 
 	if (!n)
 		return 0;
-	if (copy && !pipe2(gate, O_CLOEXEC)) {
+	if (copy && !pipe2(gate, O_CLOEXEC) && !pipe2(done, O_CLOEXEC)) {
 		memcpy(copy, fds, n * sizeof(*copy));
 		copy[n] = gate[0];
+		copy[n + 1] = done[1];
 		pid = fork();
 	}
 	if (pid < 0)
@@ -106,13 +118,15 @@ int child_close_apart(const int *fds, size_t n)
 		close(gate[1]); /* the closer must see EOF once the caller's copy is gone */
 		g = fork();     /* the closer is orphaned at once: init reaps it */
 		if (g == 0)
-			child_closer(copy, n, gate[0]);
+			child_closer(copy, n + 2, gate[0]);
 		/* nothing of the caller's stays open here (the closer and the caller hold the
 		 * descriptors; what the caller had opened besides, an eBPF program's, goes too) */
 		syscall(SYS_close_range, 3, ~0u, 0);
 		free(copy);
 		_exit(g < 0 ? 1 : 0);
 	}
+	if (done[1] >= 0)
+		close(done[1]); /* the closer's copy is then the only one: its end is done's EOF */
 	if (pid > 0) {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -121,9 +135,13 @@ int child_close_apart(const int *fds, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		close(fds[i]);
-	if (gate[0] >= 0) {
-		close(gate[0]);
-		close(gate[1]); /* now the closer closes its copies, the last ones */
+	for (int i = 0; i < 2; i++)
+		if (gate[i] >= 0)
+			close(gate[i]); /* the write end's close: now the closer closes its copies */
+	if (done[0] >= 0) {
+		if (pid > 0 && !ret)
+			child_close_wait(done[0]);
+		close(done[0]);
 	}
 	free(copy);
 	return ret;

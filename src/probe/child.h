@@ -31,8 +31,10 @@ void child_fds(const int *keep, size_t n);
  * copies and closes them once the caller's copies, closed at once, are gone
  * (it waits for a pipe's EOF: closing first would leave the caller's last). The last
  * close of a file on a disk that hangs (an unnamed temp file's eviction, a
- * truncation) then blocks that process, never the caller. When no process can
- * be started the caller closes them itself (-errno returned; they are closed).
+ * truncation) then blocks that process, never the caller, which waits for that
+ * process's end at most 100 ms (so that on a healthy disk the closes, and a kept
+ * file's lock, are over when it returns; a signal ends the wait). When no process
+ * can be started the caller closes them itself (-errno returned; they are closed).
  */
 int child_close_apart(const int *fds, size_t n);
 

@@ -8,10 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
 #include "newfile.h"
+
+/* a kept file held by another run: looked at again every 20 ms for 0.5 s */
+#define TEMPFILE_LOCK_STEP_NS 20000000L
+#define TEMPFILE_LOCK_TRIES 25
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {
@@ -72,16 +77,24 @@ static int tempfile_reopen(int dirfd, int pfd, const struct stat *st, int flags)
 }
 
 /*
- * Lock the kept file fd for this run (flock, exclusive, never waiting), then check that the
+ * Lock the kept file fd for this run (flock, exclusive; held by another, tried again for at
+ * most TEMPFILE_LOCK_TRIES steps of 20 ms, a signal ending the tries), then check that the
  * name still refers to it with one link: a run that locked a file another run just unlinked
  * must not go on with it. Returns 0, or -EBUSY (another run holds it) or -ESTALE (replaced).
  */
 static int tempfile_lock(int dirfd, int fd)
 {
+	struct timespec step = { 0, TEMPFILE_LOCK_STEP_NS };
 	struct stat mine, named;
+	int tries = TEMPFILE_LOCK_TRIES;
 
-	if (flock(fd, LOCK_EX | LOCK_NB))
-		return errno == EWOULDBLOCK ? -EBUSY : -errno;
+	/* a run that just ended may still hold it for a moment (its closes are made apart) */
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK)
+			return -errno;
+		if (--tries <= 0 || nanosleep(&step, NULL))
+			return -EBUSY; /* still held, or a signal: refused */
+	}
 	if (fstat(fd, &mine) || fstatat(dirfd, TEMPFILE_KEEP_NAME, &named, AT_SYMLINK_NOFOLLOW) ||
 	    !same_file(&mine, &named) || mine.st_nlink != 1)
 		return -ESTALE;

@@ -10,7 +10,7 @@
  *    directory's filesystem. The checks are made on the descriptor (O_PATH,
  *    then reopened through /proc/self/fd, or compared by inode), so swapping
  *    the name between check and use changes nothing. The kept file is then
- *    locked (flock, exclusive, not waiting) for the whole run: a second run
+ *    locked (flock, exclusive, waiting at most 0.5 s) for the whole run: a second run
  *    is refused ("in use by another ioprobe"), so it can never truncate or
  *    remove the file a first run is using or filling.
  *

@@ -102,6 +102,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--percentiles",
 		"target names: ",
 		"too many targets: ",
+		"-Q: the queue depth is a whole number of requests: ", /* 0.3, 1e3, /3M */
 		"-Q: the queue depth must be 1 to ",
 		"-Q ",                               /* -Q D x -s S x N targets needs ... buffers */
 		"--fio-job needs a window longer than 0",

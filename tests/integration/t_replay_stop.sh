@@ -30,11 +30,12 @@ check "the generated recording is there" test -s "$BIG"
 
 # stop_replay DELAY ARGS...: ioprobe ARGS (stdin, stdout, stderr on a terminal of its own:
 # script), SIGTERM after DELAY s. Sets RC (ioprobe's exit status), DT (ms from the signal
-# to the exit); what the terminal showed in $OUT.
+# to the exit); what the terminal showed in $OUT. The command is exec'd: with $SHELL
+# /bin/sh (dash) script's child stays the shell, and the signal would end the shell, not ioprobe.
 stop_replay() {
 	local delay=$1 spid pid t0 tries=300
 	shift
-	script -qefc "$(printf '%q ' "$IOPROBE" "$@")" /dev/null </dev/null >"$OUT" 2>&1 &
+	script -qefc "exec $(printf '%q ' "$IOPROBE" "$@")" /dev/null </dev/null >"$OUT" 2>&1 &
 	spid=$!
 	while [ -z "${pid:-}" ] && [ "$tries" -gt 0 ]; do
 		pid=$(pgrep -P "$spid" | head -1)
