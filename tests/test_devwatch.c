@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "devwatch.h"
 
 #include "fixture_diskstats.h"
@@ -122,6 +123,30 @@ Test(devwatch, rows_are_iostat_compute_over_the_sample_interval)
 	cr_assert_eq(devwatch_sample(&w, P_DISKSTATS[2], P_UPTIME_CS[2] * CS), 0);
 	cr_assert_gt(w.dev[0].row.r_s, 500, "the dd's reads: %f", w.dev[0].row.r_s);
 	cr_assert_eq(w.dev[1].row.r_s, 0, "loop0 idle");
+}
+
+Test(devwatch, a_read_of_its_own_is_dated_between_the_clocks_around_it)
+{
+	static struct devwatch w;
+	uint64_t m0, b0, m1, b1;
+
+	devwatch_reset(&w, proc_path);
+	devwatch_watch(&w, "vda", 254, 0);
+	cr_assert_eq(devwatch_sample(&w, P_DISKSTATS[0], 5 * CS), 0);
+	cr_assert_eq(w.read_mono_ns, 0, "given text: no read of its own, no read time");
+	m0 = clock_now();
+	b0 = clock_boottime();
+	cr_assert_eq(devwatch_sample(&w, NULL, 0), 0);
+	b1 = clock_boottime();
+	m1 = clock_now();
+	cr_assert(w.read_mono_ns >= m0 && w.read_mono_ns <= m1, "%llu not in [%llu, %llu]",
+		  (unsigned long long)w.read_mono_ns, (unsigned long long)m0,
+		  (unsigned long long)m1);
+	cr_assert(w.prev_ns >= b0 && w.prev_ns <= b1, "the boottime too");
+	cr_assert_eq(w.dev[0].state, DEVWATCH_OK, "the read file's counters made a row");
+	cr_assert_eq(devwatch_sample(&w, NULL, 7 * CS), 0);
+	cr_assert_eq(w.prev_ns, 7 * CS, "a given time is kept");
+	cr_assert(w.read_mono_ns > m1, "... and the read still dated");
 }
 
 Test(devwatch, missing_device_starts_again_and_backwards_counters_reset)

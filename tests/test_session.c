@@ -76,6 +76,8 @@ Test(session, delivers_every_sample_in_order_and_finishes)
 	cr_assert_eq(session_state(&f->s), SESSION_DONE);
 	cr_assert_eq(f->p->acct.total.requests, 5000);
 	cr_assert_eq(f->p->acct.total.valid.count, 4999); /* one warmup */
+	cr_assert_eq(atomic_load(&f->s.ctl->finished), 5000,
+		     "the shared count of finished requests, the warmup's too");
 	fx_stop(f);
 }
 

@@ -174,3 +174,38 @@ Test(tui_verdict, no_device_row_keeps_the_last_verdict)
 	free(tv);
 	free(w);
 }
+
+/* n requests of lat ns finishing at run times from first_end, step ns apart. */
+static void feed_at(struct tui_verdict *tv, int n, uint64_t lat, uint64_t first_end, uint64_t step)
+{
+	for (int i = 0; i < n; i++) {
+		struct sample s = { 0 };
+
+		s.request = (uint64_t)i + 1;
+		s.result = 256 * 1024;
+		s.time = lat;
+		s.start = first_end + (uint64_t)i * step - lat;
+		tui_verdict_add(tv, &s);
+	}
+}
+
+Test(tui_verdict, the_cut_puts_requests_finished_after_it_in_the_next_interval)
+{
+	struct tui_verdict *tv = tv_new(70);
+	struct devwatch *w = dev(70, 70, 53, 0.53, 3.7, VERDICT_CACHE_BACK);
+
+	feed_at(tv, 60, 1000000, 100 * MS, 10 * MS);   /* 0.10 .. 0.69 s */
+	tui_verdict_cut(tv, 1000 * MS);                 /* the device was read at 1.0 s */
+	feed_at(tv, 10, 1000000, 900 * MS, 10 * MS);   /* reached the view late: 0.90 .. 0.99 s */
+	feed_at(tv, 7, 1000000, 1001 * MS, 10 * MS);   /* after the read: the next interval's */
+	cr_assert_eq(tv->added, 77);
+	tui_verdict_judge(tv, w, SEC, 0);
+	cr_assert_eq(tv->v.done, 70, "the requests up to the read: %llu",
+		     (unsigned long long)tv->v.done);
+	feed_at(tv, 63, 1000000, 1071 * MS, 10 * MS);  /* the next interval, uncut */
+	tui_verdict_judge(tv, w, SEC, 0);
+	cr_assert_eq(tv->v.done, 70, "the 7 after the cut and 63 more: %llu",
+		     (unsigned long long)tv->v.done);
+	free(tv);
+	free(w);
+}

@@ -43,8 +43,18 @@
 #define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
 #define TUI_INFLIGHT_NS 1000000000ull  /* a request older than this is shown */
 #define TUI_MAX_INTERVAL 3600000000000ull
+#define TUI_JUDGE_WAIT_NS 500000000ull /* a verdict waits this long at most for its requests */
+
+/* An interval cut at the device's read, judged once the probe's requests up to it are in. */
+struct tui_pending {
+	bool on;
+	uint64_t need;           /* requests the probe had finished just after the read */
+	uint64_t until;          /* monotonic ns: judged then at the latest (records lost) */
+	uint64_t period, inflight;
+};
 
 struct tui {
+	struct tui_pending pend;
 	const struct view_params *vp;
 	int verdict_rows;        /* rows the last layout kept for the verdict's text */
 	struct warnlog warns;    /* kept for after the screen, each text once */
@@ -491,12 +501,55 @@ int tui_timeout(struct tui *t, uint64_t mono)
 	return (int)((due - mono + 999999) / 1000000);
 }
 
+/* The pending interval's verdict, once its requests are in (or at its deadline, or forced). */
+static void tui_judge_pending(struct tui *t, uint64_t mono, bool force)
+{
+	struct tui_pending *pd = &t->pend;
+
+	if (!pd->on || (!force && t->verdict.added < pd->need && mono < pd->until))
+		return;
+	pd->on = false;
+	tui_verdict_judge(&t->verdict, &t->io.watch, pd->period, pd->inflight);
+	if (tui_verdict_rows(t) != t->verdict_rows)
+		tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
+	t->dirty = true;
+}
+
+/*
+ * Read the device's counters and cut the probe's interval there (tui_verdict_cut()); the
+ * verdict waits until every request the probe had finished by then has reached the view.
+ */
+static void tui_io_sample(struct tui *t, uint64_t mono)
+{
+	uint64_t prev = t->io.last, run = t->have_base ? tui_run_ns(t, mono) : 0;
+	uint64_t since, need;
+	struct cpuwait_delta cd;
+
+	tui_judge_pending(t, mono, true); /* a verdict still waiting: judged before the next cut */
+	tui_iostat_sample(&t->io, t->live.samples);
+	need = atomic_load_explicit(&t->s.ctl->finished, memory_order_acquire);
+	if (t->have_base && t->io.watch.read_mono_ns > t->base)
+		tui_verdict_cut(&t->verdict, t->io.watch.read_mono_ns - t->base);
+	/* the probe's interval: since the last sample, or since its first start */
+	since = session_inflight_since(&t->s);
+	cpuwait_read(&t->cpu, session_prober_pid(&t->s), &cd);
+	tui_verdict_cpu(&t->verdict, &cd);
+	t->pend = (struct tui_pending){
+		.on = true, .need = need, .until = mono + TUI_JUDGE_WAIT_NS,
+		.period = t->io.last > prev && prev ? (t->io.last - prev < run ? t->io.last - prev : run) : 0,
+		.inflight = since && mono > since ? mono - since : 0,
+	};
+	tui_drain(t); /* what finished before the read and is on its way */
+	tui_judge_pending(t, clock_now(), false);
+}
+
 /* Once a second: periods, the clock, and the iostat sample (CLOCK_BOOTTIME). */
 void tui_tick(struct tui *t, uint64_t mono)
 {
 	uint64_t bt;
 
 	tui_model_tick(&t->live, tui_run_ns(t, mono));
+	tui_judge_pending(t, mono, false);
 	if (t->note_until && mono >= t->note_until) {
 		t->note_until = 0;
 		t->dirty = true;
@@ -510,21 +563,7 @@ void tui_tick(struct tui *t, uint64_t mono)
 	t->dirty = true;
 	bt = clock_boottime();
 	if (bt >= t->io_next) {
-		uint64_t prev = t->io.last, run = t->have_base ? tui_run_ns(t, mono) : 0;
-
-		tui_iostat_sample(&t->io, t->live.samples);
-		/* the probe's interval: since the last sample, or since its first start */
-		uint64_t since = session_inflight_since(&t->s);
-		struct cpuwait_delta cd;
-
-		cpuwait_read(&t->cpu, session_prober_pid(&t->s), &cd);
-		tui_verdict_cpu(&t->verdict, &cd);
-		tui_verdict_judge(&t->verdict, &t->io.watch,
-				  t->io.last > prev && prev ? (t->io.last - prev < run ?
-							       t->io.last - prev : run) : 0,
-				  since && mono > since ? mono - since : 0);
-		if (tui_verdict_rows(t) != t->verdict_rows)
-			tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
+		tui_io_sample(t, mono);
 		t->io_next = bt + TUI_IO_PERIOD_NS - TUI_IO_PERIOD_NS / 20;
 	}
 }

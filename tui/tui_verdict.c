@@ -11,6 +11,7 @@ void tui_verdict_init(struct tui_verdict *tv, const struct verdict_probe *run)
 	tv->p = *run;
 	verdict_hist_init(&tv->hist);
 	stats_init(&tv->lat);
+	stats_init(&tv->next);
 }
 
 void tui_verdict_set_asked(struct tui_verdict *tv, double asked)
@@ -20,11 +21,21 @@ void tui_verdict_set_asked(struct tui_verdict *tv, double asked)
 
 void tui_verdict_add(struct tui_verdict *tv, const struct sample *s)
 {
+	bool later = tv->cut && s->start + s->time > tv->cut;
+	struct stats *lat = later ? &tv->next : &tv->lat;
+	uint64_t *late = later ? &tv->next_late_max : &tv->late_max;
+
 	if (s->result >= 0) /* as --iostat counts them */
-		stats_add(&tv->lat, s->time);
-	if (s->lateness > tv->late_max)
-		tv->late_max = s->lateness;
+		stats_add(lat, s->time);
+	if (s->lateness > *late)
+		*late = s->lateness;
 	tv->skipped_run = s->skipped;
+	tv->added++;
+}
+
+void tui_verdict_cut(struct tui_verdict *tv, uint64_t end_ns)
+{
+	tv->cut = end_ns;
 }
 
 void tui_verdict_cpu(struct tui_verdict *tv, const struct cpuwait_delta *d)
@@ -44,14 +55,17 @@ void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_
 	verdict_probe_interval(&tv->p, period_ns, &tv->lat, tv->skipped_run - tv->skip_mark,
 			       inflight_ns);
 	tv->p.late_max_ns = tv->late_max;
-	tv->late_max = 0;
+	tv->late_max = tv->next_late_max;
+	tv->next_late_max = 0;
 	if (tv->cpu_set)
 		verdict_probe_cpu(&tv->p, tv->cpu.have_wait, tv->cpu.wait_ns, tv->cpu.have_throttle,
 				  tv->cpu.throttled_ns,
 				  tv->cpu.have_host ? (int64_t)tv->cpu.host_some_ns : -1);
 	tv->cpu_set = false;
 	tv->skip_mark = tv->skipped_run;
-	stats_init(&tv->lat);
+	tv->lat = tv->next; /* what finished after the cut opens the next interval */
+	stats_init(&tv->next);
+	tv->cut = 0;
 	if (!any)
 		return;
 	verdict_judge(&tv->hist, &tv->p, dev, n, &tv->v);

@@ -32,6 +32,10 @@ struct tui_verdict {
 	uint64_t late_max;         /* the open interval's latest start against its due time */
 	struct cpuwait_delta cpu;  /* the probe's measured CPU wait for the next judgement */
 	bool cpu_set;
+	uint64_t cut;              /* tui_verdict_cut(): where the open interval ends; 0 = open */
+	struct stats next;         /* requests that finished after cut: the next interval's */
+	uint64_t next_late_max;
+	uint64_t added;            /* requests added so far (tui_verdict_add()) */
 };
 
 /* Start a run asking for run (verdict_probe_settings()). */
@@ -40,8 +44,21 @@ void tui_verdict_init(struct tui_verdict *tv, const struct verdict_probe *run);
 /* The asked rate changed (the interval keys): requests/s, 0 = unpaced. */
 void tui_verdict_set_asked(struct tui_verdict *tv, double asked);
 
-/* Count one finished request into the open interval. */
+/*
+ * Count one finished request into the open interval, or, once the interval's end is
+ * set (tui_verdict_cut()) and it finished after that end (s->start + s->time), into the
+ * next one.
+ */
 void tui_verdict_add(struct tui_verdict *tv, const struct sample *s);
+
+/*
+ * The open interval ends at end_ns (the run's time, as a sample's start: when the
+ * device's counters it is judged against were read). Requests added from now on that
+ * finished after it count in the next interval, so that the probe's count and the
+ * device's cover the same time whenever the samples reach the view (a view held off
+ * its CPU drains late). tui_verdict_judge() opens the next interval.
+ */
+void tui_verdict_cut(struct tui_verdict *tv, uint64_t end_ns);
 
 /*
  * Judge the interval that just ended (period_ns long, as far as the probe

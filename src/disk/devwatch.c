@@ -7,12 +7,17 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "readfile.h"
+
+/* a read of /proc/diskstats dated within 1 ms, else the tightest of three */
+#define DEVWATCH_READ_TRIES 3
+#define DEVWATCH_READ_TIGHT_NS 1000000ull
 
 void devwatch_reset(struct devwatch *w, const char *proc_path)
 {
@@ -90,18 +95,57 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 	return 0;
 }
 
+/*
+ * Read proc_path into *text (owned), with when it was read: the midpoint of the tightest of up to
+ * DEVWATCH_READ_TRIES reads bracketed by the clocks (a process held off its CPU between the read
+ * and a clock would otherwise date the counts up to a throttling period late).
+ */
+static int devwatch_read(struct devwatch *w, char **text, uint64_t *boot_ns, uint64_t *mono_ns)
+{
+	uint64_t best = UINT64_MAX;
+	int err = 0;
+
+	*text = NULL;
+	for (int i = 0; i < DEVWATCH_READ_TRIES && best > DEVWATCH_READ_TIGHT_NS; i++) {
+		uint64_t b0 = clock_boottime(), m0 = clock_now(), m1, b1;
+		char *t = readfile_text(w->proc_path, &err);
+
+		m1 = clock_now();
+		b1 = clock_boottime();
+		if (!t)
+			break;
+		if (m1 - m0 < best) {
+			best = m1 - m0;
+			free(*text);
+			*text = t;
+			*boot_ns = b0 + (b1 - b0) / 2;
+			*mono_ns = m0 + (m1 - m0) / 2;
+		} else {
+			free(t);
+		}
+	}
+	return *text ? 0 : err;
+}
+
 int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
 {
 	char *owned = NULL;
-	int err = 0;
+	uint64_t mono = 0;
+	int err;
 
 	if (!text) {
-		text = owned = readfile_text(w->proc_path, &err);
-		if (!text)
+		uint64_t boot = 0;
+
+		err = devwatch_read(w, &owned, &boot, &mono);
+		if (err)
 			return err;
+		text = owned;
+		if (!now_ns)
+			now_ns = boot;
 	}
 	if (!now_ns)
 		now_ns = clock_boottime();
+	w->read_mono_ns = mono;
 	for (size_t i = 0; i < w->ndev; i++) {
 		struct devwatch_dev *d = &w->dev[i];
 		struct disk_counters cur;

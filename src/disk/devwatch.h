@@ -45,6 +45,7 @@ struct devwatch {
 	size_t ndev;
 	struct devwatch_dev dev[DEVWATCH_MAX];
 	uint64_t prev_ns;          /* CLOCK_BOOTTIME of the previous sample; 0 = none */
+	uint64_t read_mono_ns;     /* CLOCK_MONOTONIC of the previous sample's read; 0 = given text */
 };
 
 /* Start watching nothing; proc_path NULL = /proc/diskstats. */
@@ -71,7 +72,10 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 /*
  * Take a sample now (text is the content of proc_path, or NULL to read it;
  * now_ns is CLOCK_BOOTTIME, or 0 to read the clock) and update every
- * device's row and state. The first call only sets the baseline (state
+ * device's row and state. A read of its own is dated by the tightest of up to
+ * three reads bracketed by the clocks (read_mono_ns: its CLOCK_MONOTONIC, and
+ * the CLOCK_BOOTTIME taken unless now_ns is given); the rows then cover
+ * what completed between two such moments. The first call only sets the baseline (state
  * INIT); a device missing from text is MISSING and starts again with INIT
  * when it is back. Returns 0 or -errno when the file cannot be read.
  */

@@ -300,6 +300,13 @@ static int probe_depth_issue(struct probe_depth *d, const volatile sig_atomic_t 
 	return 0;
 }
 
+/* One more request finished: told in the shared control before the sink hears of it. */
+static void probe_finished(struct probe *p)
+{
+	if (p->ctl)
+		atomic_fetch_add_explicit(&p->ctl->finished, 1, memory_order_release);
+}
+
 /* Publish the oldest start in flight (0 = idle) and the count (the watchdog, the exporters). */
 static void probe_depth_inflight(struct probe_depth *d)
 {
@@ -359,6 +366,7 @@ static int probe_depth_complete(struct probe_depth *d, struct probe_slot *sl, in
 		probe_warn(d->sink, "request returned less than expected: %lld",
 			   (long long)s->result);
 	n = c->nowait && s->result == -EAGAIN ? NOTICE_ERROR : account_add(&p->acct, s);
+	probe_finished(p);
 	if (d->sink->request && (ret = d->sink->request(d->sink->ctx, s, n)))
 		return ret;
 	if (burst_done && d->sink->burst_end && (ret = d->sink->burst_end(d->sink->ctx)))
@@ -561,6 +569,7 @@ static int probe_serial_account(struct probe_serial *st, const struct sample *s,
 		n = NOTICE_ERROR; /* it would have blocked: shown, counted nowhere (ioping) */
 	else
 		n = account_add(&p->acct, s);
+	probe_finished(p);
 	if (sink->request && (ret = sink->request(sink->ctx, s, n)))
 		return ret;
 	last = c->count && p->requests >= c->count;

@@ -71,6 +71,9 @@ struct probe_ctl {
 	atomic_uint reset;             /* bump to restart the statistics */
 	_Atomic uint64_t inflight;     /* monotonic ns the current (oldest) request started; 0 = idle */
 	_Atomic unsigned inflight_n;   /* requests in flight; kept by the depth > 1 loop only */
+	_Atomic uint64_t finished;     /* requests finished so far, counted before the sink hears
+	                                * of each: a consumer that has heard of fewer has some on
+	                                * their way */
 };
 
 struct probe {
