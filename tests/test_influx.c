@@ -139,3 +139,37 @@ Test(influx, name_tag)
 	cr_assert(!strncmp(sbuf_str(&sb), want, strlen(want)), "%s", sbuf_str(&sb));
 	sbuf_free(&sb);
 }
+
+/* --layers: the counts always, pieces and each layer's avg and p99 once one reached the device. */
+Test(influx, layer_fields)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct layer_tally l;
+	struct sample s = { 0 };
+	struct influx_point p = {
+		.target = "/d", .operation = "read", .device = "", .requests = 0, .layers = &l,
+		.time = 5,
+	};
+
+	layer_tally_init(&l);
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert_str_eq(sbuf_str(&sb),
+			 "ioprobe,target=/d,operation=read requests=0i,errors=0i,bytes=0i,in_flight=0i,"
+			 "oldest_in_flight_ms=0.000,skipped=0i,layer_requests=0i,layer_no_device=0i 5\n");
+	s.result = 4096;
+	s.layers = (struct layer_times){ .submit = 100, .throttle = 0, .queue = 20,
+					 .device = 120, .pieces = 2, .measured = true };
+	layer_tally_add(&l, &s, NOTICE_NONE);
+	s.layers = (struct layer_times){ .measured = true, .no_device = true };
+	layer_tally_add(&l, &s, NOTICE_NONE);
+	sbuf_reset(&sb);
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert_str_eq(sbuf_str(&sb),
+			 "ioprobe,target=/d,operation=read requests=0i,errors=0i,bytes=0i,in_flight=0i,"
+			 "oldest_in_flight_ms=0.000,skipped=0i,layer_requests=2i,layer_no_device=1i,"
+			 "layer_pieces=2.000,layer_submit_avg_ms=0.000100,layer_submit_p99_ms=0.000100,"
+			 "layer_throttle_avg_ms=0.000000,layer_throttle_p99_ms=0.000000,"
+			 "layer_queue_avg_ms=0.000020,layer_queue_p99_ms=0.000020,"
+			 "layer_device_avg_ms=0.000120,layer_device_p99_ms=0.000120 5\n");
+	sbuf_free(&sb);
+}

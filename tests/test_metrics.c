@@ -378,3 +378,32 @@ Test(metrics, native_buckets_follow_the_counted_requests)
 	cr_assert_null(s.native, "the text formats' snapshot leaves them out");
 	metrics_target_destroy(&t);
 }
+
+/* --layers: the layers of valid measured requests, by layer_tally_add()'s rule (issue 32). */
+Test(metrics, layers_of_valid_measured_requests)
+{
+	struct metrics_counts c;
+	struct sample a = smp(OP_READ, 4096, 5 * MS), cached = smp(OP_READ, 4096, 20 * US);
+	struct sample warm = smp(OP_READ, 4096, 5 * MS), plain = smp(OP_READ, 4096, 5 * MS);
+
+	a.layers = (struct layer_times){ .submit = 15 * US, .throttle = 0, .queue = 3 * US,
+					 .device = 4900 * US, .pieces = 4, .measured = true };
+	cached.layers = (struct layer_times){ .measured = true, .no_device = true };
+	warm.layers = a.layers;
+	memset(&c, 0, sizeof(c));
+	metrics_count(&c, &a, NOTICE_NONE, 1);
+	metrics_count(&c, &a, NOTICE_SLOW, 2);
+	metrics_count(&c, &cached, NOTICE_FAST, 3);
+	metrics_count(&c, &warm, NOTICE_WARMUP, 4);   /* not a valid request */
+	metrics_count(&c, &plain, NOTICE_NONE, 5);    /* its layers not measured */
+	metrics_count(&c, &a, NOTICE_TOO_SLOW, 6);    /* outside -T: layer_tally leaves it out */
+	cr_assert_eq(c.layers.requests, 3);
+	cr_assert_eq(c.layers.no_device, 1);
+	cr_assert_eq(c.layers.pieces, 8, "the two that reached the device, 4 pieces each");
+	cr_assert_eq(c.layers.layer[LAYER_DEVICE].count, 2);
+	cr_assert_eq(c.layers.layer[LAYER_DEVICE].sum, 9800 * US);
+	cr_assert_eq(c.layers.layer[LAYER_DEVICE].bucket[8], 2); /* le 0.005 */
+	cr_assert_eq(c.layers.layer[LAYER_SUBMIT].bucket[1], 2); /* le 2e-05 */
+	cr_assert_eq(c.layers.layer[LAYER_THROTTLE].bucket[0], 2); /* 0 ns: le 1e-05 */
+	cr_assert_eq(c.layers.layer[LAYER_QUEUE].count, 2);
+}

@@ -279,3 +279,49 @@ Test(promfmt, one_build_info)
 	cr_assert_not_null(p);
 	cr_assert_null(strstr(p + 1, "\nioprobe_build_info{"), "a second build_info series");
 }
+
+/* --layers: a histogram per layer with a layer label, and the three counters, only for the
+ * targets that measure them (issue 32). */
+Test(promfmt, layer_families_only_for_targets_that_measure_them)
+{
+	static struct sbuf sb = SBUF_INIT;
+	struct metrics_info with = in1;
+	struct metrics_snap s[2];
+	const char *t;
+
+	snaps(s);
+	cr_assert_null(strstr(render(PROMFMT_TEXT), "ioprobe_layer"), "no target measures them");
+	with.layers = true;
+	s[0].info = &with;
+	s[0].counts.layers.layer[LAYER_DEVICE].bucket[8] = 3; /* le 0.005 */
+	s[0].counts.layers.layer[LAYER_DEVICE].count = 3;
+	s[0].counts.layers.layer[LAYER_DEVICE].sum = 21 * MS;
+	s[0].counts.layers.layer[LAYER_SUBMIT].bucket[0] = 3;
+	s[0].counts.layers.layer[LAYER_SUBMIT].count = 3;
+	s[0].counts.layers.requests = 4;
+	s[0].counts.layers.pieces = 12;
+	s[0].counts.layers.no_device = 1;
+	sbuf_reset(&sb);
+	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_TEXT), 0);
+	t = sbuf_str(&sb);
+	has(t, "# TYPE ioprobe_layer_seconds histogram");
+	has(t, "ioprobe_layer_seconds_bucket{" T1 ",layer=\"device\",le=\"0.002\"} 0");
+	has(t, "ioprobe_layer_seconds_bucket{" T1 ",layer=\"device\",le=\"0.005\"} 3");
+	has(t, "ioprobe_layer_seconds_sum{" T1 ",layer=\"device\"} 0.021");
+	has(t, "ioprobe_layer_seconds_count{" T1 ",layer=\"submit\"} 3");
+	has(t, "ioprobe_layer_seconds_count{" T1 ",layer=\"throttle\"} 0");
+	has(t, "ioprobe_layer_seconds_count{" T1 ",layer=\"queue\"} 0");
+	has(t, "# TYPE ioprobe_layer_requests_total counter");
+	has(t, "ioprobe_layer_requests_total{" T1 "} 4");
+	has(t, "ioprobe_layer_pieces_total{" T1 "} 12");
+	has(t, "ioprobe_layer_no_device_requests_total{" T1 "} 1");
+	lacks(t, "ioprobe_layer_seconds_count{target=\"/dev/nvme0n1\"");
+	lacks(t, "ioprobe_layer_requests_total{target=\"/dev/nvme0n1\"");
+	sbuf_reset(&sb);
+	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_OPENMETRICS), 0);
+	t = sbuf_str(&sb);
+	has(t, "# TYPE ioprobe_layer_seconds histogram");
+	has(t, "# UNIT ioprobe_layer_seconds seconds");
+	has(t, "# TYPE ioprobe_layer_pieces counter");
+	has(t, "ioprobe_layer_pieces_total{" T1 "} 12");
+}

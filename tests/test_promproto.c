@@ -218,15 +218,30 @@ static void same_samples(const char *text, const struct sample_line *out, size_t
 	cr_assert_eq(lines, n, "text has %zu samples, protobuf %zu", lines, n);
 }
 
-static void same_as_text(bool native)
+static void same_as_text(bool native, bool layers)
 {
 	struct sbuf text = SBUF_INIT, pb = SBUF_INIT;
 	struct metrics_snap s[2];
 	static struct sample_line out[1024];
+	static struct metrics_info with;
 	pb_family **fam;
 	size_t n, k = 0;
 
 	snaps(s, native);
+	if (layers) { /* --layers on the second target: its layer histograms and counters */
+		with = in2;
+		with.layers = true;
+		s[1].info = &with;
+		s[1].counts.layers.layer[LAYER_DEVICE].bucket[8] = 3;
+		s[1].counts.layers.layer[LAYER_DEVICE].count = 3;
+		s[1].counts.layers.layer[LAYER_DEVICE].sum = 21 * MS;
+		s[1].counts.layers.layer[LAYER_QUEUE].bucket[0] = 3;
+		s[1].counts.layers.layer[LAYER_QUEUE].count = 3;
+		s[1].counts.layers.layer[LAYER_QUEUE].sum = 9 * US;
+		s[1].counts.layers.requests = 4;
+		s[1].counts.layers.pieces = 6;
+		s[1].counts.layers.no_device = 1;
+	}
 	cr_assert_eq(promfmt_write(&text, s, 2, "1.2.3", PROMFMT_TEXT), 0);
 	fam = render(&pb, s, 2);
 	n = as_text(fam, out);
@@ -248,7 +263,7 @@ static void same_as_text(bool native)
 		}
 	}
 	cr_assert_null(fam[k], "a family text does not have");
-	cr_assert_eq(k, 13);
+	cr_assert_eq(k, layers ? 17 : 13);
 	release(fam);
 	sbuf_free(&text);
 	sbuf_free(&pb);
@@ -256,8 +271,10 @@ static void same_as_text(bool native)
 
 Test(promproto, same_families_series_and_values_as_text)
 {
-	same_as_text(true);
-	same_as_text(false);
+	same_as_text(true, false);
+	same_as_text(false, false);
+	same_as_text(true, true);
+	same_as_text(false, true);
 }
 
 /* The native buckets of h, from its spans and deltas, as (index, count) pairs. */

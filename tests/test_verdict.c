@@ -1042,3 +1042,81 @@ Test(verdict, cpu_wait_inside_requests_is_not_depth_limited)
 	cr_assert_gt(v.probe_busy, 0.85, "it did wait on its requests: %.2f", v.probe_busy);
 	cr_assert_eq(v.reason, VERDICT_PROBE_CPU, "%s", buf);
 }
+
+/* --layers measured every request served without a block request (cached re-reads): the
+ * page cache is said as measured, not asked as a question. Measured only in part (one of the
+ * requests reached the device), the inference stays. */
+Test(verdict, a_measured_page_cache_is_named)
+{
+	struct verdict_hist h;
+	struct verdict_probe p;
+	struct verdict v;
+	char buf[512];
+	const struct rec cached = { .done = 70, .p50_ms = 0.01, .p99_ms = 0.02 };
+
+	verdict_hist_init(&h);
+	verdict_probe_settings(&p, 70, 4096, false, false, true, 1); /* -C reads at 70/s */
+	p.period_ns = SEC;
+	verdict_probe_layers(&p, false, 70, 70, (double[4]){ 0, 0, 0, 0 }, 0);
+	judge(&h, p, 0, VERDICT_CACHE_BACK, &cached, &v);
+	cr_assert_eq(v.state, VERDICT_NONE);
+	cr_assert_eq(v.reason, VERDICT_PAGE_CACHE, "%s", line(&v, buf, sizeof(buf)));
+	cr_assert_str_eq(line(&v, buf, sizeof(buf)),
+			 "no verdict: page cache: none of the probe's 70 measured requests reached "
+			 "the device (measured), dev 0/s");
+	verdict_probe_layers(&p, false, 70, 69, (double[4]){ 1000, 0, 100, 20000 }, 1);
+	judge(&h, p, 0, VERDICT_CACHE_BACK, &cached, &v);
+	cr_assert_eq(v.reason, VERDICT_DEVICE_LESS, "%s", line(&v, buf, sizeof(buf)));
+}
+
+/* Depth limited with 96 % of each request measured in the device: the device's own time per
+ * request is the limit, said as measured. With 48 % in the device (the fast loop's case of
+ * depth_limited), it stays depth limited. */
+Test(verdict, a_measured_slow_device_is_named)
+{
+	static const struct rec r = { 58046, 0, 0.0066, 0.07, 58046, 0, 0, 0.01, 0.01, 0.46, 49,
+				      0.0164 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	judge(&h, lprobe(200000, 400, 0, 200, 15800, 1), 1280, VERDICT_CACHE_BACK, &r, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.reason, VERDICT_DEVICE_SLOW, "%s", buf);
+	cr_assert_str_eq(buf, "falls short: device slow: got 58046/s of 200000 (-71 %), 15.8 us "
+			      "of 16.4 us per request in the device (measured), busy 49 %: at most "
+			      "60976/s at this depth");
+	verdict_hist_init(&h);
+	judge(&h, lprobe(200000, 8000, 0, 500, 7900, 1), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.reason, VERDICT_DEPTH_LIMITED, "%s", line(&v, buf, sizeof(buf)));
+}
+
+/* A request that began in the previous interval: the CPU wait of both is taken from it before
+ * calling it a stall (measured on six idle loops at 1.5 % of a core: a 600 ms request in a
+ * 703 ms interval with 389 ms of CPU wait, the interval before holding 1.24 s of it, read
+ * "stalled" on an idle device). */
+Test(verdict, a_stall_is_net_of_the_cpu_wait_of_the_interval_it_began_in)
+{
+	static const struct rec a = { 16, 0, 0.1, 200, 16, 0, 0, 0.05, 0.05, 0.001, 0, 0.1 };
+	static const struct rec b = { 24, 0, 0.0855, 600, 24, 0, 0, 0.05, 0.05, 0.001, 0, 0.1 };
+	struct verdict_hist h;
+	struct verdict v;
+	struct verdict_probe p = wprobe(100, 4096, false);
+	char buf[512];
+
+	p.write_share = 0;
+	verdict_hist_init(&h);
+	p.period_ns = 1297 * MS;
+	p.max_ns = 200 * MS;
+	verdict_probe_cpu(&p, true, 1239 * MS, false, 0, -1);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &a, &v);
+	p.period_ns = 703 * MS;
+	p.max_ns = 600 * MS;
+	verdict_probe_cpu(&p, true, 389 * MS, false, 0, -1);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &b, &v);
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.stall_ns, 0, "%s", buf);
+	cr_assert_neq(v.reason, VERDICT_STALLED, "%s", buf);
+	cr_assert_eq(v.reason, VERDICT_PROBE_CPU, "%s", buf);
+}

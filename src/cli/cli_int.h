@@ -146,6 +146,11 @@ struct cli_target {
 	uint64_t iv_skipped;     /* skipped slots of the run, as of the last sample */
 	uint64_t iv_first;       /* boottime ns the first request started; 0 = none yet */
 	uint64_t iv_late_max;    /* the interval's latest start against its due time */
+	uint64_t iv_cut;         /* run ns the open interval ends at (the device's read); 0 = open */
+	uint64_t iv_added;       /* requests added so far */
+	uint64_t iv_need;        /* the probe's finished requests at the cut (the ticker's) */
+	uint64_t iv_need_prev;   /* ... at the previous cut */
+	bool iv_have_need;       /* iv_need was read at this tick's cut */
 	struct cpuwait cpu;      /* its prober's measured CPU wait (the ticker's) */
 	uint64_t iv_prev;        /* boottime ns of the previous block (the ticker's) */
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */

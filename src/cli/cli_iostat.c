@@ -24,16 +24,38 @@
 #include "ticker.h"
 #include "verdict.h"
 
+/* the --iostat block waits this long at most (and half its period) for the probe's requests */
+#define CLI_IV_WAIT_NS 500000000ull
+#define CLI_IV_WAIT_STEP_NS 1000000L
+
 /* Count a finished request into the --iostat interval (brief: never waits on stdout). */
+/*
+ * The boottime of monotonic ns mono (the sample s's start; 0: unknown, then its completion is
+ * taken as now): the two clocks differ by a constant while the machine does not sleep.
+ */
+static uint64_t cli_iv_boottime(uint64_t mono, const struct sample *s)
+{
+	uint64_t boot = clock_boottime(), now = clock_now();
+
+	if (!mono || mono > now)
+		return boot > s->time ? boot - s->time : boot;
+	return boot - (now - mono);
+}
+
 void cli_iv_add(struct cli_target *tg, const struct sample *s, enum notice n)
 {
+	int to;
+
 	pthread_mutex_lock(&tg->iv_lock);
-	if (!tg->iv_first)
-		tg->iv_first = clock_boottime() - s->time;
+	/* finished after the device's counters were read: the next interval's */
+	to = tg->iv_cut && s->start + s->time > tg->iv_cut ? tg->iv_cur ^ 1 : tg->iv_cur;
+	if (!tg->iv_first) /* when it started, on the boottime clock (heard of late or not) */
+		tg->iv_first = cli_iv_boottime(tg->p ? tg->p->first_start + s->start : 0, s);
 	if (s->result >= 0)
-		stats_add(tg->iv_lat[tg->iv_cur], s->time);
+		stats_add(tg->iv_lat[to], s->time);
 	if (tg->iv_lay[0])
-		layer_tally_add(tg->iv_lay[tg->iv_cur], s, n);
+		layer_tally_add(tg->iv_lay[to], s, n);
+	tg->iv_added++;
 	if (s->lateness > tg->iv_late_max)
 		tg->iv_late_max = s->lateness;
 	tg->iv_skipped = s->skipped;
@@ -67,6 +89,22 @@ static void cli_iv_layers(struct cli_target *tg, struct layer_tally *lay)
 }
 
 /*
+ * The prober's child gone before the interval's reading (the run's end): its run delay from
+ * what the child read of itself at its end, less what the last reading had.
+ */
+static void cli_iv_cpu_end(struct cli_target *tg, const struct cpuwait *prev,
+			   struct cpuwait_delta *cd)
+{
+	uint64_t end;
+
+	if (cd->have_wait || !prev->pid || !prev->have_wait || !prober_cpu_wait(tg->p, &end) ||
+	    end < prev->wait_ns)
+		return;
+	cd->have_wait = true;
+	cd->wait_ns = end - prev->wait_ns;
+}
+
+/*
  * Close tg's interval at boottime now: swap the latency buffers and fill
  * tg->vp's per-interval fields, then clear the closed buffer. The ticker's.
  */
@@ -75,12 +113,14 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	struct stats *lat;
 	struct layer_tally *lay;
 	struct cpuwait_delta cd;
+	struct cpuwait prev;
 	uint64_t skipped, first, from, late;
 
 	pthread_mutex_lock(&tg->iv_lock);
 	lat = tg->iv_lat[tg->iv_cur];
 	lay = tg->iv_lay[tg->iv_cur];
 	tg->iv_cur ^= 1;
+	tg->iv_cut = 0;
 	skipped = tg->iv_skipped;
 	first = tg->iv_first;
 	late = tg->iv_late_max;
@@ -92,10 +132,16 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 			       skipped - tg->iv_skip_mark, cli_iv_inflight(tg));
 	/* the prober's CPU wait over the same interval, measured (read at the ticker's moment:
 	 * the interval's first one, before its first request, reads no delta) */
+	prev = tg->cpu;
 	cpuwait_read(&tg->cpu, prober_pid(tg->p), &cd);
+	cli_iv_cpu_end(tg, &prev, &cd);
 	verdict_probe_cpu(&tg->vp, cd.have_wait, cd.wait_ns, cd.have_throttle, cd.throttled_ns,
 			  cd.have_host ? (int64_t)cd.host_some_ns : -1);
 	tg->vp.late_max_ns = late;
+	if (tg->iv_have_need && tg->iv_need >= tg->iv_need_prev) /* the probe's own count */
+		verdict_probe_finished(&tg->vp, tg->iv_need - tg->iv_need_prev);
+	if (tg->iv_have_need)
+		tg->iv_need_prev = tg->iv_need;
 	cli_iv_layers(tg, lay);
 	tg->iv_skip_mark = skipped;
 	tg->iv_prev = now;
@@ -128,15 +174,66 @@ void cli_iostat_time(struct sbuf *sb, bool iso, uint64_t realtime)
 		    tm.tm_year % 100, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-/* Sample every watch of the run at boottime now, each once; 0 or the first -errno. */
+/* tg's probe's finished requests now (its shared control): the count at its device's read. */
+static void cli_iv_need(struct cli_target *tg)
+{
+	tg->iv_need = 0;
+	tg->iv_have_need = false;
+	if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0] || !tg->p || !tg->p->ctl)
+		return;
+	tg->iv_need = atomic_load_explicit(&tg->p->ctl->finished, memory_order_acquire);
+	tg->iv_have_need = true;
+}
+
+/* Sample every watch of the run at boottime now (0: each read dates itself), each once; 0 or
+ * the first -errno. */
 static int cli_iostat_sample(struct cli_run *r, uint64_t now)
 {
 	int err = devwatch_sample(r->watch, NULL, now);
 
-	for (size_t i = 0; !err && i < r->n; i++)
-		if (r->tg[i].state == CLI_TARGET_RUNNING && r->tg[i].watch != r->watch)
-			err = devwatch_sample(r->tg[i].watch, NULL, now);
+	for (size_t i = 0; !err && i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state == CLI_TARGET_RUNNING && tg->watch != r->watch)
+			err = devwatch_sample(tg->watch, NULL, now);
+		cli_iv_need(tg); /* the probe's own count as close to its device's read as can be */
+	}
 	return err;
+}
+
+/*
+ * Cut each running target's interval where its device's counters were read (what finished
+ * after counts in the next), then wait, at most wait_ns, until the requests its probe had
+ * finished by then have been added: a process held off its CPU hears of them late, and
+ * counting them in the next interval showed the probe's own requests as other I/O.
+ */
+static void cli_iv_cut(struct cli_run *r, uint64_t wait_ns)
+{
+	uint64_t until = clock_now() + wait_ns;
+	const struct timespec step = { 0, CLI_IV_WAIT_STEP_NS };
+	bool all;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+		uint64_t read = tg->watch ? tg->watch->read_mono_ns : 0, first;
+
+		if (!tg->iv_have_need)
+			continue;
+		first = tg->p->first_start;
+		pthread_mutex_lock(&tg->iv_lock);
+		tg->iv_cut = first && read > first ? read - first : 0;
+		pthread_mutex_unlock(&tg->iv_lock);
+	}
+	do {
+		all = true;
+		for (size_t i = 0; all && i < r->n; i++) {
+			struct cli_target *tg = &r->tg[i];
+
+			pthread_mutex_lock(&tg->iv_lock);
+			all = tg->state != CLI_TARGET_RUNNING || tg->iv_added >= tg->iv_need;
+			pthread_mutex_unlock(&tg->iv_lock);
+		}
+	} while (!all && clock_now() < until && !nanosleep(&step, NULL));
 }
 
 void cli_iostat_target(struct sbuf *sb, const char *path, const struct verdict *v)
@@ -204,12 +301,14 @@ static void cli_iostat_tick(void *arg)
 	struct iostat_dev_row rows[DEVWATCH_MAX];
 	struct verdict *v = calloc(r->n, sizeof(*v));
 	size_t n;
-	uint64_t now = clock_boottime();
-	int err = cli_iostat_sample(r, now);
+	uint64_t period = r->o->print_interval ? r->o->print_interval : OPTS_IOSTAT_PERIOD;
+	int err = cli_iostat_sample(r, 0); /* each read dated by itself (devwatch_sample) */
 
+	if (!err)
+		cli_iv_cut(r, period / 2 < CLI_IV_WAIT_NS ? period / 2 : CLI_IV_WAIT_NS);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->tg[i].state == CLI_TARGET_RUNNING && r->tg[i].iv_lat[0])
-			cli_iv_close(&r->tg[i], now);
+			cli_iv_close(&r->tg[i], r->tg[i].watch->prev_ns);
 	if (err) {
 		if (!r->iostat_failed) /* say it once, the probe goes on */
 			cli_msg("--iostat: cannot read /proc/diskstats: %s", strerror(-err));

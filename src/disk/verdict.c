@@ -3,6 +3,7 @@
 #include "verdict.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,6 +95,7 @@ static enum verdict_reason verdict_why_layers(const struct verdict_hist *h,
 {
 	double total = v->submit_ns + v->throttle_ns + v->queue_ns + v->device_ns;
 	double share = VERDICT_LAYER_SHARE * total;
+	enum verdict_reason r;
 
 	if (total <= 0) /* every measured request was served without the device */
 		return v->cpu_material ? VERDICT_PROBE_CPU : VERDICT_PROBE_LIMITED;
@@ -103,8 +105,14 @@ static enum verdict_reason verdict_why_layers(const struct verdict_hist *h,
 		return VERDICT_QUEUED;
 	if (v->submit_ns >= share && !v->cpu_material)
 		return VERDICT_WAIT_ABOVE;
-	return verdict_why_device(h, v, total / 1e6,
-				  v->device_ns >= VERDICT_CEILING_DEV_SHARE * total);
+	r = verdict_why_device(h, v, total / 1e6, v->device_ns >= VERDICT_CEILING_DEV_SHARE * total);
+	/* held by its depth, the device not full, and nearly all of the probe's own time per
+	 * request (not only the layers': the wake-up after the completion is in none) measured
+	 * in the device: the device's time per request is the limit */
+	if (r == VERDICT_DEPTH_LIMITED && v->mean_ns > 0 &&
+	    v->device_ns >= VERDICT_DEVICE_SLOW_SHARE * v->mean_ns)
+		return VERDICT_DEVICE_SLOW;
+	return r;
 }
 
 /* Why the probe falls short, from the interval's numbers (v filled but for the reason). */
@@ -122,8 +130,10 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 							   VERDICT_WAIT_ABOVE;
 	if (v->layers_known) /* measured in the kernel: the layer that held the requests */
 		return verdict_why_layers(h, v);
+	/* inferred from times: not while the probe's measured CPU wait is material (its requests'
+	 * share of it is a mean; the rest of their time may be CPU too) */
 	if (above > VERDICT_WAIT_ABOVE_FACTOR * v->dev_ms &&
-	    above - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS)
+	    above - v->dev_ms >= VERDICT_WAIT_ABOVE_MIN_MS && !v->cpu_material)
 		return VERDICT_WAIT_ABOVE;
 	return verdict_why_device(h, v, mean, v->dev_ms >= VERDICT_CEILING_DEV_SHARE * mean);
 }
@@ -135,8 +145,13 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	const struct iostat_row *r = d->row;
 	struct verdict_expect at_asked, at_got;
 
+	/* the probe's own share of the device: from its own count where it was taken at the
+	 * device's read (requests a starved process had not yet heard of count too) */
+	double own_rate = p->finished_known && p->period_ns ?
+				  (double)p->finished * 1e9 / (double)p->period_ns : v->rate;
+
 	if (!r || r->reset || verdict_expect(p, d, v->asked, &at_asked) ||
-	    verdict_expect(p, d, v->rate, &at_got))
+	    verdict_expect(p, d, own_rate, &at_got))
 		return false;
 	snprintf(v->dev, sizeof(v->dev), "%s", d->name ? d->name : "");
 	v->dev_rate = r->r_s + r->w_s;
@@ -202,14 +217,22 @@ static void verdict_remember(struct verdict_hist *h, const struct verdict *v)
 	}
 }
 
-/* The interval's stall (VERDICT_STALL_*): its longest request's time, or 0 when none stands out. */
-static uint64_t verdict_stall(const struct verdict_probe *p)
+/*
+ * The interval's stall (VERDICT_STALL_*): its longest request's time, or 0 when none stands out.
+ * What the probe spent waiting for a CPU is no stall of the device's: this interval's wait, and
+ * the previous one's (h's newest) too, since the request may have started there (a request of
+ * 600 ms in an interval of 700 ms with 389 ms of CPU wait, its previous holding 1.2 s, read
+ * "stalled" on an idle loop device).
+ */
+static uint64_t verdict_stall(const struct verdict_hist *h, const struct verdict_probe *p)
 {
 	uint64_t longest = p->max_ns > p->inflight_ns ? p->max_ns : p->inflight_ns;
+	uint64_t wait = p->cpu_wait_ns;
 
-	/* what the probe spent waiting for a CPU in the interval is no stall of the device's */
+	if (h->win_n && h->win_cpu_known[h->win_at])
+		wait += h->win_cpu[h->win_at];
 	if (p->cpu_known)
-		longest = longest > p->cpu_wait_ns ? longest - p->cpu_wait_ns : 0;
+		longest = longest > wait ? longest - wait : 0;
 	if (!longest || (double)longest < VERDICT_STALL_SHARE * (double)p->period_ns ||
 	    (double)longest < VERDICT_STALL_FACTOR * (double)p->p50_ns)
 		return 0;
@@ -220,16 +243,19 @@ static uint64_t verdict_stall(const struct verdict_probe *p)
 static void verdict_window_push(struct verdict_hist *h, const struct verdict_probe *p,
 				double asked)
 {
+	uint64_t stall;
+
 	if (h->win_n && fabs(asked - h->win_asked) > 1e-9 * fmax(1, asked)) {
 		h->win_n = 0;
 		h->was_short = false;
 	}
 	h->win_asked = asked;
+	stall = verdict_stall(h, p); /* before the window moves: h's newest is the previous */
 	h->win_at = (h->win_at + 1) % VERDICT_WINDOW;
 	h->win_done[h->win_at] = p->done;
 	h->win_ns[h->win_at] = p->period_ns;
 	h->win_sum[h->win_at] = p->sum_ns;
-	h->win_stall[h->win_at] = verdict_stall(p);
+	h->win_stall[h->win_at] = stall;
 	h->win_cpu[h->win_at] = p->cpu_wait_ns;
 	h->win_cpu_known[h->win_at] = p->cpu_known;
 	if (h->win_n < VERDICT_WINDOW)
@@ -329,8 +355,9 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 	verdict_checks(h, p, &dev[0], secs, out);
 	if (out->falls_short)
 		out->reason = verdict_why(h, out);
-	if (out->device_less && out->asked > 0)
-		out->reason = VERDICT_DEVICE_LESS; /* state stays VERDICT_NONE: nothing to judge */
+	if (out->device_less && out->asked > 0) /* state stays VERDICT_NONE: nothing to judge */
+		out->reason = out->layers_known && out->layers_no_device == out->layers_requests ?
+				      VERDICT_PAGE_CACHE : VERDICT_DEVICE_LESS;
 	else if (out->other_io)
 		out->state = VERDICT_OTHER_IO;
 	else if (out->queue_building)
@@ -366,6 +393,8 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_PROBE_CPU: return "probe limited: CPU";
 	case VERDICT_THROTTLED: return "throttled above the device";
 	case VERDICT_QUEUED: return "queued";
+	case VERDICT_DEVICE_SLOW: return "device slow";
+	case VERDICT_PAGE_CACHE: return "page cache";
 	case VERDICT_UNPACED: return "unpaced";
 	case VERDICT_NO_DEVICE: return "no device row";
 	case VERDICT_DEVICE_LESS: return "the device saw less";
@@ -521,6 +550,11 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 		put_layer(sb, v, v->queue_ns, " queued before the device (scheduler, tags, other "
 			  "I/O; measured)");
 		break;
+	case VERDICT_DEVICE_SLOW:
+		put_time(sb, "", (uint64_t)v->device_ns);
+		put_time(sb, " of ", (uint64_t)v->mean_ns);
+		sbuf_printf(sb, " per request in the device (measured), busy %.0f %%", v->busy);
+		break;
 	case VERDICT_DEVICE_SATURATED:
 		sbuf_printf(sb, "busy %.0f %%", v->busy);
 		if (!brief) {
@@ -556,7 +590,7 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 	if (v->max_rate > 0 && v->reason == VERDICT_DEVICE_SATURATED)
 		put_time(sb, ", one request takes ", (uint64_t)v->mean_ns);
 	if (v->max_rate > 0 && (v->reason == VERDICT_DEVICE_SATURATED ||
-				v->reason == VERDICT_DEPTH_LIMITED))
+				v->reason == VERDICT_DEPTH_LIMITED || v->reason == VERDICT_DEVICE_SLOW))
 		put_rate(sb, ": at most ", v->max_rate, "/s at this depth");
 }
 
@@ -565,6 +599,12 @@ static int verdict_put(struct sbuf *sb, const struct verdict *v, bool brief)
 	sbuf_puts(sb, verdict_state_text(v->state));
 	switch (v->state) {
 	case VERDICT_NONE:
+		if (v->reason == VERDICT_PAGE_CACHE) {
+			sbuf_printf(sb, ": page cache: none of the probe's %" PRIu64 " measured "
+				    "requests reached the device (measured)", v->layers_requests);
+			put_rate(sb, ", dev ", v->dev_rate, "/s");
+			break;
+		}
 		if (v->reason == VERDICT_DEVICE_LESS) {
 			put_rate(sb, ": the device saw ", v->dev_rate, "/s");
 			put_rate(sb, " of the ", v->own, "/s the probe's requests explain");
@@ -641,8 +681,16 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->max_ns = lat->max;
 	p->inflight_ns = inflight_ns;
 	p->late_max_ns = 0;
+	p->finished = 0;
+	p->finished_known = false; /* verdict_probe_finished() */
 	verdict_probe_cpu(p, false, 0, false, 0, -1); /* unknown until the caller measures it */
 	verdict_probe_layers(p, p->layers_tried, 0, 0, NULL, 0);
+}
+
+void verdict_probe_finished(struct verdict_probe *p, uint64_t finished)
+{
+	p->finished = finished;
+	p->finished_known = true;
 }
 
 void verdict_probe_layers(struct verdict_probe *p, bool tried, uint64_t requests,

@@ -201,9 +201,17 @@
  * the device is that layer's — "throttled above the device" (the cgroup's
  * throttle), "queued" (the block layer's queue) or "wait above the device"
  * (the submit path: file system, page cache, FUSE) — said with the measured
- * times; measured pieces replace the ones computed from sysfs.
+ * times; measured pieces replace the ones computed from sysfs. A shortfall
+ * that would be "depth limited" (the probe waited throughout, the device not
+ * full) with at least VERDICT_DEVICE_SLOW_SHARE of the probe's mean time per
+ * request measured in the device is "device slow": the device's own time per
+ * request is the limit at this depth. Every
+ * measured request served without a block request, where the device saw less
+ * than the probe's requests explain, is "page cache" (measured), not the
+ * inferred "the device saw less".
  */
 #define VERDICT_LAYER_SHARE 0.5
+#define VERDICT_DEVICE_SLOW_SHARE 0.85
 
 enum verdict_state {
 	VERDICT_NONE,
@@ -234,6 +242,11 @@ enum verdict_reason {
 				* throttle, before the block layer queued it */
 	VERDICT_QUEUED,        /* --layers measured most of it queued in the block layer, before
 				* the device was given it */
+	VERDICT_DEVICE_SLOW,   /* depth limited, with VERDICT_DEVICE_SLOW_SHARE of each request
+				* measured in the device (--layers): its time per request is the
+				* limit */
+	VERDICT_PAGE_CACHE,    /* for VERDICT_NONE: --layers measured every request served
+				* without a block request (what VERDICT_DEVICE_LESS infers) */
 };
 
 enum verdict_cache {
@@ -251,6 +264,9 @@ struct verdict_probe {
 	unsigned depth;        /* requests in flight at once; 0 counts as 1 */
 	uint64_t period_ns;    /* the interval the numbers cover */
 	uint64_t done;         /* requests finished in the interval */
+	uint64_t finished;     /* ... as the probe itself counted them up to the device's read,
+	                        * heard of yet or not (finished_known); the device's share */
+	bool finished_known;
 	uint64_t skipped;      /* schedule slots missed in the interval */
 	uint64_t p50_ns;       /* latency percentiles of those requests; 0 if none */
 	uint64_t p99_ns;
@@ -307,6 +323,13 @@ void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size
  */
 void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
 			    uint64_t skipped, uint64_t inflight_ns);
+
+/*
+ * The requests the probe finished over p's interval by its own count, taken at the device's
+ * reads (probe_ctl.finished), after verdict_probe_interval(): the probe's share of the device
+ * comes from it, not from the requests heard of in time (a starved consumer hears late).
+ */
+void verdict_probe_finished(struct verdict_probe *p, uint64_t finished);
 
 /* One device of the stack: its row for the same interval and its queue. */
 struct verdict_dev {

@@ -121,8 +121,10 @@ int exporters_add(struct exporters *x, const struct exporters_target_cfg *tc,
 	for (int i = 0; g->period && i < METRICS_OPS; i++) {
 		stats_init(&g->period[i].valid);
 		stats_init(&g->period[i].response);
+		layer_tally_init(&g->period[i].layers);
 	}
 	exporters_info(x, g, tc, t, &info);
+	info.layers = p->layers != NULL; /* --layers: each request's layers, measured */
 	if ((err = metrics_target_init(m, &info, NULL))) {
 		free(g->period);
 		g->period = NULL;
@@ -357,6 +359,7 @@ void exporters_request(struct exporters *x, size_t i, const struct sample *s, en
 			if (x->target[i].info.response)
 				stats_add(&pe->response, s->response);
 		}
+		layer_tally_add(&pe->layers, s, n);
 	}
 }
 
@@ -397,6 +400,7 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 			.in_flight = in_flight, .oldest_ms = (double)oldest / 1e6,
 			.skipped = op == (int)x->target[i].last_op ? skipped : 0,
 			.valid = &pe->valid, .response = in->response ? &pe->response : NULL,
+			.layers = in->layers ? &pe->layers : NULL,
 			.time = now_real,
 		};
 
@@ -405,6 +409,7 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 		pe->requests = pe->errors = pe->bytes = 0;
 		stats_init(&pe->valid);
 		stats_init(&pe->response);
+		layer_tally_init(&pe->layers);
 	}
 	err = g->line.error;
 	if (!err) {

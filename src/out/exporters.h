@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "httpd.h"
+#include "layerstat.h"
 #include "metrics.h"
 #include "probe.h"
 #include "promfmt.h"
@@ -51,6 +52,7 @@ struct exporters_target_cfg {
 struct exporters_period {
 	struct stats valid;
 	struct stats response;                   /* used when the target publishes them */
+	struct layer_tally layers;               /* --layers: the period's measured layers */
 	uint64_t requests, errors, bytes;
 };
 

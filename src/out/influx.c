@@ -90,6 +90,24 @@ static void influx_stats(struct sbuf *sb, const char *prefix, const struct stats
 	influx_ms(sb, name, (double)v->max);
 }
 
+/* The layer fields of l (--layers): counts always, times and pieces once a request had a device. */
+static void influx_layers(struct sbuf *sb, const struct layer_tally *l)
+{
+	char name[48];
+
+	sbuf_printf(sb, ",layer_requests=%" PRIu64 "i,layer_no_device=%" PRIu64 "i", l->requests,
+		    l->no_device);
+	if (l->requests == l->no_device)
+		return;
+	sbuf_printf(sb, ",layer_pieces=%.3f", layer_tally_pieces(l));
+	for (int i = 0; i < LAYERS_N; i++) {
+		snprintf(name, sizeof(name), "layer_%s_avg_ms", layer_name((enum layer)i));
+		influx_ms(sb, name, stats_mean(&l->layer[i]));
+		snprintf(name, sizeof(name), "layer_%s_p99_ms", layer_name((enum layer)i));
+		influx_ms(sb, name, (double)stats_percentile(&l->layer[i], 99));
+	}
+}
+
 int influx_line(struct sbuf *sb, const struct influx_point *p)
 {
 	influx_escape(sb, "ioprobe", INFLUX_MEASUREMENT);
@@ -113,6 +131,8 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 		influx_stats(sb, "", p->valid, p->pcts ? p->pcts : &pcts_default);
 	if (p->response && p->response->count)
 		influx_stats(sb, "resp_", p->response, p->pcts ? p->pcts : &pcts_default);
+	if (p->layers)
+		influx_layers(sb, p->layers);
 	sbuf_printf(sb, " %" PRIu64 "\n", p->time);
 	return sb->error;
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "layerstat.h"
 #include "sbuf.h"
 #include "stats.h"
 
@@ -39,6 +40,7 @@ struct influx_point {
 	uint64_t skipped;       /* schedule slots missed in the period */
 	const struct stats *valid; /* latencies of the period's valid requests */
 	const struct stats *response; /* their response times and skipped slots', or NULL */
+	const struct layer_tally *layers; /* --layers: the period's measured layers, or NULL */
 	uint64_t time;          /* CLOCK_REALTIME ns at the end of the period */
 	const struct pcts *pcts; /* the percentile fields; NULL: p50 p90 p99 p999 */
 };
@@ -50,7 +52,10 @@ struct influx_point {
  * p90_ms p99_ms p999_ms max_ms; the percentiles those of pcts, "p" and the percentile
  * without its dot: p95_ms, p9999_ms) are left out when the period had no valid
  * request; with response times the same seven with a resp_ prefix follow
- * (resp_min_ms ... resp_max_ms), left out when they are empty. Returns sb->error.
+ * (resp_min_ms ... resp_max_ms), left out when they are empty. With layers:
+ * layer_requests, layer_no_device (integers) and, when a measured request reached
+ * the device, layer_pieces (block requests per request) and per layer
+ * layer_submit_avg_ms, layer_submit_p99_ms, ... throttle, queue, device. Returns sb->error.
  */
 int influx_line(struct sbuf *sb, const struct influx_point *p);
 

@@ -207,6 +207,25 @@ void metrics_count_native(struct metrics_natives *nv, const struct sample *s, en
 	metrics_native_add(&nv->response[op], s->response);
 }
 
+/* s's layers into l, by layer_tally_add()'s rule (valid requests with their layers measured). */
+static void metrics_count_layers(struct metrics_layers *l, const struct sample *s, enum notice n)
+{
+	const struct layer_times *t = &s->layers;
+
+	if (!layer_counted(s, n))
+		return;
+	l->requests++;
+	if (t->no_device) {
+		l->no_device++;
+		return;
+	}
+	l->pieces += t->pieces;
+	metrics_hist_add(&l->layer[LAYER_SUBMIT], t->submit);
+	metrics_hist_add(&l->layer[LAYER_THROTTLE], t->throttle);
+	metrics_hist_add(&l->layer[LAYER_QUEUE], t->queue);
+	metrics_hist_add(&l->layer[LAYER_DEVICE], t->device);
+}
+
 void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice n,
 		   uint64_t now_real)
 {
@@ -224,6 +243,7 @@ void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice
 	o->sum = s->time > UINT64_MAX - o->sum ? UINT64_MAX : o->sum + s->time;
 	o->bytes += (uint64_t)s->result;
 	metrics_hist_add(&o->response, s->response);
+	metrics_count_layers(&c->layers, s, n);
 }
 
 void metrics_record(struct metrics_target *t, const struct sample *s, enum notice n,

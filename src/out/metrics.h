@@ -1,7 +1,8 @@
 /*
  * metrics: what the fleet exporters publish, per target — a latency
  * histogram with fixed fleet-wide buckets, errors by errno, bytes, skipped
- * slots, the last completion — fed by the probe thread one request at a time
+ * slots, the last completion, and with --layers each request's layers (a histogram
+ * per layer, pieces, requests without a device) — fed by the probe thread one request at a time
  * and copied out by exporter threads. Each target has its own mutex, held
  * only for a handful of additions or one copy, so neither side ever waits on
  * the other's I/O. Pure: no clocks (callers pass the time), no I/O.
@@ -38,6 +39,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "layerstat.h"
 
 /* Finite buckets: 1-2-5 per decade from 10 us to 10 s; one more counts the rest (+Inf). */
 #define METRICS_BUCKETS 19
@@ -75,6 +77,7 @@ struct metrics_info {
 	uint64_t start_real;  /* CLOCK_REALTIME ns the probe started */
 	bool op[METRICS_OPS]; /* the operations this probe performs */
 	bool response;        /* response times are published (-Q or --response) */
+	bool layers;          /* the requests' layers are measured (--layers): published */
 };
 
 /* A histogram over the fleet buckets. */
@@ -108,10 +111,22 @@ struct metrics_natives {
 	struct metrics_native response[METRICS_OPS];
 };
 
+/*
+ * --layers: where the probe's requests spent their time, measured in the kernel (the
+ * requests layer_tally_add() counts: valid, with their layers measured).
+ */
+struct metrics_layers {
+	struct metrics_hist layer[LAYERS_N];  /* ns per layer, of the requests that reached the device */
+	uint64_t requests;                    /* requests with their layers measured */
+	uint64_t pieces;                      /* block requests those that reached the device became */
+	uint64_t no_device;                   /* requests served without a block request */
+};
+
 /* One target's live counters (metrics_record) and its copy (metrics_snapshot). */
 struct metrics_counts {
 	struct metrics_op op[METRICS_OPS];
 	uint64_t skipped;                     /* schedule slots missed so far */
+	struct metrics_layers layers;         /* published when info.layers */
 };
 
 struct metrics_target {
@@ -186,7 +201,10 @@ uint64_t metrics_skipped(struct metrics_target *t);
 void metrics_snapshot_native(struct metrics_target *t, uint64_t now, struct metrics_snap *out,
 			     struct metrics_natives *native);
 
-/* Pure counting, no lock: add s to c (what metrics_record does under the lock). */
+/*
+ * Pure counting, no lock: add s to c (what metrics_record does under the lock), its layers
+ * too when measured (layer_tally_add()'s rule: valid requests only).
+ */
 void metrics_count(struct metrics_counts *c, const struct sample *s, enum notice n,
 		   uint64_t now_real);
 

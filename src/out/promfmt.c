@@ -112,6 +112,25 @@ const struct promfmt_fam promfmt_fams[PROMFMT_FAMS] = {
 		"ioprobe_start_time_seconds", PROMFMT_GAUGE, "seconds",
 		"Unix time the probe started."
 	},
+	[PROMFMT_FAM_LAYER] = {
+		"ioprobe_layer_seconds", PROMFMT_HISTOGRAM, "seconds",
+		"Time probe requests that reached the device spent in each layer, measured in the "
+		"kernel (--layers): submit (system call to the block layer), throttle (cgroup I/O "
+		"limit), queue (queued to issued), device (issued to completed)."
+	},
+	[PROMFMT_FAM_LAYER_REQUESTS] = {
+		"ioprobe_layer_requests", PROMFMT_COUNTER, NULL,
+		"Probe requests whose layers were measured (--layers; warmup excluded)."
+	},
+	[PROMFMT_FAM_LAYER_PIECES] = {
+		"ioprobe_layer_pieces", PROMFMT_COUNTER, NULL,
+		"Block requests the measured probe requests that reached the device became "
+		"(divided by their count: pieces per request)."
+	},
+	[PROMFMT_FAM_LAYER_NO_DEVICE] = {
+		"ioprobe_layer_no_device_requests", PROMFMT_COUNTER, NULL,
+		"Measured probe requests served without a block request (the page cache)."
+	},
 	[PROMFMT_FAM_PROBE_INFO] = {
 		"ioprobe_probe", PROMFMT_INFO, NULL,
 		"Probe description; device and disk join node_exporter's node_disk_* series."
@@ -134,6 +153,7 @@ const struct promfmt_fam promfmt_fams[PROMFMT_FAMS] = {
 #define fam_interval (promfmt_fams[PROMFMT_FAM_INTERVAL])
 #define fam_size (promfmt_fams[PROMFMT_FAM_SIZE])
 #define fam_start (promfmt_fams[PROMFMT_FAM_START])
+#define fam_layer (promfmt_fams[PROMFMT_FAM_LAYER])
 #define fam_probe_info (promfmt_fams[PROMFMT_FAM_PROBE_INFO])
 #define fam_build_info (promfmt_fams[PROMFMT_FAM_BUILD_INFO])
 
@@ -174,35 +194,40 @@ static void series_open(struct sbuf *sb, const char *name, const char *suffix,
 	}
 }
 
+/* series_open(), then the label lname="lvalue" (a fixed word: never escaped). */
+static void series_with(struct sbuf *sb, const char *name, const char *suffix,
+			const struct metrics_snap *s, const char *lname, const char *lvalue)
+{
+	series_open(sb, name, suffix, s);
+	sbuf_printf(sb, ",%s=\"%s\"", lname, lvalue);
+}
+
 static void series_op(struct sbuf *sb, const char *name, const char *suffix,
 		      const struct metrics_snap *s, int op)
 {
-	series_open(sb, name, suffix, s);
-	sbuf_puts(sb, ",operation=\"");
-	sbuf_puts(sb, op_name[op]);
-	sbuf_putc(sb, '"');
+	series_with(sb, name, suffix, s, "operation", op_name[op]);
 }
 
-/* One histogram series set (buckets, _sum, _count) of target s, operation op. */
-static void write_hist(struct sbuf *sb, const char *name, const struct metrics_snap *s, int op,
-		       const uint64_t *bucket, uint64_t sum)
+/* One histogram series set (buckets, _sum, _count) of target s, with the label lname="lvalue". */
+static void write_hist(struct sbuf *sb, const char *name, const struct metrics_snap *s,
+		       const char *lname, const char *lvalue, const uint64_t *bucket, uint64_t sum)
 {
 	uint64_t cum = 0;
 
 	for (size_t b = 0; b <= METRICS_BUCKETS; b++) {
 		cum += bucket[b];
-		series_op(sb, name, "_bucket", s, op);
+		series_with(sb, name, "_bucket", s, lname, lvalue);
 		sbuf_puts(sb, ",le=\"");
 		sbuf_puts(sb, b < METRICS_BUCKETS ? metrics_bucket_le[b] : "+Inf");
 		sbuf_puts(sb, "\"} ");
 		put_u64(sb, cum);
 		sbuf_putc(sb, '\n');
 	}
-	series_op(sb, name, "_sum", s, op);
+	series_with(sb, name, "_sum", s, lname, lvalue);
 	sbuf_puts(sb, "} ");
 	promfmt_seconds(sb, sum);
 	sbuf_putc(sb, '\n');
-	series_op(sb, name, "_count", s, op);
+	series_with(sb, name, "_count", s, lname, lvalue);
 	sbuf_puts(sb, "} ");
 	put_u64(sb, cum);
 	sbuf_putc(sb, '\n');
@@ -223,7 +248,8 @@ static void write_duration(struct sbuf *sb, const struct metrics_snap *snap, siz
 			const struct metrics_op *o = &snap[i].counts.op[op];
 
 			if (snap[i].info->op[op])
-				write_hist(sb, fam_duration.name, &snap[i], op, o->bucket, o->sum);
+				write_hist(sb, fam_duration.name, &snap[i], "operation", op_name[op],
+					   o->bucket, o->sum);
 		}
 		any |= snap[i].info->response;
 	}
@@ -235,7 +261,8 @@ static void write_duration(struct sbuf *sb, const struct metrics_snap *snap, siz
 			const struct metrics_hist *h = &snap[i].counts.op[op].response;
 
 			if (snap[i].info->response && snap[i].info->op[op])
-				write_hist(sb, fam_response.name, &snap[i], op, h->bucket, h->sum);
+				write_hist(sb, fam_response.name, &snap[i], "operation", op_name[op],
+					   h->bucket, h->sum);
 		}
 	}
 }
@@ -315,6 +342,42 @@ static void write_per_target(struct sbuf *sb, const struct promfmt_fam *f, enum 
 	}
 }
 
+/*
+ * --layers: each measuring target's time per layer (a histogram with a layer label), then its
+ * measured requests, their block requests (pieces) and those without one. Nothing when no
+ * target measures its layers.
+ */
+static void write_layers(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
+			 enum promfmt_format fmt)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any |= snap[i].info->layers;
+	if (!any)
+		return;
+	fam_head(sb, &fam_layer, fmt);
+	for (size_t i = 0; i < n; i++)
+		for (int l = 0; snap[i].info->layers && l < LAYERS_N; l++)
+			write_hist(sb, fam_layer.name, &snap[i], "layer", layer_name((enum layer)l),
+				   snap[i].counts.layers.layer[l].bucket,
+				   snap[i].counts.layers.layer[l].sum);
+	for (int id = PROMFMT_FAM_LAYER_REQUESTS; id <= PROMFMT_FAM_LAYER_NO_DEVICE; id++) {
+		fam_head(sb, &promfmt_fams[id], fmt);
+		for (size_t i = 0; i < n; i++) {
+			const struct metrics_layers *ml = &snap[i].counts.layers;
+
+			if (!snap[i].info->layers)
+				continue;
+			series_open(sb, promfmt_fams[id].name, "_total", &snap[i]);
+			sbuf_puts(sb, "} ");
+			put_u64(sb, id == PROMFMT_FAM_LAYER_REQUESTS ? ml->requests :
+				    id == PROMFMT_FAM_LAYER_PIECES ? ml->pieces : ml->no_device);
+			sbuf_putc(sb, '\n');
+		}
+	}
+}
+
 static void label(struct sbuf *sb, const char *name, const char *value)
 {
 	sbuf_printf(sb, ",%s=\"", name);
@@ -360,6 +423,7 @@ int promfmt_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n, co
 	write_per_target(sb, &fam_interval, TV_INTERVAL, snap, n, f);
 	write_per_target(sb, &fam_size, TV_SIZE, snap, n, f);
 	write_per_target(sb, &fam_start, TV_START, snap, n, f);
+	write_layers(sb, snap, n, f);
 	write_info(sb, snap, n, version, f);
 	if (f == PROMFMT_OPENMETRICS)
 		sbuf_puts(sb, "# EOF\n");

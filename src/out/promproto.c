@@ -461,6 +461,39 @@ static int write_per_target(struct sbuf *sb, enum promfmt_fam_id id,
 	return fam_end(&b, sb, err);
 }
 
+/* --layers: ioprobe_layer_seconds (classic buckets only), then the layer counters. */
+static int write_layers(struct sbuf *sb, const struct metrics_snap *snap, size_t n, size_t cap,
+			struct work *w)
+{
+	struct fam b;
+	int err = fam_begin(&b, PROMFMT_FAM_LAYER, cap);
+
+	for (size_t i = 0; !err && i < n; i++) {
+		for (int l = 0; !err && snap[i].info->layers && l < LAYERS_N; l++) {
+			const struct metrics_hist *h = &snap[i].counts.layers.layer[l];
+			pb_metric *m = series(&b, &snap[i], -1);
+
+			err = m ? label(&b, m, "layer", layer_name((enum layer)l)) : -ENOMEM;
+			err = err ? err : hist(&b, m, h->bucket, h->sum, NULL, w);
+		}
+	}
+	err = fam_end(&b, sb, err); /* a family without series is left out */
+	for (int id = PROMFMT_FAM_LAYER_REQUESTS; !err && id <= PROMFMT_FAM_LAYER_NO_DEVICE; id++) {
+		err = fam_begin(&b, (enum promfmt_fam_id)id, cap);
+		for (size_t i = 0; !err && i < n; i++) {
+			const struct metrics_layers *ml = &snap[i].counts.layers;
+
+			if (snap[i].info->layers)
+				err = value(&b, series(&b, &snap[i], -1),
+					    (double)(id == PROMFMT_FAM_LAYER_REQUESTS ? ml->requests :
+						     id == PROMFMT_FAM_LAYER_PIECES ? ml->pieces :
+						     ml->no_device));
+		}
+		err = fam_end(&b, sb, err);
+	}
+	return err;
+}
+
 static int write_info(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 		      const char *version, size_t cap)
 {
@@ -505,6 +538,7 @@ int promproto_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 	err = err ? err : write_per_op(sb, PROMFMT_FAM_LAST, snap, n, cap);
 	for (int id = PROMFMT_FAM_IN_FLIGHT; !err && id <= PROMFMT_FAM_START; id++)
 		err = write_per_target(sb, (enum promfmt_fam_id)id, snap, n, cap);
+	err = err ? err : write_layers(sb, snap, n, cap, w);
 	err = err ? err : write_info(sb, snap, n, version, cap);
 	free(w);
 	return err ? err : sb->error;

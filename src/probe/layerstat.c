@@ -16,11 +16,16 @@ void layer_tally_init(struct layer_tally *t)
 	t->requests = t->pieces = t->no_device = 0;
 }
 
+bool layer_counted(const struct sample *s, enum notice n)
+{
+	return s->layers.measured && (n == NOTICE_NONE || n == NOTICE_FAST || n == NOTICE_SLOW);
+}
+
 void layer_tally_add(struct layer_tally *t, const struct sample *s, enum notice n)
 {
 	const struct layer_times *l = &s->layers;
 
-	if (!l->measured || (n != NOTICE_NONE && n != NOTICE_FAST && n != NOTICE_SLOW))
+	if (!layer_counted(s, n))
 		return;
 	t->requests++;
 	if (l->no_device) {

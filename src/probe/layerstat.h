@@ -26,6 +26,12 @@ struct layer_tally {
 /* Layer l's name as outputs show it: "submit", "throttle", "queue", "device". */
 const char *layer_name(enum layer l);
 
+/*
+ * Whether a tally counts the request of s, which the account classified n: a valid one
+ * (NOTICE_NONE, NOTICE_FAST, NOTICE_SLOW) with its layers measured.
+ */
+bool layer_counted(const struct sample *s, enum notice n);
+
 /* An empty tally. */
 void layer_tally_init(struct layer_tally *t);
 

@@ -6,12 +6,14 @@
 # file of an ext4 on it; a 7 ms FUSE disk under a loop device makes the device most of it and
 # the layers add up to the latency; cached re-reads of a file on ext4 reach no device; without
 # privilege --layers is refused (exit 2, the reason on one line) and the plain run is
-# unchanged, with CAP_BPF and CAP_PERFMON alone it runs; --layers with -Q N is refused.
+# unchanged, with CAP_BPF and CAP_PERFMON alone it runs; --layers with -Q N is refused. The
+# split reads' layers in Prometheus' textfile (promtool) and in the line protocol.
 . "$(dirname "$0")/lib.sh"
 
 require_loop
 require_cmd python3
 require_cmd setpriv
+require_cmd promtool
 
 # jfield EXPR: a number from the last record of the JSON array in $OUT (d = its "stat").
 jfield() {
@@ -100,6 +102,27 @@ check "split: no request without the device" holds 'd["layers"]["no_device"] == 
 probe -c 3 -i 0 -D -s 512k --layers "$L"
 check "split: the summary line" \
 	out_has "^layers avg: submit [0-9.]+ [mun]?s, throttle [0-9.]+ [mun]?s, queue [0-9.]+ [mun]?s, device [0-9.]+ [mun]?s; 4.00 pieces per request; 0 without a device request$"
+# the fleet outputs: Prometheus' textfile (ioprobe_layer_seconds per layer, the counters;
+# promtool clean) and the line protocol's layer fields, of the same 20 valid requests
+probe -c 21 -i 0 -D -s 512k --layers --prometheus "$T_TMP/layers.prom" "$L"
+PROM=$T_TMP/layers.prom
+check "split --prometheus: exit 0, the textfile passes promtool" \
+	eval 'rc_is 0 && promtool check metrics <"$PROM"'
+check "split --prometheus: 20 measured requests, 80 pieces, none without a device" \
+	eval 'grep -qx "ioprobe_layer_requests_total{target=\"$L\"} 20" "$PROM" &&
+	      grep -qx "ioprobe_layer_pieces_total{target=\"$L\"} 80" "$PROM" &&
+	      grep -qx "ioprobe_layer_no_device_requests_total{target=\"$L\"} 0" "$PROM"'
+check "split --prometheus: a histogram per layer, 20 requests each" \
+	eval 'for l in submit throttle queue device; do
+		grep -qx "ioprobe_layer_seconds_count{target=\"$L\",layer=\"$l\"} 20" "$PROM" || exit 1
+	      done'
+probe -c 21 -i 0 -D -s 512k --prometheus "$T_TMP/plain.prom" "$L"
+check "plain --prometheus: no layer family (nothing measured)" \
+	eval 'rc_is 0 && grep -q "^ioprobe_request_duration_seconds_count" "$T_TMP/plain.prom" &&
+	      ! grep -q "ioprobe_layer" "$T_TMP/plain.prom"'
+probe -c 41 -i 10ms -D -s 512k --layers --influx -P 100ms "$L"
+check "split --influx: each period's line has its requests' layers, 4 pieces each" \
+	eval 'rc_is 0 && [ "$(grep -Ec ",layer_requests=[0-9]+i,layer_no_device=0i,layer_pieces=4\.000,layer_submit_avg_ms=[0-9.]+,layer_submit_p99_ms=[0-9.]+,layer_throttle_avg_ms=.*,layer_device_p99_ms=[0-9.]+ [0-9]+$" "$OUT")" -ge 3 ]'
 echo 1280 >"/sys/block/$N/queue/max_sectors_kb"
 
 ## a file on ext4 on a loop device
@@ -173,6 +196,12 @@ check "cached: every request without a device request" \
 	holds 'd["layers"]["no_device"] == d["count"] == 10 and d["layers"]["pieces"] == 0'
 check "cached: each request's own record says so" \
 	every 'i["layers"]["no_device"] and i["layers"]["pieces"] == 0'
+# ... and --iostat's verdict says so as measured (it asked "page cache? a stacked device?")
+cat "$T_TMP/ext/file" >/dev/null
+probe -C -i 10ms -w 3.5 -q --iostat --layers "$T_TMP/ext/file"
+check "cached --iostat: no verdict: page cache, measured, in a block" \
+	eval 'rc_is 0 && out_has "^no verdict: page cache: none of the probe.s [0-9]+ measured requests reached the device \(measured\), dev 0/s$"'
+check "cached --iostat: never the inferred question" out_lacks "page cache\? a stacked device\?"
 # the same file read past the cache (the default drops each range first): the device
 probe -c 11 -i 0 -D -J --layers "$T_TMP/ext/file"
 check "file -D: every request reached the device" \

@@ -382,6 +382,8 @@ attempts 2 six_idle
 # ---- no verdict of any scenario above contradicts the numbers printed beside it
 check "the checker itself finds a contradiction" eval \
 	'printf "probe: asked 35/s  got 33/s (-6 %%)  skipped 0  p50 1 ms  p99 1 ms\nkeeps up: dev 33/s\n" >"$T_TMP/bad.in"; python3 "$SRCDIR/tests/integration/verdict_check.py" "$T_TMP/bad.in" >/dev/null; [ $? = 1 ]'
+check "the checker finds a measured layer that does not hold its share" eval \
+	'printf "probe: asked 100/s  got 40/s (-60 %%)  skipped 0  p50 17 ms  p99 18 ms\nfalls short: throttled above the device: got 40/s of 100 (-60 %%), 7.4 ms of 17.5 ms in the cgroup'"'"'s throttle (measured), device 52.2 us, busy 0 %%\n" >"$T_TMP/bad2.in"; python3 "$SRCDIR/tests/integration/verdict_check.py" "$T_TMP/bad2.in" >/dev/null; [ $? = 1 ]'
 check "every scenario: no verdict contradicts its numbers" \
 	python3 "$SRCDIR/tests/integration/verdict_check.py" "$T_TMP"/*.txt
 

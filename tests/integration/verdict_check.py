@@ -16,7 +16,11 @@ verdict wrapped over the rows below it, up to the footer). Fails
   - gives "at most N/s" below what it got (by more than the rounding of the printed numbers);
   - says "other I/O" while the device did no more than the probe's own share;
   - says "the device saw X/s of the Y/s" with X not below Y;
-  - says "probe limited: CPU" with a measured CPU wait under 50 ms of each second.
+  - says "probe limited: CPU" with a measured CPU wait under 50 ms of each second;
+  - names a measured layer (--layers) that does not hold what the reason needs of each
+    request's time: "throttled above the device" and "queued" at least half, "device slow"
+    at least 85 %;
+  - says "page cache: none of the probe's N measured requests" with N of 0.
 Exit 2 when a file holds no verdict at all (nothing was checked).
 """
 import json
@@ -25,6 +29,34 @@ import sys
 
 NUM = r"([0-9]+(?:\.[0-9]+)?)"
 PROBE = re.compile(r"probe: asked (-|" + NUM + r"/s)  got " + NUM + r"/s")
+
+
+TIME = NUM + r" (ns|us|µs|ms|s)"
+UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+# a measured layer's reason: its words, the words after "X of Y", the least share of Y
+LAYERS = [
+    ("throttled above the device", " in the cgroup's throttle", 0.5),
+    ("queued", " queued before the device", 0.5),
+    ("device slow", " per request in the device", 0.85),
+]
+
+
+def seconds(num, unit):
+    return float(num) * UNIT[unit]
+
+
+def layer_problems(verdict):
+    out = []
+    for reason, where, share in LAYERS:
+        m = re.search(reason + r": (?:got [^,]*, )?" + TIME + " of " + TIME + re.escape(where),
+                      verdict)
+        if m and seconds(m.group(1), m.group(2)) < share * seconds(m.group(3), m.group(4)) * 0.999:
+            out.append(f"{reason} with {m.group(1)} {m.group(2)} of {m.group(3)} {m.group(4)}"
+                       f" (under {share:.0%})")
+    m = re.search(r"page cache: none of the probe's ([0-9]+) measured requests", verdict)
+    if m and int(m.group(1)) == 0:
+        out.append("page cache said of no measured request")
+    return out
 
 
 def problems(asked, got, verdict, window=None):
@@ -49,7 +81,7 @@ def problems(asked, got, verdict, window=None):
     m = re.search(r"the device saw " + NUM + r"/s of the " + NUM + r"/s", verdict)
     if m and float(m.group(1)) >= float(m.group(2)):
         out.append(f"device saw {m.group(1)}/s, not less than {m.group(2)}/s")
-    return out
+    return out + layer_problems(verdict)
 
 
 def text_pairs(lines):
