@@ -120,7 +120,7 @@ int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target
 {
 	const struct exporters_target_cfg tc = {
 		.path = o->path, .name = o->name, .interval = opts_interval(o), .write = o->write > 0,
-		.read_write = o->read_write, .response = opts_response(o),
+		.read_write = o->read_write, .response = opts_response(o), .layers = o->layers,
 	};
 	char msg[MSG_MAX];
 	int err = exporters_add(x, &tc, t, p, msg, sizeof(msg));

@@ -28,7 +28,6 @@
 #define CLI_IV_WAIT_NS 500000000ull
 #define CLI_IV_WAIT_STEP_NS 1000000L
 
-/* Count a finished request into the --iostat interval (brief: never waits on stdout). */
 /*
  * The boottime of monotonic ns mono (the sample s's start; 0: unknown, then its completion is
  * taken as now): the two clocks differ by a constant while the machine does not sleep.
@@ -42,6 +41,7 @@ static uint64_t cli_iv_boottime(uint64_t mono, const struct sample *s)
 	return boot - (now - mono);
 }
 
+/* Count a finished request into the --iostat interval (brief: never waits on stdout). */
 void cli_iv_add(struct cli_target *tg, const struct sample *s, enum notice n)
 {
 	int to;

@@ -124,7 +124,7 @@ int exporters_add(struct exporters *x, const struct exporters_target_cfg *tc,
 		layer_tally_init(&g->period[i].layers);
 	}
 	exporters_info(x, g, tc, t, &info);
-	info.layers = p->layers != NULL; /* --layers: each request's layers, measured */
+	info.layers = tc->layers && p->layers; /* --layers: each request's layers, measured */
 	if ((err = metrics_target_init(m, &info, NULL))) {
 		free(g->period);
 		g->period = NULL;

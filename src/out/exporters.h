@@ -46,6 +46,8 @@ struct exporters_target_cfg {
 	uint64_t interval;         /* ns between request starts (0 = as fast as possible) */
 	bool write, read_write;    /* -W (writes only), -G (reads and writes) */
 	bool response;             /* -Q or --response: response times are published */
+	bool layers;               /* --layers asked (its probe measures them): published; not
+	                            * --iostat's own try, whose replay could not publish them */
 };
 
 /* Per operation, the current period's latencies (and response times) for --influx. */

@@ -335,6 +335,8 @@ void recfmt_verdict(struct sbuf *sb, uint64_t seq, size_t i, const struct iostat
 		put_u64(sb, "cpu_throttled", p->throttled_ns);
 	if (p->host_some >= 0)
 		sbuf_printf(sb, ",\"host_cpu_some\":%.6f", p->host_some);
+	if (p->finished_known) /* the probe's own count at the device's reads (absent: none) */
+		put_u64(sb, "finished", p->finished);
 	if (p->layers_tried)
 		sbuf_puts(sb, ",\"layers_tried\":true");
 	if (p->layers_known) /* --layers' means over the interval (absent: not measured) */

@@ -434,6 +434,8 @@ static void rr_probe_cpu(struct rr *r, int p, struct verdict_probe *vp)
 	vp->throttled_ns = vp->throttle_known ? rr_u64(r, p, "cpu_throttled") : 0;
 	vp->host_some = jsonr_get(&r->rd->j, p, "host_cpu_some") >= 0 ?
 				rr_dbl(r, p, "host_cpu_some") : -1;
+	vp->finished_known = jsonr_get(&r->rd->j, p, "finished") >= 0;
+	vp->finished = vp->finished_known ? rr_u64(r, p, "finished") : 0;
 	rr_probe_layers(r, p, vp);
 }
 
@@ -661,5 +663,7 @@ void recread_judge(struct verdict_hist *vh, struct verdict_probe *vp, const stru
 	vp->host_some = got->host_some;
 	verdict_probe_layers(vp, got->layers_tried, got->layers_requests, got->layers_no_device,
 			     got->layer_ns, got->layer_pieces);
+	vp->finished = got->finished;
+	vp->finished_known = got->finished_known;
 	verdict_judge(vh, vp, dev, ndev, v);
 }
