@@ -359,7 +359,8 @@ void exporters_request(struct exporters *x, size_t i, const struct sample *s, en
 			if (x->target[i].info.response)
 				stats_add(&pe->response, s->response);
 		}
-		layer_tally_add(&pe->layers, s, n);
+		if (x->target[i].info.layers) /* published only then: no tally for nothing */
+			layer_tally_add(&pe->layers, s, n);
 	}
 }
 
