@@ -22,6 +22,7 @@ static struct rec_header header(struct rec_target *t)
 	t->device_size = 1ull << 40;
 	t->mdevice = "loop0";
 	t->mdisk = "vda";
+	t->name = "vic";
 	t->ndev = 2;
 	strcpy(t->dev[0].name, "loop0");
 	t->dev[0].max_sectors_kb = 1280;
@@ -34,6 +35,7 @@ static struct rec_header header(struct rec_target *t)
 				    .argv = argv_, .size = 4096, .interval = 10000000,
 				    .asked = 100.0 / 3, .depth = 4, .read_write = true,
 				    .cached = true, .response = true, .iostat = true,
+				    .direct = true, .dsync = true, .burst = 4, .rate_limit = 100.0 / 3,
 				    .period = 1000000000, .ntargets = 1, .target = t };
 }
 
@@ -106,8 +108,40 @@ Test(recfmt, header_round_trip)
 	cr_assert_eq(rd.h.target[0].dev[0].max_sectors_kb, 1280);
 	cr_assert_eq(rd.h.target[0].dev[0].write_cache, -1);
 	cr_assert_eq(rd.h.target[0].dev[1].write_cache, 1);
+	/* what the screens describe: the name and the settings beside the mode */
+	cr_assert_str_eq(rd.h.target[0].name, "vic");
+	cr_assert(rd.h.direct && rd.h.dsync && !rd.h.sync);
+	cr_assert_eq(rd.h.burst, 4);
+	cr_assert_eq(rd.h.rate_limit, 100.0 / 3);
+	cr_assert_eq(rd.h.speed_limit, 0);
 	recread_free(&rd);
 	sbuf_free(&sb);
+	free(ev);
+}
+
+/* A recording of an older ioprobe (no name, direct, sync, dsync, burst, rate_limit,
+ * speed_limit) still reads: no name, and those settings off. */
+Test(recfmt, header_of_an_older_recording)
+{
+	static const char old[] =
+		"{\"type\":\"header\",\"format\":\"ioprobe-record\",\"version\":1,"
+		"\"ioprobe\":\"ioprobe 0.1.0\",\"host\":\"h\",\"kernel\":\"6.1\","
+		"\"real\":1,\"argv\":[\"ioprobe\"],\"size\":4096,\"mode\":\"read\","
+		"\"cached\":false,\"engine\":\"sync\",\"depth\":1,\"interval\":1000000000,"
+		"\"asked\":1,\"response\":false,\"iostat\":false,\"requests\":false,"
+		"\"period\":0,\"print_count\":0,\"print_interval\":1000000000,\"targets\":"
+		"[{\"path\":\"/a\",\"fstype\":\"ext4\",\"device\":\"/dev/vda\","
+		"\"device_size\":1,\"stack\":[]}]}";
+	struct recread rd = RECREAD_INIT;
+	struct rec_event *ev = calloc(1, sizeof(*ev));
+	char msg[256];
+
+	cr_assert_eq(recread_line(&rd, old, sizeof(old) - 1, ev, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_str_eq(rd.h.target[0].name, "");
+	cr_assert(!rd.h.direct && !rd.h.sync && !rd.h.dsync);
+	cr_assert_eq(rd.h.burst, 0);
+	cr_assert_eq(rd.h.rate_limit, 0);
+	recread_free(&rd);
 	free(ev);
 }
 

@@ -199,6 +199,54 @@ Test(recplay, blocks_and_verdicts_judged_again)
 	free(ev);
 }
 
+/*
+ * A verdict belongs to the block of its seq, whatever came between them (older recordings
+ * wrote a block's rows and its verdicts apart, and another thread's period could come
+ * between), and not to a later block.
+ */
+Test(recplay, verdict_joins_its_block_by_seq)
+{
+	struct rec_header h = header(2);
+	struct recplay rp;
+	struct rec_event *ev = calloc(1, sizeof(*ev));
+
+	cr_assert_eq(recplay_init(&rp, &h), 0);
+	for (uint64_t b = 0; b < 2; b++) {
+		memset(ev, 0, sizeof(*ev));
+		ev->kind = REC_IOSTAT;
+		ev->seq = b;
+		ev->real = REAL0 + (b + 1) * S;
+		ev->nrows = 1;
+		strcpy(ev->row[0].name, "vda");
+		ev->row[0].row.r_s = 100;
+		cr_assert_eq(recplay_add(&rp, ev), 0);
+		period(&rp, 0, b, (b + 1) * S, 10, 1000); /* a line between the rows and the verdicts */
+		memset(ev, 0, sizeof(*ev));
+		ev->kind = REC_VERDICT;
+		ev->seq = b;
+		ev->target = 0;
+		ev->probe.period_ns = S;
+		ev->probe.done = 10 + b;
+		cr_assert_eq(recplay_add(&rp, ev), 0);
+	}
+	ev->target = 1; /* target 1's verdict of block 0, read after block 1 */
+	ev->seq = 0;
+	ev->probe.done = 77;
+	cr_assert_eq(recplay_add(&rp, ev), 0);
+	ev->seq = 9; /* no such block: nothing judged */
+	cr_assert_eq(recplay_add(&rp, ev), 0);
+	cr_assert_eq(recplay_finish(&rp), 0);
+	cr_assert_eq(rp.nblk, 2);
+	cr_assert(rp.side[0].have && rp.side[2].have);
+	cr_assert_eq(rp.side[0].probe.done, 10);
+	cr_assert_eq(rp.side[2].probe.done, 11);
+	cr_assert(rp.side[1].have, "target 1's verdict of block 0 is in block 0");
+	cr_assert_eq(rp.side[1].probe.done, 77);
+	cr_assert(!rp.side[3].have, "and not in block 1");
+	recplay_free(&rp);
+	free(ev);
+}
+
 /* A recording with period ends at 1, 2, 3 s (and 2.5 s of a second target). */
 static void stops(struct recplay *rp, struct rec_header *h)
 {

@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "esc.h"
 #include "recplay.h"
+#include "tui_describe.h"
 #include "tui_draw.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
@@ -251,6 +252,8 @@ static void rv_row(struct rv *v, size_t i)
 	memset(row, 0, sizeof(*row));
 	esc_puts(&sb, v->rp->h->target[i].path);
 	snprintf(row->target, sizeof(row->target), "%s", sbuf_str(&sb));
+	if (v->vr->cfg[i].name)
+		snprintf(row->name, sizeof(row->name), "%s", v->vr->cfg[i].name); /* checked */
 	sbuf_free(&sb);
 	row->asked = v->rp->h->interval ? 1e9 / (double)v->rp->h->interval : 0;
 	if (last && last->wall)
@@ -315,36 +318,14 @@ static void rv_sync(struct rv *v)
 static void rv_describe(struct rv *v, size_t i)
 {
 	const struct rec_header *h = v->rp->h;
-	const struct report_cfg *rc = &v->vr->rc[i];
+	const struct view_cfg *o = &v->vr->cfg[i];
 	struct rv_target *tg = &v->tg[i];
-	struct sbuf sb = SBUF_INIT;
-	struct tui_mode m = { 0 };
-	char a[TUI_FMT_LEN];
 
-	esc_puts(&sb, rc->target.path);
-	sbuf_puts(&sb, " (");
-	report_target_desc(&sb, &rc->target);
-	sbuf_putc(&sb, ')');
-	snprintf(tg->target, sizeof(tg->target), "%s", sbuf_str(&sb));
-	sbuf_free(&sb);
-	m.write = h->write;
-	m.read_write = h->read_write;
-	m.cached = h->cached;
-	m.engine = h->engine;
-	tui_fmt_mode(tg->mode, sizeof(tg->mode), &m);
-	if (h->interval)
-		snprintf(tg->pace, sizeof(tg->pace), "every %s",
-			 tui_fmt_span(a, sizeof(a), h->interval, v->ascii));
-	else
-		snprintf(tg->pace, sizeof(tg->pace), "flood (interval 0)");
-	if (h->print_count)
-		snprintf(tg->period_label, sizeof(tg->period_label), "-p %" PRIu64, h->print_count);
-	else if (h->print_interval)
-		snprintf(tg->period_label, sizeof(tg->period_label), "-P %s",
-			 tui_fmt_span(a, sizeof(a), h->print_interval, v->ascii));
-	else
-		snprintf(tg->period_label, sizeof(tg->period_label), "%s",
-			 tui_fmt_span(a, sizeof(a), h->period ? h->period : 1000000000ull, v->ascii));
+	tui_describe_target(tg->target, sizeof(tg->target), &v->vr->rc[i].target);
+	tui_describe_mode(tg->mode, sizeof(tg->mode), o, h->engine);
+	tui_describe_pace(tg->pace, sizeof(tg->pace), o, h->interval, false, v->ascii);
+	tui_describe_period(tg->period_label, sizeof(tg->period_label), o,
+			    h->period ? h->period : TUI_TICK_NS, v->ascii);
 }
 
 /* The rows the verdict's text wraps into in the iostat panel (at least 3). */

@@ -26,6 +26,7 @@
 #include "prefault.h"
 #include "esc.h"
 #include "session.h"
+#include "tui_describe.h"
 #include "tui_draw.h"
 #include "tui_int.h"
 #include "tui_fmt.h"
@@ -51,6 +52,7 @@ struct tui_pending {
 	uint64_t need;           /* requests the probe had finished just after the read */
 	uint64_t until;          /* monotonic ns: judged then at the latest (records lost) */
 	uint64_t period, inflight;
+	uint64_t seq;            /* the device sample it is judged on (vp->judged) */
 };
 
 struct tui {
@@ -80,6 +82,8 @@ struct tui {
 	uint64_t last_draw;
 	uint64_t next_tick;
 	uint64_t io_next;        /* boottime ns of the next iostat sample */
+	uint64_t io_seq;         /* iostat samples taken (vp->judged's seq) */
+	bool ended_told;         /* vp->ended was called */
 	bool dirty;
 	bool busy;               /* the last drain was big: drain again soon */
 	uint64_t note_until;
@@ -113,38 +117,11 @@ static void tui_note(struct tui *t, const char *text)
 static void tui_describe(struct tui *t)
 {
 	const struct view_params *vp = t->vp;
-	const struct view_cfg *o = vp->cfg;
-	struct sbuf sb = SBUF_INIT;
-	struct tui_mode m = { 0 };
-	char a[TUI_FMT_LEN];
 
-	if (vp->rc->target.name) {
-		esc_puts(&sb, vp->rc->target.name);
-		sbuf_puts(&sb, ": ");
-	}
-	esc_puts(&sb, vp->rc->target.path);
-	sbuf_puts(&sb, " (");
-	report_target_desc(&sb, &vp->rc->target);
-	sbuf_putc(&sb, ')');
-	snprintf(t->target, sizeof(t->target), "%s", sbuf_str(&sb));
-	sbuf_free(&sb);
-
-	m.write = o->write;
-	m.read_write = o->read_write;
-	m.direct = o->direct;
-	m.cached = o->cached;
-	m.sync = o->sync;
-	m.dsync = o->dsync;
-	m.engine = vp->engine;
-	tui_fmt_mode(t->mode, sizeof(t->mode), &m);
-
-	if (o->print_count)
-		snprintf(t->period_label, sizeof(t->period_label), "-p %" PRIu64, o->print_count);
-	else if (o->print_interval)
-		snprintf(t->period_label, sizeof(t->period_label), "-P %s",
-			 tui_fmt_span(a, sizeof(a), o->print_interval, t->ascii));
-	else
-		snprintf(t->period_label, sizeof(t->period_label), "1 s");
+	tui_describe_target(t->target, sizeof(t->target), &vp->rc->target);
+	tui_describe_mode(t->mode, sizeof(t->mode), vp->cfg, vp->engine);
+	tui_describe_period(t->period_label, sizeof(t->period_label), vp->cfg, TUI_TICK_NS,
+			    t->ascii);
 }
 
 /* Replace the UTF-8 arrows of a devstack description with "->" (in place). */
@@ -164,22 +141,8 @@ static void tui_ascii_arrows(char *s)
 /* The pace text of the header: the interval, or the limit it came from. */
 static void tui_pace(struct tui *t)
 {
-	const struct view_cfg *o = t->vp->cfg;
-	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], burst[48] = "";
-
-	if (o->burst > 1)
-		snprintf(burst, sizeof(burst), "bursts of %" PRIu64 " ", o->burst);
-	tui_fmt_span(a, sizeof(a), t->interval, t->ascii);
-	if (!t->interval)
-		snprintf(t->pace, sizeof(t->pace), "%sflood (interval 0)", burst);
-	else if (!t->interval_changed && o->rate_limit > 0)
-		snprintf(t->pace, sizeof(t->pace), "%srate %s/s (every %s)", burst,
-			 tui_fmt_rate(b, sizeof(b), o->rate_limit), a);
-	else if (!t->interval_changed && o->speed_limit)
-		snprintf(t->pace, sizeof(t->pace), "%sspeed %s/s (every %s)", burst,
-			 tui_fmt_bytes(b, sizeof(b), (double)o->speed_limit), a);
-	else
-		snprintf(t->pace, sizeof(t->pace), "%severy %s", burst, a);
+	tui_describe_pace(t->pace, sizeof(t->pace), t->vp->cfg, t->interval, t->interval_changed,
+			  t->ascii);
 }
 
 /* The rows the verdict's text wraps into in the iostat panel (at least 3). */
@@ -501,6 +464,22 @@ int tui_timeout(struct tui *t, uint64_t mono)
 	return (int)((due - mono + 999999) / 1000000);
 }
 
+/* --record under the view: the judged interval handed to the CLI with its device rows. */
+static void tui_judged(struct tui *t, const struct tui_pending *pd)
+{
+	struct iostat_dev_row rows[DEVWATCH_MAX];
+	uint64_t mono = clock_now(), real = clock_realtime();
+	uint64_t read = t->io.watch.read_mono_ns;
+
+	if (!t->vp->judged)
+		return;
+	if (read && read < mono && mono - read < real)
+		real -= mono - read; /* dated by the device read, as the interval was cut */
+	t->vp->judged(t->vp->judged_ctx, pd->seq, real, rows,
+		      devwatch_rows(&t->io.watch, rows, DEVWATCH_MAX), &t->verdict.p,
+		      &t->verdict.v);
+}
+
 /* The pending interval's verdict, once its requests are in (or at its deadline, or forced). */
 static void tui_judge_pending(struct tui *t, uint64_t mono, bool force)
 {
@@ -509,7 +488,8 @@ static void tui_judge_pending(struct tui *t, uint64_t mono, bool force)
 	if (!pd->on || (!force && t->verdict.added < pd->need && mono < pd->until))
 		return;
 	pd->on = false;
-	tui_verdict_judge(&t->verdict, &t->io.watch, pd->period, pd->inflight);
+	if (tui_verdict_judge(&t->verdict, &t->io.watch, pd->period, pd->inflight))
+		tui_judged(t, pd);
 	if (tui_verdict_rows(t) != t->verdict_rows)
 		tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
 	t->dirty = true;
@@ -527,6 +507,8 @@ static void tui_io_sample(struct tui *t, uint64_t mono)
 
 	tui_judge_pending(t, mono, true); /* a verdict still waiting: judged before the next cut */
 	tui_iostat_sample(&t->io, t->live.samples);
+	if (session_state(&t->s) != SESSION_RUNNING)
+		return; /* the probe ended: the device's rows go on, no more verdicts on it */
 	need = atomic_load_explicit(&t->s.ctl->finished, memory_order_acquire);
 	if (t->have_base && t->io.watch.read_mono_ns > t->base)
 		tui_verdict_cut(&t->verdict, t->io.watch.read_mono_ns - t->base);
@@ -535,7 +517,7 @@ static void tui_io_sample(struct tui *t, uint64_t mono)
 	cpuwait_read(&t->cpu, session_prober_pid(&t->s), &cd);
 	tui_verdict_cpu(&t->verdict, &cd);
 	t->pend = (struct tui_pending){
-		.on = true, .need = need, .until = mono + TUI_JUDGE_WAIT_NS,
+		.on = true, .need = need, .seq = t->io_seq++, .until = mono + TUI_JUDGE_WAIT_NS,
 		.period = t->io.last > prev && prev ? (t->io.last - prev < run ? t->io.last - prev : run) : 0,
 		.inflight = since && mono > since ? mono - since : 0,
 	};
@@ -550,6 +532,11 @@ void tui_tick(struct tui *t, uint64_t mono)
 
 	tui_model_tick(&t->live, tui_run_ns(t, mono));
 	tui_judge_pending(t, mono, false);
+	if (!t->ended_told && session_state(&t->s) != SESSION_RUNNING) {
+		t->ended_told = true;
+		if (t->vp->ended)
+			t->vp->ended(t->vp->judged_ctx);
+	}
 	if (t->note_until && mono >= t->note_until) {
 		t->note_until = 0;
 		t->dirty = true;

@@ -44,7 +44,7 @@ void tui_verdict_cpu(struct tui_verdict *tv, const struct cpuwait_delta *d)
 	tv->cpu_set = true;
 }
 
-void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
+bool tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
 		       uint64_t inflight_ns)
 {
 	struct verdict_dev dev[DEVWATCH_MAX];
@@ -67,9 +67,10 @@ void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_
 	stats_init(&tv->next);
 	tv->cut = 0;
 	if (!any)
-		return;
+		return false;
 	verdict_judge(&tv->hist, &tv->p, dev, n, &tv->v);
 	tv->have = true;
+	return true;
 }
 
 int tui_verdict_text(const struct tui_verdict *tv, struct sbuf *rates, struct sbuf *verdict)

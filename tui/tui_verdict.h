@@ -61,18 +61,19 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s);
 void tui_verdict_cut(struct tui_verdict *tv, uint64_t end_ns);
 
 /*
- * Judge the interval that just ended (period_ns long, as far as the probe
- * ran in it; 0 before its first request) on w's devices, top first, and open the next;
- * inflight_ns is the age of the probe's request still in flight (0: none). Nothing is
- * judged (the last verdict stays) when no device has a complete row.
- */
-/*
  * The probe's CPU wait over the interval about to be judged (cpuwait_read()'s
  * delta, measured by the caller): the next tui_verdict_judge() weighs it.
  */
 void tui_verdict_cpu(struct tui_verdict *tv, const struct cpuwait_delta *d);
 
-void tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
+/*
+ * Judge the interval that just ended (period_ns long, as far as the probe
+ * ran in it; 0 before its first request) on w's devices, top first, and open the next;
+ * inflight_ns is the age of the probe's request still in flight (0: none). Returns true
+ * when tv->v is this interval's; nothing is judged (false: the last verdict stays) when no
+ * device has a complete row.
+ */
+bool tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_t period_ns,
 		       uint64_t inflight_ns);
 
 /*

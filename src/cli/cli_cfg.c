@@ -106,6 +106,32 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->depth = (unsigned)o->depth;
 }
 
+void cli_view_cfg_recorded(const struct opts *o, const struct rec_header *h, size_t i,
+			   struct view_cfg *vc)
+{
+	const struct rec_target *t = &h->target[i];
+
+	memset(vc, 0, sizeof(*vc));
+	vc->path = t->path;
+	vc->name = t->name && t->name[0] ? t->name : NULL;
+	vc->ascii = o->ascii;
+	vc->no_color = o->no_color;
+	vc->write = h->write;
+	vc->read_write = h->read_write;
+	vc->direct = h->direct;
+	vc->cached = h->cached;
+	vc->sync = h->sync;
+	vc->dsync = h->dsync;
+	vc->burst = h->burst;
+	vc->print_count = h->print_count;
+	vc->print_interval = h->print_interval;
+	vc->rate_limit = h->rate_limit;
+	vc->speed_limit = h->speed_limit;
+	vc->asked_rate = h->asked;
+	vc->response = h->response;
+	vc->depth = h->depth;
+}
+
 void *cli_buffers_alloc(size_t len)
 {
 	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,

@@ -57,6 +57,12 @@ extern void (*volatile cli_view_emergency)(void);
 
 /* The view's settings for target t opened from o. */
 void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg *vc);
+/*
+ * The view's settings of a recording's target i (header h), as cli_view_cfg() made the live
+ * run's from its command line (o: this replay's --ascii, --no-color).
+ */
+void cli_view_cfg_recorded(const struct opts *o, const struct rec_header *h, size_t i,
+			   struct view_cfg *vc);
 
 /* The view's message callback: one "ioprobe: " line (cli_msg.c). */
 void cli_view_message(const char *text);
@@ -175,6 +181,7 @@ struct cli_run {
 	struct cli_target *tg;
 	struct exporters *x;     /* --listen, --prometheus, --influx (one series set per target) */
 	struct recorder *rec;    /* --record: the run written while it runs, or NULL */
+	struct cli_vrec *vrec;   /* --record under the view: its judged intervals, or NULL */
 	struct ticker check_timer; /* --check: stops the run at --check-timeout */
 	volatile sig_atomic_t timed_out; /* ... and it did */
 };
@@ -245,6 +252,26 @@ void cli_iostat_time(struct sbuf *sb, bool iso, uint64_t realtime);
 /* A target's lines of a block: its probe line and its verdict ("PATH: " first unless NULL;
  * the caller gives a named target's name). */
 void cli_iostat_target(struct sbuf *sb, const char *path, const struct verdict *v);
+
+/* cli_vrecord.c: --record under the view (the iostat panels' judged intervals as blocks). */
+struct cli_vrec;
+
+/* A gatherer for rec's n targets in *out: 0 or -ENOMEM. */
+int cli_vrec_new(struct recorder *rec, size_t n, struct cli_vrec **out);
+/* Target i is shown by the view: a block waits for its side. */
+void cli_vrec_expect(struct cli_vrec *v, size_t i);
+/*
+ * Target i's panel judged its sample seq (view_params.judged's arguments, copied): the
+ * block of that sample is written once every expected target has its side, or when a
+ * later sample comes first. Called from one thread only.
+ */
+void cli_vrec_judged(struct cli_vrec *v, size_t i, uint64_t seq, uint64_t real,
+		     const struct iostat_dev_row *rows, size_t n, const struct verdict_probe *p,
+		     const struct verdict *vd);
+/* The view ended: the open block (v may be NULL) is written with the sides it has. */
+void cli_vrec_end(struct cli_vrec *v);
+/* Free it (NULL: nothing). */
+void cli_vrec_free(struct cli_vrec *v);
 
 /* cli_record.c: --record (the recorder wired to the run) and --replay. */
 

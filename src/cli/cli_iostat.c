@@ -248,23 +248,30 @@ void cli_iostat_target(struct sbuf *sb, const char *path, const struct verdict *
 	sbuf_putc(sb, '\n');
 }
 
-/* --record: the block's rows, then each target's side (its own rows when n > 1). */
+/* --record: the block's rows and each running target's side (its own rows when n > 1). */
 static void cli_iostat_record(struct cli_run *r, const struct iostat_dev_row *rows, size_t n,
 			      const struct verdict *v)
 {
-	struct iostat_dev_row own[DEVWATCH_MAX];
+	struct iostat_dev_row (*own)[DEVWATCH_MAX] = calloc(r->n, sizeof(*own));
+	struct rec_side *side = calloc(r->n, sizeof(*side));
+	size_t ns = 0;
 
-	recorder_iostat(r->rec, rows, n);
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; own && side && i < r->n; i++) {
 		const struct cli_target *tg = &r->tg[i];
 		size_t k = 0;
 
 		if (tg->state != CLI_TARGET_RUNNING)
 			continue;
 		if (r->n > 1)
-			k = devwatch_rows(tg->watch, own, DEVWATCH_MAX);
-		recorder_verdict(r->rec, i, r->n > 1 ? own : NULL, k, &tg->vp, &v[i]);
+			k = devwatch_rows(tg->watch, own[i], DEVWATCH_MAX);
+		side[ns++] = (struct rec_side){ i, r->n > 1 ? own[i] : NULL, k, &tg->vp, &v[i] };
 	}
+	if (own && side)
+		recorder_block(r->rec, 0, rows, n, side, ns);
+	else
+		recorder_warning(r->rec, -1, "--record: out of memory: an --iostat block left out");
+	free(own);
+	free(side);
 }
 
 /* With -J: one "iostat" object per target, its own stack's rows, its probe and verdict. */

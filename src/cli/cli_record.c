@@ -114,8 +114,14 @@ static int cli_record_header(struct cli_run *r, bool own_periods)
 	h.write = opts_writes_only(o);
 	h.read_write = o->read_write;
 	h.cached = o->cached;
+	h.direct = o->direct;
+	h.sync = o->sync;
+	h.dsync = o->dsync;
+	h.burst = o->burst;
+	h.rate_limit = o->rate_limit;
+	h.speed_limit = o->speed_limit;
 	h.response = opts_response(o);
-	h.iostat = o->iostat && !o->tui;
+	h.iostat = o->iostat || (o->tui && !o->sweep && !o->qualify_step); /* the view's panels */
 	h.requests = o->record_requests;
 	if (own_periods) {
 		h.period = o->print_interval ? o->print_interval : OPTS_IOSTAT_PERIOD;
@@ -132,6 +138,7 @@ static int cli_record_header(struct cli_run *r, bool own_periods)
 		const struct cli_target *tg = &r->tg[i];
 
 		t[i].path = o->paths[i];
+		t[i].name = tg->o.name ? tg->o.name : "";
 		t[i].fstype = "";
 		t[i].device = "";
 		if (tg->state != CLI_TARGET_READY)

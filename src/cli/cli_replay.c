@@ -51,6 +51,7 @@ struct rp_target {
 	struct verdict_hist vh;
 	struct verdict_probe vp;     /* the settings; each block's interval fields */
 	bool have_v;                 /* a verdict in the open block */
+	bool ended;                  /* its summary or failure was read: no more verdicts */
 	struct verdict v;
 	bool own_rows;
 	size_t nown;
@@ -71,7 +72,7 @@ struct replay {
 	struct outw out;
 	unsigned group;              /* recorded periods per printed period; 0: none printed */
 	bool block_open;
-	uint64_t block_real;
+	uint64_t block_real, block_seq;
 	size_t nrows;
 	struct rec_row rows[REC_DEVS];
 	bool iso_time;
@@ -113,6 +114,7 @@ void cli_replay_report_cfg(const struct opts *o, const struct rec_header *h, siz
 
 	memset(rc, 0, sizeof(*rc));
 	rc->target.path = t->path;
+	rc->target.name = t->name && t->name[0] ? t->name : NULL;
 	rc->target.fstype = t->fstype;
 	rc->target.device = t->device;
 	rc->target.device_size = t->device_size;
@@ -310,6 +312,7 @@ static int rp_report_init(struct replay *p)
 	p->hr->mode = h->read_write ? "read-write" : h->write ? "write" : "read";
 	for (size_t i = 0; i < p->n; i++) {
 		p->hr->t[i].path = h->target[i].path;
+		p->hr->t[i].name = h->target[i].name;
 		p->hr->t[i].fstype = h->target[i].fstype;
 		p->hr->t[i].device = h->target[i].device;
 	}
@@ -437,8 +440,8 @@ static void rp_verdict(struct replay *p, const struct rec_event *ev)
 	const struct rec_row *rows = ev->own_rows ? ev->row : p->rows;
 	size_t nrows = ev->own_rows ? ev->nrows : p->nrows;
 
-	if (!p->block_open)
-		return;
+	if (!p->block_open || ev->seq != p->block_seq || t->have_v)
+		return; /* another block's (a damaged file): not judged on this one's rows */
 	recread_judge(&t->vh, &t->vp, rt, rows, nrows, &ev->probe, &t->v);
 	t->have_v = true;
 	if (p->hr) {
@@ -452,6 +455,12 @@ static void rp_verdict(struct replay *p, const struct rec_event *ev)
 	t->own_rows = ev->own_rows;
 	t->nown = nrows;
 	memcpy(t->own, rows, nrows * sizeof(*rows));
+}
+
+/* Target i as the live --iostat block named it: its name, else its path. */
+static const char *rp_label(const struct replay *p, size_t i)
+{
+	return p->t[i].rc.target.name ? p->t[i].rc.target.name : p->h->target[i].path;
 }
 
 /* The open --iostat block printed as the live ticker printed it. */
@@ -482,7 +491,7 @@ static void rp_block_end(struct replay *p)
 		iostat_format_table(&sb, rows, rp_dev_rows(p->rows, p->nrows, rows));
 		for (size_t i = 0; i < p->n; i++)
 			if (p->t[i].have_v)
-				cli_iostat_target(&sb, p->n > 1 ? p->h->target[i].path : NULL,
+				cli_iostat_target(&sb, p->n > 1 ? rp_label(p, i) : NULL,
 						  &p->t[i].v);
 		sbuf_putc(&sb, '\n');
 	}
@@ -519,11 +528,41 @@ static void rp_step(struct replay *p, const struct rec_event *ev)
 		p->hr_err = true;
 }
 
+/* Every target still running has its verdict in the open block. */
+static bool rp_block_whole(const struct replay *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->t[i].ended && !p->t[i].have_v)
+			return false;
+	return true;
+}
+
+/*
+ * Does ev close the open --iostat block (printed then)? A block is printed once its targets'
+ * verdicts are in (rp_block_whole); a period, request or warning read between the block's
+ * rows and its verdicts (older recordings wrote them apart, and another thread's line could
+ * come between) was said before the block, as the live run said it; the next block, a
+ * summary, a failure, a step or the end close it.
+ */
+static bool rp_block_closes(const struct replay *p, const struct rec_event *ev)
+{
+	switch (ev->kind) {
+	case REC_VERDICT:
+	case REC_REQUEST:
+	case REC_SKIPPED:
+	case REC_PERIOD:
+	case REC_WARNING:
+		return false;
+	default:
+		return p->block_open;
+	}
+}
+
 static void rp_event(struct replay *p, const struct rec_event *ev)
 {
 	struct rp_target *t = &p->t[ev->target];
 
-	if (ev->kind != REC_VERDICT)
+	if (rp_block_closes(p, ev))
 		rp_block_end(p);
 	switch (ev->kind) {
 	case REC_HEADER:
@@ -542,22 +581,27 @@ static void rp_event(struct replay *p, const struct rec_event *ev)
 		break;
 	case REC_IOSTAT:
 		p->block_open = true;
+		p->block_seq = ev->seq;
 		p->block_real = ev->real;
 		p->nrows = ev->nrows;
 		memcpy(p->rows, ev->row, ev->nrows * sizeof(ev->row[0]));
 		break;
 	case REC_VERDICT:
 		rp_verdict(p, ev);
+		if (rp_block_whole(p))
+			rp_block_end(p);
 		break;
 	case REC_WARNING:
 		rp_say(p, ev->target_or_run, ev->text);
 		break;
 	case REC_FAILURE:
+		if (ev->target_or_run >= 0)
+			p->t[ev->target_or_run].ended = true;
 		if (!(p->o->check && p->n == 1)) /* one target's --check line says it */
 			rp_say(p, ev->target_or_run, ev->text);
 		break;
 	case REC_SUMMARY:
-		t->seen = t->have_summary = true;
+		t->seen = t->have_summary = t->ended = true;
 		t->total = ev->tally;
 		t->split = ev->split;
 		t->read = ev->read;

@@ -107,19 +107,24 @@ static void rv_report_cfg(const struct rv *v, size_t i, struct report_cfg *rc)
 static int rv_show(struct rv *v, const struct view_ops *view)
 {
 	struct report_cfg *rc = calloc(v->rp.n ? v->rp.n : 1, sizeof(*rc));
+	struct view_cfg *vc = calloc(v->rp.n ? v->rp.n : 1, sizeof(*vc));
 	struct sbuf deferred = SBUF_INIT;
 	struct view_replay vr;
 	char msg[MSG_MAX] = "";
 	int ret;
 
-	if (!rc) {
+	if (!rc || !vc) {
 		cli_msg("out of memory");
+		free(rc);
+		free(vc);
 		return CLI_EXIT_PREPARE;
 	}
-	for (size_t i = 0; i < v->rp.n; i++)
+	for (size_t i = 0; i < v->rp.n; i++) {
 		rv_report_cfg(v, i, &rc[i]);
+		cli_view_cfg_recorded(v->o, v->rp.h, i, &vc[i]);
+	}
 	vr = (struct view_replay){
-		.rp = &v->rp, .rc = rc, .damage = v->in.damage[0] ? v->in.damage : NULL,
+		.rp = &v->rp, .rc = rc, .cfg = vc, .damage = v->in.damage[0] ? v->in.damage : NULL,
 		.ascii = v->o->ascii, .no_color = v->o->no_color, .deferred_stderr = &deferred,
 		.stop = &cli_stop,
 	};
@@ -130,6 +135,7 @@ static int rv_show(struct rv *v, const struct view_ops *view)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);
 	sbuf_free(&deferred);
 	free(rc);
+	free(vc);
 	if (ret) {
 		cli_msg("%s", msg);
 		return CLI_EXIT_PREPARE;

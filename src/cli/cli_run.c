@@ -724,6 +724,24 @@ static int run_plain(struct cli_run *r, int code)
 	return r->o->check ? run_check(r) : run_conclude(r, code);
 }
 
+/* view_params.judged with --record: target ctx's judged interval to the recording. */
+static void run_view_judged(void *ctx, uint64_t seq, uint64_t real,
+			    const struct iostat_dev_row *rows, size_t n,
+			    const struct verdict_probe *p, const struct verdict *v)
+{
+	struct cli_target *tg = ctx;
+
+	cli_vrec_judged(tg->run->vrec, (size_t)(tg - tg->run->tg), seq, real, rows, n, p, v);
+}
+
+/* view_params.ended with --record: target ctx's last periods are written. */
+static void run_view_ended(void *ctx)
+{
+	struct cli_target *tg = ctx;
+
+	recorder_target_ended(tg->run->rec, (size_t)(tg - tg->run->tg));
+}
+
 /*
  * Under the view: one target's screen or the overview of several (it reads the probes
  * itself), then what it deferred on stderr, then the summaries. With --sweep on one
@@ -751,6 +769,11 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 		}
 		tg->rc.raw_target = false;
 		cli_view_cfg(&tg->o, &tg->t, &vc[n]);
+		if (r->rec && !r->vrec && cli_vrec_new(r->rec, r->n, &r->vrec)) {
+			cli_msg("out of memory");
+			c = CLI_EXIT_PREPARE;
+			break;
+		}
 		vp[n] = (struct view_params){
 			.probe = tg->p, .rc = &tg->rc, .cfg = &vc[n], .engine = r->ops->name,
 			.deferred_stderr = &deferred, .stop = &cli_stop,
@@ -758,7 +781,11 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 			.sweep_out = r->o->sweep ? &table : NULL,
 			.sweep_grid = r->o->sweep_grid ?
 				      &((struct cli_grid *)r->o->sweep_grid)->g : NULL,
+			.judged = r->vrec ? run_view_judged : NULL,
+			.ended = r->rec ? run_view_ended : NULL, .judged_ctx = tg,
 		};
+		if (r->vrec)
+			cli_vrec_expect(r->vrec, (size_t)(tg - r->tg));
 		of[n++] = tg;
 	}
 	if (!c && r->rec)
@@ -773,6 +800,9 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 	} else if (!c) {
 		snprintf(msg, sizeof(msg), "out of memory");
 	}
+	cli_vrec_end(r->vrec);
+	cli_vrec_free(r->vrec);
+	r->vrec = NULL;
 	cli_fleet_end(&r->x);
 	if (deferred.len)
 		out_write(STDERR_FILENO, sbuf_str(&deferred), deferred.len);

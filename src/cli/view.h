@@ -15,10 +15,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iostat.h"
 #include "probe.h"
 #include "recplay.h"
 #include "report.h"
 #include "sbuf.h"
+#include "verdict.h"
 
 /* What the view needs to know of the command line (the CLI fills it from struct opts). */
 struct view_cfg {
@@ -90,12 +92,25 @@ struct view_params {
 	struct view_qualify *qualify;
 	/* several targets: this target's probe result (0 or -errno) goes here when not NULL */
 	int *result;
+	/*
+	 * --record under the view (NULL: nothing to record): called from the view's thread each
+	 * time this target's iostat panel judged an interval. seq numbers the panel's device
+	 * samples from 0 (the k-th sample of every target is its k-th second), real is the
+	 * CLOCK_REALTIME ns of the device read, rows[0 .. n) the watched devices' rows (top
+	 * first), p the probe's side of the interval and v the verdict; none is kept.
+	 */
+	void (*judged)(void *ctx, uint64_t seq, uint64_t real, const struct iostat_dev_row *rows,
+		       size_t n, const struct verdict_probe *p, const struct verdict *v);
+	/* Optional: the probe ended (the view shows it until q), told once; judged_ctx. */
+	void (*ended)(void *ctx);
+	void *judged_ctx;
 };
 
 /* --replay FILE -X: a recording shown in the view (nothing is probed, nothing written). */
 struct view_replay {
 	const struct recplay *rp;      /* the whole recording, loaded (recplay_finish done) */
 	const struct report_cfg *rc;   /* rp->n of them: each target's description */
+	const struct view_cfg *cfg;    /* rp->n of them: each target's settings, as recorded */
 	const char *damage;            /* the file stops early here (said after), or NULL */
 	bool ascii, no_color;          /* --ascii, --no-color */
 	struct sbuf *deferred_stderr;  /* gets what reached stderr while the screen was up */

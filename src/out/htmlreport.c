@@ -799,6 +799,10 @@ static void hr_share(struct sbuf *sb, const struct hr_target *tg)
 
 static void hr_target_name(struct sbuf *sb, const struct hr_target *tg)
 {
+	if (tg->name && tg->name[0]) {
+		hr_esc(sb, tg->name);
+		sbuf_puts(sb, ": ");
+	}
 	hr_esc(sb, tg->path);
 	if (tg->fstype && tg->fstype[0]) {
 		sbuf_puts(sb, " <span class=\"mute\">(");

@@ -91,6 +91,7 @@ struct hr_step {
 
 struct hr_target {
 	const char *path, *fstype, *device;
+	const char *name;          /* NAME=PATH, --name: shown before the path ("" or NULL none) */
 	size_t ncols;
 	uint64_t fold;             /* periods per column */
 	struct hr_col acc;         /* the column being filled */

@@ -174,6 +174,12 @@ void recfmt_header(struct sbuf *sb, const struct rec_header *h)
 	put_u64(sb, "size", h->size);
 	put_str(sb, "mode", h->read_write ? "read-write" : h->write ? "write" : "read");
 	put_bool(sb, "cached", h->cached);
+	put_bool(sb, "direct", h->direct);
+	put_bool(sb, "sync", h->sync);
+	put_bool(sb, "dsync", h->dsync);
+	put_u64(sb, "burst", h->burst);
+	put_dbl(sb, "rate_limit", h->rate_limit);
+	put_u64(sb, "speed_limit", h->speed_limit);
 	put_str(sb, "engine", h->engine);
 	put_u64(sb, "depth", h->depth);
 	put_u64(sb, "interval", h->interval);
@@ -191,6 +197,7 @@ void recfmt_header(struct sbuf *sb, const struct rec_header *h)
 
 		sbuf_puts(sb, i ? ",{\"path\":" : "{\"path\":");
 		json_append_string(sb, t->path ? t->path : "");
+		put_str(sb, "name", t->name ? t->name : "");
 		put_str(sb, "fstype", t->fstype);
 		put_str(sb, "device", t->device);
 		put_u64(sb, "device_size", t->device_size);

@@ -40,6 +40,7 @@ struct rec_dev {
 
 struct rec_target {
 	const char *path, *fstype, *device; /* as the report describes it */
+	const char *name;                   /* NAME=PATH or --name ("" none; absent in older files) */
 	uint64_t device_size;               /* bytes */
 	const char *mdevice, *mdisk;        /* the fleet outputs' device and disk labels */
 	size_t ndev;
@@ -59,6 +60,10 @@ struct rec_header {
 	unsigned depth;              /* requests in flight at most */
 	bool write, read_write;      /* -W (writes only), -G (mixed) */
 	bool cached;                 /* -C: no fdatasync after writes */
+	bool direct, sync, dsync;    /* -D, -Y, -y (absent in older files: false) */
+	uint64_t burst;              /* -b, 0 off (absent: 0) */
+	double rate_limit;           /* -r: the rate the interval came from, 0 none (absent: 0) */
+	uint64_t speed_limit;        /* -l: bytes/s the interval came from, 0 none (absent: 0) */
 	bool response;               /* the summary shows response times (-Q, --response) */
 	bool iostat;                 /* --iostat blocks follow */
 	bool requests;               /* --record-requests: a line per request */

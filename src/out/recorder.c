@@ -298,24 +298,18 @@ void recorder_period(struct recorder *rc, size_t i, const struct tally *t)
 	sbuf_free(&sb);
 }
 
-void recorder_iostat(struct recorder *rc, const struct iostat_dev_row *rows, size_t n)
+void recorder_block(struct recorder *rc, uint64_t real, const struct iostat_dev_row *rows,
+		    size_t n, const struct rec_side *side, size_t nside)
 {
 	struct sbuf sb = SBUF_INIT;
+	uint64_t seq;
 
 	pthread_mutex_lock(&rc->lock);
-	rc->iostat_seq++;
+	seq = rc->iostat_seq++;
 	pthread_mutex_unlock(&rc->lock);
-	recfmt_iostat(&sb, rc->iostat_seq - 1, clock_realtime(), rows, n);
-	rec_queue(rc, &sb, true);
-	sbuf_free(&sb);
-}
-
-void recorder_verdict(struct recorder *rc, size_t i, const struct iostat_dev_row *own,
-		      size_t nown, const struct verdict_probe *p, const struct verdict *v)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	recfmt_verdict(&sb, rc->iostat_seq ? rc->iostat_seq - 1 : 0, i, own, nown, p, v);
+	recfmt_iostat(&sb, seq, real ? real : clock_realtime(), rows, n);
+	for (size_t k = 0; k < nside; k++)
+		recfmt_verdict(&sb, seq, side[k].i, side[k].own, side[k].nown, side[k].p, side[k].v);
 	rec_queue(rc, &sb, true);
 	sbuf_free(&sb);
 }
@@ -363,6 +357,23 @@ void recorder_knee(struct recorder *rc, size_t i, bool grid, const char *text, l
 	if (i >= rc->n)
 		return;
 	recfmt_knee(&sb, i, clock_realtime(), grid, text, knee, best, limit);
+	rec_queue(rc, &sb, true);
+	sbuf_free(&sb);
+}
+
+void recorder_target_ended(struct recorder *rc, size_t i)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct recorder_tgt *t;
+
+	if (!rc || i >= rc->n || !rc->cfg.period)
+		return;
+	t = &rc->tgt[i];
+	pthread_mutex_lock(&rc->lock);
+	if (t->running && (t->cur.requests || t->cur.skipped || t->cur.response.count))
+		rec_close_period(rc, i, clock_now(), &sb);
+	t->running = false;
+	pthread_mutex_unlock(&rc->lock);
 	rec_queue(rc, &sb, true);
 	sbuf_free(&sb);
 }

@@ -104,12 +104,23 @@ void recorder_skipped(struct recorder *rc, size_t i, uint64_t hi, uint64_t step,
 /* Probe side: target i's probe closed a period t (-P, -p; cfg.period 0). */
 void recorder_period(struct recorder *rc, size_t i, const struct tally *t);
 
-/* The --iostat ticker: one block's rows (the table). */
-void recorder_iostat(struct recorder *rc, const struct iostat_dev_row *rows, size_t n);
+/* One target's side of an --iostat block: its verdict (own: its stack's rows when the run has
+ * several targets, else NULL). */
+struct rec_side {
+	size_t i;
+	const struct iostat_dev_row *own;
+	size_t nown;
+	const struct verdict_probe *p;
+	const struct verdict *v;
+};
 
-/* The --iostat ticker: target i's side of the last block (own: n > 1 targets, else NULL). */
-void recorder_verdict(struct recorder *rc, size_t i, const struct iostat_dev_row *own,
-		      size_t nown, const struct verdict_probe *p, const struct verdict *v);
+/*
+ * One --iostat block (the CLI's ticker or the view's device sampler): its rows (the table),
+ * read at CLOCK_REALTIME real ns (0: now), and the sides of the targets judged on it, queued
+ * as one piece so that no other line comes between them.
+ */
+void recorder_block(struct recorder *rc, uint64_t real, const struct iostat_dev_row *rows,
+		    size_t n, const struct rec_side *side, size_t nside);
 
 /* A warning (i -1: the run's) or a failure (errno err, positive) of target i. */
 void recorder_warning(struct recorder *rc, long i, const char *text);
@@ -138,6 +149,12 @@ uint64_t recorder_step(struct recorder *rc, size_t i, bool grid, const struct sw
 /* --sweep's conclusions for target i (recfmt_knee: text, the step numbers or -1). */
 void recorder_knee(struct recorder *rc, size_t i, bool grid, const char *text, long knee,
 		   long best, long limit);
+
+/*
+ * Target i's probe ended while the run goes on (the view stays until q): its last, partial
+ * period is written when something happened in it, and no more periods for it.
+ */
+void recorder_target_ended(struct recorder *rc, size_t i);
 
 /*
  * After the probes stopped: close every open period (cfg.period), then

@@ -218,6 +218,7 @@ static int recplay_block(struct recplay *rp, const struct rec_event *ev)
 	rp->side = p;
 	memset(&rp->side[rp->nblk * rp->n], 0, rp->n * sizeof(*rp->side));
 	b = &rp->blk[rp->nblk];
+	b->seq = ev->seq;
 	b->real = ev->real;
 	b->mono = recplay_mono_of(rp, ev->real);
 	if (rp->nblk && b->mono < rp->blk[rp->nblk - 1].mono)
@@ -237,12 +238,18 @@ static int recplay_verdict(struct recplay *rp, const struct rec_event *ev)
 	struct recplay_block *b;
 	struct recplay_side *sd;
 	const struct rec_row *rows;
-	size_t nrows;
+	size_t nrows, k;
 
-	if (!rp->nblk)
+	/* its block by seq: a line of another thread may have come between them */
+	for (k = rp->nblk; k > 0 && rp->nblk - k < RECPLAY_BLOCK_BACK; k--)
+		if (rp->blk[k - 1].seq == ev->seq)
+			break;
+	if (!k || rp->blk[k - 1].seq != ev->seq)
 		return 0; /* a verdict outside a block: nothing to judge it on */
-	b = &rp->blk[rp->nblk - 1];
-	sd = &rp->side[(rp->nblk - 1) * rp->n + ev->target];
+	b = &rp->blk[k - 1];
+	sd = &rp->side[(k - 1) * rp->n + ev->target];
+	if (sd->have)
+		return 0; /* a second verdict of one target in one block (damage): the first stays */
 	if (ev->own_rows) {
 		if (recplay_keep_rows(rp, ev->row, ev->nrows, &sd->off))
 			return -ENOMEM;

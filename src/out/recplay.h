@@ -30,6 +30,7 @@
 
 #define RECPLAY_SPEEDS 3        /* x1, x10, x100 */
 #define RECPLAY_WARN_LEN 96
+#define RECPLAY_BLOCK_BACK 4    /* a verdict is looked for in the last blocks this many */
 
 /* A struct stats without its histogram: its non-empty buckets are n entries at off. */
 struct recplay_stats {
@@ -61,6 +62,7 @@ struct recplay_side {
 };
 
 struct recplay_block {
+	uint64_t seq;                 /* the recording's: its verdicts carry it */
 	uint64_t mono, real;
 	size_t off, n;                /* the block's rows */
 };

@@ -81,6 +81,22 @@ static const char *rr_str(struct rr *r, int obj, const char *key)
 }
 
 /* An optional string key: "" when absent. */
+/* An optional key (absent in older recordings): its value, or def when absent. */
+static bool rr_opt_bool(struct rr *r, int obj, const char *key, bool def)
+{
+	return jsonr_get(&r->rd->j, obj, key) >= 0 ? rr_bool(r, obj, key) : def;
+}
+
+static uint64_t rr_opt_u64(struct rr *r, int obj, const char *key, uint64_t def)
+{
+	return jsonr_get(&r->rd->j, obj, key) >= 0 ? rr_u64(r, obj, key) : def;
+}
+
+static double rr_opt_dbl(struct rr *r, int obj, const char *key, double def)
+{
+	return jsonr_get(&r->rd->j, obj, key) >= 0 ? rr_dbl(r, obj, key) : def;
+}
+
 static const char *rr_opt_str(struct rr *r, int obj, const char *key)
 {
 	const char *s = jsonr_str(&r->rd->j, jsonr_get(&r->rd->j, obj, key));
@@ -305,6 +321,12 @@ static void rr_header(struct rr *r, int o)
 	if (!r->err && !h->write && !h->read_write && strcmp(mode, "read"))
 		rr_bad(r, "unknown mode:", mode);
 	h->cached = rr_bool(r, o, "cached");
+	h->direct = rr_opt_bool(r, o, "direct", false);
+	h->sync = rr_opt_bool(r, o, "sync", false);
+	h->dsync = rr_opt_bool(r, o, "dsync", false);
+	h->burst = rr_opt_u64(r, o, "burst", 0);
+	h->rate_limit = rr_opt_dbl(r, o, "rate_limit", 0);
+	h->speed_limit = rr_opt_u64(r, o, "speed_limit", 0);
 	h->depth = (unsigned)rr_u64(r, o, "depth");
 	h->interval = rr_u64(r, o, "interval");
 	h->asked = rr_dbl(r, o, "asked");
@@ -326,6 +348,7 @@ static void rr_header(struct rr *r, int o)
 		int s = rr_node(r, e, "stack");
 
 		tg->path = rr_keep(r, rr_str(r, e, "path"));
+		tg->name = rr_keep(r, rr_opt_str(r, e, "name"));
 		tg->fstype = rr_keep(r, rr_str(r, e, "fstype"));
 		tg->device = rr_keep(r, rr_str(r, e, "device"));
 		tg->device_size = rr_u64(r, e, "device_size");
