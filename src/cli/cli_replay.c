@@ -143,7 +143,8 @@ static int rp_metrics_init(struct replay *p, size_t i)
 	const struct rec_target *t = &h->target[i];
 	static const char *const dev_words[] = { "block device", "character device" };
 	struct metrics_info in = {
-		.target = t->path, .device = t->mdevice, .disk = t->mdisk, .fstype = t->fstype,
+		.target = t->path, .name = t->name && t->name[0] ? t->name : NULL,
+		.device = t->mdevice, .disk = t->mdisk, .fstype = t->fstype,
 		.engine = h->engine, .interval = h->interval, .size = h->size,
 		.start_real = h->real, .response = h->response,
 		.mode = h->read_write ? "read-write" : h->write ? "write" : "read",

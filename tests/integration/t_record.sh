@@ -239,7 +239,7 @@ if require_fuse_soft() { [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPRO
 	DEV=$(make_fault_disk "$M" 32M --latency 1ms --eio 0+2M) || { fail "mount faultdisk"; finish; }
 	rm -f "$R.fault"
 	"$IOPROBE" -D -E -i 10ms -w 5 -P 1 --iostat -q --record "$R.fault" \
-		--prometheus "$T_TMP/fault.prom" "$DEV" "$D" \
+		--prometheus "$T_TMP/fault.prom" "fd=$DEV" "dir=$D" \
 		>"$T_TMP/fault.live" 2>"$T_TMP/fault.err" &
 	pid=$!
 	sleep 1.5
@@ -256,9 +256,55 @@ if require_fuse_soft() { [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPRO
 		diff <(raw_lines "$T_TMP/fault.live" | sort) <(raw_lines "$OUT" | sort)
 	check "fault disk: --replay prints the live --iostat blocks and verdicts" \
 		diff <(blocks "$T_TMP/fault.live" | fold /dev/stdin) <(blocks "$OUT" | fold /dev/stdin)
-	check "fault disk: the verdicts are there" grep -q "^$DEV: " "$OUT"
+	check "fault disk: the verdicts are there, under the target's name" grep -q "^fd: " "$OUT"
+	check "fault disk: as many verdicts replayed as live" eval \
+		'[ "$(grep -c "^fd: probe:" "$OUT")" = "$(grep -c "^fd: probe:" "$T_TMP/fault.live")" ]'
 	check "fault disk: the held request reads as a stall, live and replayed" \
-		grep -q "^$DEV: falls short: stalled" "$OUT"
+		grep -q "^fd: falls short: stalled" "$OUT"
+	# an older ioprobe wrote a block's rows and its verdicts apart: a period line of another
+	# thread could come between them, and the replay lost that second's verdicts
+	python3 -c '
+import sys
+l = open(sys.argv[1]).read().splitlines(True)
+out, i = [], 0
+while i < len(l):
+	out.append(l[i])
+	if "\"type\":\"iostat\"" in l[i]:
+		j = next((k for k in range(i + 1, len(l)) if "\"type\":\"period\"" in l[k]), None)
+		if j is not None:
+			out.append(l[j])
+			del l[j]
+	i += 1
+open(sys.argv[2], "w").writelines(out)
+' "$R.fault" "$R.fault.old"
+	probe --replay "$R.fault.old" --iostat -q
+	check "a recording with a period between a block's rows and its verdicts: every verdict" \
+		eval '[ "$(grep -c "^fd: probe:" "$OUT")" = "$(grep -c "^fd: probe:" "$T_TMP/fault.live")" ]'
+	if command -v tmux >/dev/null 2>&1; then
+		# the view's recording: its iostat panel's blocks and verdicts, names and settings
+		rm -f "$R.fview"
+		S=ioprobe-record-fv-$$
+		tmux new-session -d -s "$S" -x 120 -y 40 \
+			"$IOPROBE -X -D -E -i 20ms -w 4 --record $R.fview fd=$DEV 2>$T_TMP/fview.err; sleep 30"
+		at_exit "tmux kill-session -t $S 2>/dev/null"
+		sleep 6
+		tmux send-keys -t "$S" q
+		sleep 1
+		tmux kill-session -t "$S" 2>/dev/null
+		check "the view's recording: blocks with a verdict each, the name, direct" python3 -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+h, b, v = r[0], [l for l in r if l["type"] == "iostat"], [l for l in r if l["type"] == "verdict"]
+assert h["iostat"] and h["direct"] and h["targets"][0]["name"] == "fd", h
+assert len(b) >= 2 and len(v) == len(b), (len(b), len(v))
+assert [l["seq"] for l in v] == [l["seq"] for l in b]
+assert r[-2]["type"] == "summary" and r[-1]["type"] == "end"
+' "$R.fview"
+		probe --replay "$R.fview" --iostat
+		check "the view's recording: --replay --iostat prints its verdicts" \
+			eval '[ "$(grep -c "^probe: asked 50/s" "$OUT")" -ge 2 ]'
+		check "the view's recording: the summary under the name" out_has "^--- fd: $DEV "
+	fi
 	check "fault disk: the latency step shows (p50 1 ms, then 4 ms)" python3 -c '
 import json, sys
 p = [json.loads(l) for l in open(sys.argv[1])]
@@ -279,6 +325,12 @@ assert s["errors"]["EIO"] == s["failed"] >= sum(l["failed"] for l in p), s["erro
 	check "fault disk: the textfile counts the EIO" grep -q 'errno="EIO"} [1-9]' "$T_TMP/faultrep.prom"
 	probe --replay "$R.fault"
 	check "fault disk: --replay prints the two summaries (failed requests counted)" eval '[ "$(grep -c '\''ioprobe statistics'\'' "$OUT")" = 2 ] && out_has '\'' failed, '\'''
+	check "fault disk: the names are recorded (summaries, the header)" eval \
+		'out_has "^--- fd: $DEV " && python3 -c "
+import json, sys
+h = json.loads(open(sys.argv[1]).readline())
+assert [t[\"name\"] for t in h[\"targets\"]] == [\"fd\", \"dir\"] and h[\"direct\"], h
+" "$R.fault"'
 	rm -f "$R.faultj"
 	probe -D -E -i 10ms -w 3 --iostat -J -q --record "$R.faultj" "$DEV"
 	cp "$OUT" "$T_TMP/faultj.live"
