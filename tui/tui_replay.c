@@ -67,6 +67,7 @@ struct rv {
 	int open;                 /* several targets: the one open, -1 the overview */
 	struct tui_ov_row *rows;  /* the overview's, one per target */
 	size_t *order, nshow, sel, top, slowest;
+	unsigned acc;              /* a target's number typed so far */
 	enum tui_ov_window window;
 	enum tui_ov_sort sort;
 	struct tui_ov_hist hist;  /* scratch */
@@ -534,10 +535,13 @@ static void rv_ov_key(struct rv *v, int ch)
 	enum tui_action act;
 	char note[96];
 
-	if (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE || ch == KEY_NPAGE) {
-		long page = (long)tui_ovp_fit_rows() > 0 ? (long)tui_ovp_fit_rows() : 1;
+	long page = (long)tui_ovp_fit_rows() > 0 ? (long)tui_ovp_fit_rows() : 1, all = (long)v->n;
 
-		rv_move(v, ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -page : page);
+	/* the rows are selected as in the live overview: Home and End too (g G jump the cursor) */
+	if (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE || ch == KEY_NPAGE ||
+	    ch == KEY_HOME || ch == KEY_END) {
+		rv_move(v, ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -page :
+			ch == KEY_NPAGE ? page : ch == KEY_HOME ? -all : all);
 		v->dirty = true;
 		return;
 	}
@@ -548,11 +552,16 @@ static void rv_ov_key(struct rv *v, int ch)
 		v->help = false;
 		return;
 	}
-	if (ch >= '1' && ch <= '9' && (size_t)(ch - '0') <= v->n) {
-		rv_open(v, (size_t)(ch - '1'));
+	if (ch >= '0' && ch <= '9') { /* a target's number, as many digits as it takes */
+		int i = tui_ov_digit(&v->acc, ch - '0', v->n);
+
+		if (i >= 0)
+			rv_open(v, (size_t)i);
 		return;
 	}
 	act = tui_key_action_in(TUI_KEYS_REPLAY_OV, rv_plain_key(ch));
+	if (act != TUI_ACT_OPEN)
+		v->acc = 0;
 	if (rv_cursor_key(v, act))
 		return;
 	switch (act) {
@@ -563,10 +572,13 @@ static void rv_ov_key(struct rv *v, int ch)
 	case TUI_ACT_DOWN:
 		rv_move(v, act == TUI_ACT_UP ? -1 : 1);
 		break;
-	case TUI_ACT_OPEN:
-		if (v->nshow)
-			rv_open(v, v->sel);
+	case TUI_ACT_OPEN: {
+		int i = tui_ov_digits_target(&v->acc, v->n);
+
+		if (i >= 0 || v->nshow)
+			rv_open(v, i >= 0 ? (size_t)i : v->sel);
 		break;
+	}
 	case TUI_ACT_WINDOW:
 		v->window = (enum tui_ov_window)((v->window + 1) % TUI_OV_NWINDOWS);
 		snprintf(note, sizeof(note), "p50, p99, max: %s", tui_ov_window_label(v->window));

@@ -7,7 +7,8 @@
 # lists the replay keys; --ascii and NO_COLOR; q and SIGTERM (within 1 s) restore the
 # terminal; a cut file replays and says so after the screen (exit 3); a later version is
 # refused before the screen (exit 2); two targets get the overview (a row each, a target's
-# screen and back); a recording with request records shows them; the fault disk's latency
+# screen and back); twelve named targets: their names, a two-digit number opens a screen,
+# Home and End select rows; a recording with request records shows them; the fault disk's latency
 # step (1 ms -> 10 ms) and its iostat panel, when it can run.
 . "$(dirname "$0")/lib.sh"
 
@@ -179,6 +180,28 @@ check "2 targets: target 1's last row counts $c1 as --replay -P 1 [$row]"  [ "$(
 TM send-keys -t t q
 wait_for "^EXIT=0" 5
 
+## 5b. twelve named targets: names on the rows and screens, two-digit numbers, Home and End
+rm -f "$R.twelve"
+args=()
+for k in $(seq -w 1 12); do
+	mkdir -p "$T_TMP/m$k"
+	args+=("t$k=$T_TMP/m$k")
+done
+probe --engine=null -i 100ms -w 3 -q --record "$R.twelve" "${args[@]}"
+start 160 45 TZ=UTC -- --replay "$R.twelve" -X
+check "12 named targets: the rows show the names" eval 'has "^>.* 1 +t01 " && has "^ +12 +t12 "'
+TM send-keys -t t End
+check "12 targets: End selects the last row (the cursor stays)" eval 'has "^>.* 12 +t12 " && lacks " paused"'
+TM send-keys -t t Home
+check "12 targets: Home selects the first row" has "^>.* 1 +t01 "
+TM send-keys -t t 1 2
+check "12 targets: 1 2 opens the twelfth target's screen, named" eval 'has "target 12 of 12" && has "t12: $T_TMP/m12 "'
+TM send-keys -t t Escape
+TM send-keys -t t 1 Enter
+check "12 targets: 1 Enter opens the first" eval 'has "target 1 of 12" && has "t01: $T_TMP/m01 "'
+TM send-keys -t t q
+check "12 targets: q: exit 0" wait_for "^EXIT=0" 5
+
 ## 6. with request records: the request lines, the scatter
 rm -f "$R.req"
 probe --engine=null -i 50ms -w 3 -q --record "$R.req" --record-requests "$D"
@@ -197,7 +220,7 @@ if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPROBE_FAULTDISK:-}" ] &&
 	M=$T_TMP/fd
 	DEV=$(make_fault_disk "$M" 32M --latency 1ms) || { fail "mount faultdisk"; finish; }
 	rm -f "$R.fault"
-	"$IOPROBE" -D -i 20ms -w 6 --iostat -q --record "$R.fault" "$DEV" \
+	"$IOPROBE" -D -i 20ms -w 6 --iostat -q --record "$R.fault" "fd=$DEV" \
 		>/dev/null 2>"$T_TMP/fault.err" &
 	pid=$!
 	sleep 3
@@ -210,6 +233,7 @@ if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPROBE_FAULTDISK:-}" ] &&
 	TM send-keys -t t G
 	check "fault disk: the last at 10 ms" has "p50 1[0-9]\.[0-9]+ ms"
 	check "fault disk: the iostat panel from the recording" eval ' has "recorded: ${DEV#/dev/}" && has "iostat ${DEV#/dev/}"'
+	check "fault disk: the name and the mode as live (direct)" eval 'has "fd: $DEV " && has "read direct"'
 	TM send-keys -t t q
 	check "fault disk: exit 0" eval 'wait_for "^EXIT=0" 5 && terminal_restored'
 else
