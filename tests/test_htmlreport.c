@@ -342,3 +342,29 @@ Test(htmlreport, sweep_table_and_plot)
 	free(html);
 	hr_free(&r);
 }
+
+/* The run's last, partial period (1 request in 13.6 ms) is not drawn as a rate of 73/s:
+ * the rate plot leaves it out; the whole periods are drawn at their rate. */
+Test(htmlreport, rate_leaves_out_a_short_last_period)
+{
+	struct hr_run r;
+	struct tally t;
+	struct sample s = { .request = 2, .time = 1000, .response = 1000 };
+	const char *vals;
+	char *html;
+
+	run_init(&r, 1);
+	r.asked = 50;
+	for (uint64_t sec = 1; sec <= 3; sec++)
+		period(&r, 0, sec, 50, 1000000, 0, NULL);
+	tally_init(&t);
+	tally_add(&t, &s, NOTICE_NONE);
+	t.wall = 13600000;
+	hr_period(&r, 0, 3 * 1000000000ull + t.wall, &t);
+	html = write_report(&r);
+	vals = strstr(html, "class=\"achieved\"");
+	cr_assert(vals && (vals = strstr(vals, "data-v=\"")));
+	cr_assert(!strncmp(vals, "data-v=\"50.00 50.00 50.00 \"", 27), "%.40s", vals);
+	free(html);
+	hr_free(&r);
+}

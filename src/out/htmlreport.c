@@ -651,7 +651,15 @@ static void hr_rate(struct sbuf *sb, const struct hr_run *r, const struct hr_tar
 	const double y0 = 16, y1 = 220;
 	double ymax = r->asked, step;
 	struct sbuf pts = SBUF_INIT, vals = SBUF_INIT;
+	uint64_t full = 0;
 
+	/* the run's last column can be a short partial period (the probe stopped early in it):
+	 * a rate over a few ms is one request's noise, not the run's rate; it is left out when
+	 * shorter than half a whole column (its requests still count in the tables) */
+	for (size_t k = 0; k < n; k++)
+		full = cols[k]->t1 - cols[k]->t0 > full ? cols[k]->t1 - cols[k]->t0 : full;
+	if (n > 1 && (cols[n - 1]->t1 - cols[n - 1]->t0) * 2 < full)
+		n--;
 	for (size_t k = 0; k < n; k++) {
 		double wall = (cols[k]->t1 - cols[k]->t0) / 1e9;
 		double got = wall > 0 ? cols[k]->requests / wall : 0;
