@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cli_int.h"
+#include "cli_conclude.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -635,84 +636,62 @@ static void rp_event(struct replay *p, const struct rec_event *ev)
 	}
 }
 
-/* --check over the replayed targets: the plugin line; its state. */
-static int rp_check(struct replay *p)
+/* Every replayed target's end as cli_conclude() sees it (calloc'd; NULL: out of memory). */
+static struct cli_end *rp_ends(struct replay *p)
 {
-	struct check_target *ct;
-	int code;
+	struct cli_end *e = calloc(p->n ? p->n : 1, sizeof(*e));
 
-	if (p->n == 1)
-		return cli_check_conclude(p->o, &p->t[0].total, p->t[0].ret, p->t[0].msg, false);
-	ct = calloc(p->n, sizeof(*ct));
-	if (!ct) {
+	if (!e) {
 		cli_msg("out of memory");
-		return CHECK_UNKNOWN;
+		return NULL;
 	}
-	for (size_t i = 0; i < p->n; i++) {
-		ct[i].name = p->h->target[i].path;
-		if (!p->t[i].seen)
-			ct[i].problem = "could not be prepared";
-		else if (p->t[i].ret)
-			ct[i].problem = p->t[i].msg[0] ? p->t[i].msg : "the run failed";
-		ct[i].tally = &p->t[i].total;
-	}
-	code = cli_check_multi(p->o, ct, p->n);
-	free(ct);
-	return code;
-}
-
-/* The closing output of every target that ran, in order (run_conclude's rules). */
-static int rp_conclude(struct replay *p, uint64_t real)
-{
-	const struct opts *o = p->o;
-	struct sbuf sb = SBUF_INIT;
-	int code = CLI_EXIT_OK;
-
 	for (size_t i = 0; i < p->n; i++) {
 		struct rp_target *t = &p->t[i];
 		bool split = t->have_summary && t->split;
 
-		if (!t->seen)
-			continue;
-		if (!t->have_summary)
-			t->total = t->merged;
-		if (t->ret || t->total.failed)
-			code = CLI_EXIT_RUNTIME;
-		if (o->check || !(p->n > 1 || !t->ret || o->json || t->ret == -ETIMEDOUT))
-			continue;
-		if (o->json) {
-			outw_json_sep(&p->out, &sb);
-			report_json_stat_layers(&sb, &t->rc, &t->total, real, true,
-						split ? &t->read : NULL, split ? &t->write : NULL,
-						t->have_layers ? &t->layers : NULL);
-			if (o->json_lines)
-				sbuf_putc(&sb, '\n');
-		} else if (o->batch) {
-			report_raw_line(&sb, &t->rc, &t->total);
-		} else if (!(o->quiet && (o->print_count || o->print_interval)) && !t->steps) {
-			report_summary(&sb, &t->rc, &t->total, split ? &t->read : NULL,
-				       split ? &t->write : NULL);
-			if (t->have_layers)
-				report_layers(&sb, &t->layers);
-		}
-		rp_flush(p, &sb);
+		if (t->seen && !t->have_summary)
+			t->total = t->merged; /* the summary is missing: the periods' sum */
+		e[i] = (struct cli_end){
+			.rc = &t->rc, .path = p->h->target[i].path, .ran = t->seen,
+			.started = true, .steps = t->steps, .ret = t->ret, .msg = t->msg,
+			.total = &t->total, .read = split ? &t->read : NULL,
+			.write = split ? &t->write : NULL,
+			.layers = t->have_layers ? &t->layers : NULL,
+		};
 	}
-	if (o->json && !o->json_lines && !o->check) {
-		sbuf_puts(&sb, "]\n");
-		rp_flush(p, &sb);
-	}
+	return e;
+}
+
+static int rp_end_flush(void *ctx, struct sbuf *sb)
+{
+	return rp_flush(ctx, sb);
+}
+
+/* The closing output of every target that ran, in order, as the live run's (cli_conclude). */
+static int rp_conclude(struct replay *p, uint64_t real)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct cli_end *e = rp_ends(p);
+	int code;
+
+	if (!e)
+		return CLI_EXIT_PREPARE;
+	code = cli_conclude(p->o, e, p->n, real, &p->out, &sb, rp_end_flush, p);
 	sbuf_free(&sb);
-	if (p->report_only)
+	if (p->report_only) {
+		free(e);
 		return code;
-	if (o->prometheus) {
+	}
+	if (p->o->prometheus) {
 		int c = rp_prometheus(p);
 
 		if (c)
 			code = c;
 	}
-	if (o->check)
-		return rp_check(p);
-	return p->out.err ? cli_out_error(p->out.err) : code;
+	if (p->o->check)
+		code = cli_conclude_check(p->o, e, p->n, false);
+	free(e);
+	return p->out.err && !p->o->check ? cli_out_error(p->out.err) : code;
 }
 
 /* cli_recin_read's each: the header sets the replay up, the rest is printed. */

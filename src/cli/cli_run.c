@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "cli_int.h"
+#include "cli_conclude.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -544,69 +545,57 @@ static int run_fleet_start(struct cli_run *r)
 
 /* ---- the end: summaries, --check, the exit code ---- */
 
-/* The closing output of one target (JSON total, -B raw line or summary); caller holds the lock. */
-static void run_finish_one(struct cli_run *r, struct cli_target *tg)
+/* Target tg's end as cli_conclude() sees it. */
+static void run_end_of(const struct cli_run *r, const struct cli_target *tg, struct cli_end *e)
 {
-	const struct opts *o = r->o;
-	const struct account *a = &tg->p->acct;
+	const struct account *a = tg->p ? &tg->p->acct : NULL;
+	bool ran = tg->state == CLI_TARGET_RUNNING && a;
 
-	if (o->influx || o->check) /* their lines are all they print */
-		return;
-	if (o->json) {
-		outw_json_sep(&r->out, &tg->sb);
-		report_json_stat_layers(&tg->sb, &tg->rc, &a->total, clock_realtime(), true,
-					a->cfg.split ? &a->read : NULL,
-					a->cfg.split ? &a->write : NULL, tg->ltot);
-		if (o->json_lines)
-			sbuf_putc(&tg->sb, '\n');
-	} else if (o->batch) {
-		report_raw_line(&tg->sb, &tg->rc, &a->total);
-	} else if (!(o->quiet && (o->print_count || o->print_interval))) {
-		report_summary(&tg->sb, &tg->rc, &a->total, &a->read, &a->write);
-		if (tg->ltot)
-			report_layers(&tg->sb, tg->ltot);
-	}
-	run_flush(r, &tg->sb);
+	*e = (struct cli_end){
+		.rc = &tg->rc, .path = r->o->paths[tg - r->tg], .ran = ran,
+		.started = ran && prober_started(tg->p), .ret = tg->ret, .msg = tg->msg,
+		.critical = r->timed_out && tg->ret == -ETIMEDOUT,
+		.total = ran ? &a->total : NULL,
+		.read = ran && a->cfg.split ? &a->read : NULL,
+		.write = ran && a->cfg.split ? &a->write : NULL, .layers = tg->ltot,
+	};
 }
 
-/*
- * Whether tg's closing output follows its run: always with several targets (the others'
- * and its own totals so far), with -J (the array stays valid), after a request given up
- * at a stop (its totals up to it are whole); not after one target's failed request (as
- * ioping: the message is the end).
- */
-static bool run_finishes(const struct cli_run *r, const struct cli_target *tg)
+/* Every target's end in e[0 .. r->n) (calloc'd; NULL: out of memory, said). */
+static struct cli_end *run_ends(const struct cli_run *r)
 {
-	return r->n > 1 || !tg->ret || r->o->json || tg->ret == -ETIMEDOUT;
+	struct cli_end *e = calloc(r->n ? r->n : 1, sizeof(*e));
+
+	if (!e) {
+		cli_msg("out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		run_end_of(r, &r->tg[i], &e[i]);
+	return e;
+}
+
+static int run_end_flush(void *ctx, struct sbuf *sb)
+{
+	return run_flush(ctx, sb);
 }
 
 /* After every probe ended: the closing output in the order given; the worst exit code. */
 static int run_conclude(struct cli_run *r, int code)
 {
-	struct sbuf end = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT;
+	struct cli_end *e = run_ends(r);
+	int c;
 
+	if (!e)
+		return CLI_EXIT_PREPARE;
 	pthread_mutex_lock(&r->out.lock);
-	for (size_t i = 0; i < r->n && !r->out.err; i++) {
-		struct cli_target *tg = &r->tg[i];
-		int c = CLI_EXIT_OK;
-
-		if (tg->state != CLI_TARGET_RUNNING)
-			continue;
-		if (run_finishes(r, tg))
-			run_finish_one(r, tg);
-		if (tg->ret && !prober_started(tg->p))
-			c = CLI_EXIT_PREPARE; /* no probe process (no descriptor for its eventfd) */
-		else if (tg->ret || tg->p->acct.total.failed)
-			c = CLI_EXIT_RUNTIME;
-		code = c > code ? c : code;
-	}
-	if (r->o->json && !r->o->json_lines && !r->out.err) {
-		sbuf_puts(&end, "]\n");
-		run_flush(r, &end);
-	}
+	c = r->out.err ? CLI_EXIT_OK :
+		cli_conclude(r->o, e, r->n, clock_realtime(), &r->out, &sb, run_end_flush, r);
 	pthread_mutex_unlock(&r->out.lock);
-	sbuf_free(&end);
-	return r->out.err ? cli_out_error(r->out.err) : code;
+	sbuf_free(&sb);
+	free(e);
+	return r->out.err ? cli_out_error(r->out.err) : c > code ? c : code;
 }
 
 /* --check-timeout: stop the run as a stop signal would, and say why at the end. */
@@ -623,34 +612,15 @@ static void run_check_timeout(void *arg)
 /* --check: one plugin line (over every target; one that could not run is UNKNOWN); its state. */
 static int run_check(struct cli_run *r)
 {
-	struct check_target *ct;
+	struct cli_end *e;
 	int code;
 
 	if (r->out.err)
 		return cli_out_error(r->out.err);
-	if (r->n == 1)
-		return cli_check_conclude(r->o, &r->tg[0].p->acct.total, r->tg[0].ret,
-					  r->tg[0].msg, r->timed_out);
-	ct = calloc(r->n, sizeof(*ct));
-	if (!ct) {
-		cli_msg("out of memory");
+	if (!(e = run_ends(r)))
 		return CHECK_UNKNOWN;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		struct cli_target *tg = &r->tg[i];
-
-		ct[i].name = r->o->paths[i];
-		if (tg->state != CLI_TARGET_RUNNING)
-			ct[i].problem = tg->msg[0] ? tg->msg : "could not be prepared";
-		else if (tg->ret)
-			ct[i].problem = tg->msg[0] ? tg->msg : "the run failed";
-		if (tg->state == CLI_TARGET_RUNNING)
-			ct[i].tally = &tg->p->acct.total;
-		/* still in flight at --check-timeout: the disk did not answer in time */
-		ct[i].critical = r->timed_out && tg->ret == -ETIMEDOUT;
-	}
-	code = cli_check_multi(r->o, ct, r->n);
-	free(ct);
+	code = cli_conclude_check(r->o, e, r->n, r->timed_out);
+	free(e);
 	return code;
 }
 
