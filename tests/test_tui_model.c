@@ -383,6 +383,34 @@ Test(tui_model, columns_place_samples_by_end_time)
 	free(m);
 }
 
+/* A replay without request records: periods of about 1 s whose ends drift across a
+ * second's edge by more than a bucket (1.950 s, then 3.050 s: a ticker late on a busy
+ * host) fill every second's cell, as live requests do. */
+Test(tui_model, replayed_periods_leave_no_empty_second)
+{
+	struct tui_model *m = model(10 * MS, 0);
+	static const uint64_t ends[] = { 999 * MS, 1950 * MS, 3050 * MS, 4002 * MS, 5000 * MS };
+	struct tui_col c[60];
+	uint64_t prev = 0;
+
+	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+		struct tally t;
+		struct sample s = smp(k + 2, ends[k] - 5 * MS, 5 * MS);
+
+		tally_init(&t);
+		for (int j = 0; j < 100; j++)
+			tally_add(&t, &s, NOTICE_NONE);
+		t.wall = ends[k] - prev;
+		prev = ends[k];
+		tui_model_replay_period(m, ends[k], &t, false);
+	}
+	/* 60 cells of 1 s over the last minute, now = 4.999 s: cells 55..59 are seconds 0..4 */
+	tui_model_columns(m, TUI_WIN_1MIN, 4999 * MS, c, 60);
+	for (int sec = 0; sec < 5; sec++)
+		cr_assert_gt(c[55 + sec].n, 0, "second %d has its period", sec);
+	free(m);
+}
+
 Test(tui_model, columns_are_stable_within_a_sub_column)
 {
 	struct tui_model *m = model(10 * MS, SEC);

@@ -256,8 +256,10 @@ static void tui_model_plot_tally(struct tui_model *m, uint64_t end, const struct
 void tui_model_replay_period(struct tui_model *m, uint64_t end, const struct tally *t,
 			     bool plotted)
 {
+	/* its requests spread over the period: drawn at its middle, so that periods whose ends
+	 * drift across a second's edge (1.95 s, then 3.05 s) leave no empty second between */
 	if (!plotted)
-		tui_model_plot_tally(m, end, t);
+		tui_model_plot_tally(m, end > t->wall / 2 ? end - t->wall / 2 : end, t);
 	m->samples += t->requests;
 	tally_merge(&m->period, t);
 	tally_merge(&m->total, t);

@@ -154,9 +154,9 @@ void tui_model_replay_request(struct tui_model *m, const struct sample *s, enum 
  * A replay: a recorded period that ended at run ns end with tally t joins the
  * totals and closes a row (as the probe's -p/-P periods do: cfg.own_period 0).
  * plotted: its requests went to the graph already (tui_model_replay_request);
- * else the graph gets them from the tally: one bucket of each window with its
- * min, max and counts, and the heat rings its histogram's buckets (each at its
- * midpoint).
+ * else the graph gets them from the tally at the period's middle (end - wall / 2):
+ * one bucket of each window with its min, max and counts, and the heat rings its
+ * histogram's buckets (each at its midpoint).
  */
 void tui_model_replay_period(struct tui_model *m, uint64_t end, const struct tally *t,
 			     bool plotted);

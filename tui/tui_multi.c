@@ -32,6 +32,7 @@
 #include "tui_int.h"
 #include "tui_keys.h"
 #include "tui_overview.h"
+#include "tui_ovrow.h"
 #include "tui_ovpaint.h"
 #include "tui_text.h"
 #include "verdict.h"
@@ -87,80 +88,21 @@ static void ov_on_sample(void *ctx, const struct sample *s, enum notice n, uint6
 
 /* ---- rows ------------------------------------------------------------------------------- */
 
-static const struct tui_iodev *ov_top_dev(const struct tui_iostat *io)
-{
-	for (size_t i = 0; !io->no_blockdev && i < io->ndev; i++)
-		if (io->dev[i].top)
-			return &io->dev[i];
-	return NULL;
-}
-
-/* The row's sparkline: each of the last TUI_OV_SPARK_MAX seconds' highest latency. */
-static void ov_spark(struct ov *o, const struct ov_target *tg, const struct tui_peek *p,
-		     struct tui_ov_row *row)
-{
-	uint64_t sec = p->now / TUI_OV_SEC_NS;
-
-	tui_model_columns(p->m, TUI_WIN_1MIN, p->now, o->cols, TUI_OV_SPARK_MAX);
-	for (int j = 0; j < TUI_OV_SPARK_MAX; j++) {
-		uint64_t back = (uint64_t)(TUI_OV_SPARK_MAX - 1 - j);
-
-		if (back > sec || (sec - back) * TUI_OV_SEC_NS < tg->startup)
-			continue; /* before the run, or its start-up */
-		if (o->cols[j].n)
-			row->spark[j] = o->cols[j].max;
-		if (o->cols[j].err)
-			row->spark_fail |= 1ull << j;
-	}
-}
-
 static void ov_row(struct ov *o, size_t i, uint64_t mono)
 {
 	struct ov_target *tg = &o->tg[i];
-	struct tui_ov_row *row = &o->rows[i];
-	struct sbuf sb = SBUF_INIT;
-	const struct tui_iodev *d;
-	const struct tui_row *last;
 	struct tui_peek p;
+	struct tui_ov_input in;
 
 	tui_peek(tg->t, mono, &p);
-	memset(row, 0, sizeof(*row));
-	esc_puts(&sb, p.target);
-	snprintf(row->target, sizeof(row->target), "%s", sbuf_str(&sb));
-	if (p.name)
-		snprintf(row->name, sizeof(row->name), "%s", p.name); /* [A-Za-z0-9_.:+-] only */
-	sbuf_free(&sb);
-	row->asked = p.interval ? 1e9 / (double)p.interval : 0;
-	last = tui_model_row(p.m, 0);
-	if (last && last->wall)
-		row->achieved = (double)last->requests * 1e9 / (double)last->wall;
-	row->last = tg->last;
-	tui_ov_win_get(&tg->win, o->window, p.now, &o->hist);
-	row->count = o->hist.count;
-	row->p50 = tui_ov_hist_pct(&o->hist, 50);
-	row->p99 = tui_ov_hist_pct(&o->hist, 99);
-	row->max = o->hist.count ? o->hist.max : 0;
-	row->failed = p.m->total.failed;
-	row->skipped = p.m->total.skipped;
-	ov_spark(o, tg, &p, row);
-	d = ov_top_dev(p.io);
-	if (d) {
-		snprintf(row->dev, sizeof(row->dev), "%s", d->name);
-		row->have_io = d->state == TUI_IO_OK;
-		row->busy = d->row.util;
-		row->await = d->row.await;
-	}
-	/* the verdict of its own screen's iostat panel, judged on the same intervals */
-	if (p.verdict && p.verdict->have) {
-		row->have_verdict = true;
-		row->v = p.verdict->v;
-	}
-	if (p.state == SESSION_FAILED)
-		row->state = "failed";
-	else if (p.state == SESSION_DONE)
-		row->state = "ended";
-	else if (p.paused)
-		row->state = "paused";
+	in = (struct tui_ov_input){
+		.target = p.target, .name = p.name, .interval = p.interval, .m = p.m, .io = p.io,
+		.verdict = p.verdict, .win = &tg->win, .now = p.now, .startup = tg->startup,
+		.last = tg->last,
+		.state = p.state == SESSION_FAILED ? "failed" : p.state == SESSION_DONE ? "ended" :
+			 p.paused ? "paused" : NULL,
+	};
+	tui_ov_row_fill(&o->rows[i], &in, o->window, &o->hist, o->cols);
 }
 
 /* Where target i is in the rows shown, or TUI_OV_NONE. */
@@ -284,14 +226,7 @@ static void ov_probe_key(struct ov *o, int ch)
 /* Move the selection d rows in the order shown. */
 static void ov_move(struct ov *o, long d)
 {
-	size_t pos = ov_pos(o, o->sel);
-	long s;
-
-	if (!o->nshow)
-		return;
-	s = (pos == TUI_OV_NONE ? 0 : (long)pos) + d;
-	s = s < 0 ? 0 : (size_t)s >= o->nshow ? (long)o->nshow - 1 : s;
-	o->sel = o->order[s];
+	o->sel = tui_ov_move(o->order, o->nshow, o->sel, d);
 	o->dirty = true;
 }
 

@@ -37,6 +37,8 @@
 #include "tui_layout.h"
 #include "tui_model.h"
 #include "tui_overview.h"
+#include "tui_ovrow.h"
+#include "tui_panes.h"
 #include "tui_ovpaint.h"
 #include "tui_term.h"
 #include "tui_text.h"
@@ -72,12 +74,8 @@ struct rv {
 	enum tui_ov_sort sort;
 	struct tui_ov_hist hist;  /* scratch */
 	struct tally scratch;     /* a period's tally, filled in */
-	struct tui_layout lay;
-	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
-	double *heat;
-	struct tui_cell *cells;
-	size_t ncells;
-	int verdict_rows;
+	struct tui_panes panes;   /* the shown target's layout and the graph's scratch */
+	struct tui_col cols[TUI_OV_SPARK_MAX]; /* scratch: a row's sparkline */
 	bool ascii, color, help, quit, dirty;
 	struct tui_show show;     /* the display keys' settings */
 	uint64_t last_mono, last_draw, note_until;
@@ -244,50 +242,14 @@ static void rv_sync_target(struct rv *v, size_t i, uint64_t t)
 static void rv_row(struct rv *v, size_t i)
 {
 	struct rv_target *tg = &v->tg[i];
-	struct tui_ov_row *row = &v->rows[i];
-	const struct tui_row *last = tui_model_row(&tg->m, 0);
-	uint64_t now = v->cur.t, sec = now / TUI_OV_SEC_NS;
-	struct tui_col cols[TUI_OV_SPARK_MAX];
-	struct sbuf sb = SBUF_INIT;
+	struct tui_ov_input in = {
+		.target = v->rp->h->target[i].path, .name = v->vr->cfg[i].name,
+		.interval = v->rp->h->interval, .m = &tg->m, .io = &tg->io,
+		.verdict = &tg->verdict, .win = &tg->win, .now = v->cur.t, .startup = tg->win.from,
+		.last = tg->last,
+	};
 
-	memset(row, 0, sizeof(*row));
-	esc_puts(&sb, v->rp->h->target[i].path);
-	snprintf(row->target, sizeof(row->target), "%s", sbuf_str(&sb));
-	if (v->vr->cfg[i].name)
-		snprintf(row->name, sizeof(row->name), "%s", v->vr->cfg[i].name); /* checked */
-	sbuf_free(&sb);
-	row->asked = v->rp->h->interval ? 1e9 / (double)v->rp->h->interval : 0;
-	if (last && last->wall)
-		row->achieved = (double)last->requests * 1e9 / (double)last->wall;
-	row->last = tg->last;
-	tui_ov_win_get(&tg->win, v->window, now, &v->hist);
-	row->count = v->hist.count;
-	row->p50 = tui_ov_hist_pct(&v->hist, 50);
-	row->p99 = tui_ov_hist_pct(&v->hist, 99);
-	row->max = v->hist.count ? v->hist.max : 0;
-	row->failed = tg->m.total.failed;
-	row->skipped = tg->m.total.skipped;
-	tui_model_columns(&tg->m, TUI_WIN_1MIN, now, cols, TUI_OV_SPARK_MAX);
-	for (int j = 0; j < TUI_OV_SPARK_MAX; j++) {
-		uint64_t back = (uint64_t)(TUI_OV_SPARK_MAX - 1 - j);
-
-		if (back > sec || (sec - back) * TUI_OV_SEC_NS < tg->win.from)
-			continue;
-		if (cols[j].n)
-			row->spark[j] = cols[j].max;
-		if (cols[j].err)
-			row->spark_fail |= 1ull << j;
-	}
-	if (!tg->io.no_blockdev && tg->io.ndev) {
-		snprintf(row->dev, sizeof(row->dev), "%s", tg->io.dev[0].name);
-		row->have_io = tg->io.dev[0].state == TUI_IO_OK;
-		row->busy = tg->io.dev[0].row.util;
-		row->await = tg->io.dev[0].row.await;
-	}
-	if (tg->verdict.have) {
-		row->have_verdict = true;
-		row->v = tg->verdict.v;
-	}
+	tui_ov_row_fill(&v->rows[i], &in, v->window, &v->hist, v->cols);
 }
 
 static void rv_rows(struct rv *v)
@@ -306,11 +268,15 @@ static void rv_rows(struct rv *v)
 		v->sel = v->order[0];
 }
 
+static void rv_relayout(struct rv *v);
+
 static void rv_sync(struct rv *v)
 {
 	for (size_t i = 0; i < v->n; i++)
 		rv_sync_target(v, i, v->cur.t);
 	rv_rows(v);
+	if (tui_panes_stale(&v->panes, &v->tg[v->shown].verdict))
+		rv_relayout(v); /* a longer or shorter verdict: the panel follows it, as live */
 	v->dirty = true;
 }
 
@@ -329,46 +295,9 @@ static void rv_describe(struct rv *v, size_t i)
 			    h->period ? h->period : TUI_TICK_NS, v->ascii);
 }
 
-/* The rows the verdict's text wraps into in the iostat panel (at least 3). */
-static int rv_verdict_rows(const struct rv *v)
-{
-	struct sbuf rates = SBUF_INIT, verdict = SBUF_INIT;
-	int w = (COLS >= TUI_SIDE_MIN_COLS ? TUI_SIDE_W : COLS) - 1, rows = 3;
-
-	if (!tui_verdict_text(&v->tg[v->shown].verdict, &rates, &verdict)) {
-		int n = tui_fmt_wrap_rows(sbuf_str(&verdict), w);
-
-		rows = n > rows ? n : rows;
-	}
-	sbuf_free(&rates);
-	sbuf_free(&verdict);
-	return rows;
-}
-
 static void rv_relayout(struct rv *v)
 {
-	const struct tui_iostat *io = &v->tg[v->shown].io;
-	struct tui_layout_req req = { COLS, LINES, 0, 0 };
-	size_t need;
-
-	v->verdict_rows = rv_verdict_rows(v);
-	req.iostat_want = io->no_blockdev ? 2 : 3 + (int)io->ndev + v->verdict_rows;
-	req.iostat_need = io->no_blockdev ? 0 : 4 + v->verdict_rows;
-	tui_layout_compute(&req, &v->lay);
-	need = tui_draw_graph_cells(&v->lay);
-	if (need > v->ncells) {
-		struct tui_cell *c = realloc(v->cells, need * sizeof(*c));
-		double *h = realloc(v->heat, need * sizeof(*h));
-
-		if (h) {
-			memset(h, 0, need * sizeof(*h));
-			v->heat = h;
-		}
-		if (c)
-			v->cells = c;
-		if (c && h)
-			v->ncells = need;
-	}
+	tui_panes_layout(&v->panes, &v->tg[v->shown].io, &v->tg[v->shown].verdict);
 	v->dirty = true;
 }
 
@@ -458,11 +387,7 @@ static void rv_paint(struct rv *v, uint64_t mono)
 	f.note = mono < v->note_until ? v->note : m->warnings ? NULL :
 		 v->n > 1 ? tg->sticky : v->sticky;
 	f.keys = TUI_KEYS_REPLAY;
-	f.cols = v->cols;
-	f.cells = v->cells;
-	f.heat = v->heat;
-	f.ncells = v->ncells;
-	tui_draw(&f, &v->lay);
+	tui_panes_draw(&v->panes, &f);
 	v->last_draw = mono;
 	v->dirty = false;
 }
@@ -512,19 +437,7 @@ static void rv_open(struct rv *v, size_t i)
 /* Move the selection d rows in the order shown. */
 static void rv_move(struct rv *v, long d)
 {
-	size_t pos = 0;
-
-	for (size_t k = 0; k < v->nshow; k++)
-		if (v->order[k] == v->sel)
-			pos = k;
-	if (d < 0 && pos < (size_t)-d)
-		pos = 0;
-	else if (d < 0)
-		pos -= (size_t)-d;
-	else
-		pos = pos + (size_t)d < v->nshow ? pos + (size_t)d : v->nshow - 1;
-	if (v->nshow)
-		v->sel = v->order[pos];
+	v->sel = tui_ov_move(v->order, v->nshow, v->sel, d);
 }
 
 static bool rv_cursor_key(struct rv *v, enum tui_action act);
@@ -751,8 +664,7 @@ static void rv_free(struct rv *v)
 	free(v->tg);
 	free(v->rows);
 	free(v->order);
-	free(v->cells);
-	free(v->heat);
+	tui_panes_free(&v->panes);
 	free(v);
 }
 

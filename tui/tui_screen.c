@@ -34,6 +34,7 @@
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_model.h"
+#include "tui_panes.h"
 #include "tui_prep.h"
 #include "tui_term.h"
 #include "tui_text.h"
@@ -58,18 +59,13 @@ struct tui_pending {
 struct tui {
 	struct tui_pending pend;
 	const struct view_params *vp;
-	int verdict_rows;        /* rows the last layout kept for the verdict's text */
 	struct warnlog warns;    /* kept for after the screen, each text once */
 	struct session s;
 	struct tui_model live, frozen;
 	struct tui_iostat io, io_frozen;
 	struct tui_verdict verdict, verdict_frozen;
 	struct cpuwait cpu;           /* the probe's measured CPU wait, read with each iostat sample */
-	struct tui_layout lay;
-	struct tui_col cols[2 * TUI_GRAPH_MAX_W];
-	double *heat;             /* ncells: the heatmap's folded columns */
-	struct tui_cell *cells;
-	size_t ncells;
+	struct tui_panes panes;   /* the layout and the graph's scratch */
 	bool ascii, color, frozen_on, help, paused, quit;
 	struct tui_show show;     /* the display keys' settings */
 	uint64_t t0;             /* monotonic ns when the view started */
@@ -145,51 +141,9 @@ static void tui_pace(struct tui *t)
 			  t->ascii);
 }
 
-/* The rows the verdict's text wraps into in the iostat panel (at least 3). */
-static int tui_verdict_rows(const struct tui *t)
-{
-	struct sbuf rates = SBUF_INIT, verdict = SBUF_INIT;
-	int w = (COLS >= TUI_SIDE_MIN_COLS ? TUI_SIDE_W : COLS) - 1, rows = 3;
-
-	if (!tui_verdict_text(&t->verdict, &rates, &verdict)) {
-		int n = tui_fmt_wrap_rows(sbuf_str(&verdict), w);
-
-		rows = n > rows ? n : rows;
-	}
-	sbuf_free(&rates);
-	sbuf_free(&verdict);
-	return rows;
-}
-
 void tui_relayout(struct tui *t)
 {
-	struct tui_layout_req req = { COLS, LINES, 0, 0 };
-	size_t need;
-
-	/* title, the devices, the selected one's second line, rates, then the whole verdict:
-	 * at least 3 rows (a simple one at 80 columns), more for a compound one */
-	t->verdict_rows = tui_verdict_rows(t);
-	req.iostat_want = t->io.no_blockdev ? 2 : 3 + (int)t->io.ndev + t->verdict_rows;
-	/* the title, the selected device's two lines, rates and the whole verdict: the other
-	 * devices' rows and the other panels' comfort give way first */
-	req.iostat_need = t->io.no_blockdev ? 0 : 4 + t->verdict_rows;
-	tui_layout_compute(&req, &t->lay);
-	need = tui_draw_graph_cells(&t->lay);
-	if (need > t->ncells) {
-		struct tui_cell *c = realloc(t->cells, need * sizeof(*c));
-		double *h = realloc(t->heat, need * sizeof(*h));
-
-		if (h) { /* touched now: the heatmap's scratch is there from the start */
-			memset(h, 0, need * sizeof(*h));
-			t->heat = h;
-		}
-		if (c && h) {
-			t->cells = c;
-			t->ncells = need;
-		} else if (c) {
-			t->cells = c;
-		}
-	}
+	tui_panes_layout(&t->panes, &t->io, &t->verdict);
 	t->dirty = true;
 }
 
@@ -435,11 +389,7 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.inflight = inflight;
 	f.dropped = session_dropped(&t->s);
 	f.note = mono < t->note_until ? t->note : t->sticky;
-	f.cols = t->cols;
-	f.cells = t->cells;
-	f.heat = t->heat;
-	f.ncells = t->ncells;
-	tui_draw(&f, &t->lay);
+	tui_panes_draw(&t->panes, &f);
 	t->last_draw = mono;
 	t->dirty = false;
 }
@@ -490,7 +440,7 @@ static void tui_judge_pending(struct tui *t, uint64_t mono, bool force)
 	pd->on = false;
 	if (tui_verdict_judge(&t->verdict, &t->io.watch, pd->period, pd->inflight))
 		tui_judged(t, pd);
-	if (tui_verdict_rows(t) != t->verdict_rows)
+	if (tui_panes_stale(&t->panes, &t->verdict))
 		tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
 	t->dirty = true;
 }
@@ -697,8 +647,7 @@ void tui_report_warnings(struct tui *t)
 
 void tui_free(struct tui *t)
 {
-	free(t->cells);
-	free(t->heat);
+	tui_panes_free(&t->panes);
 	free(t);
 }
 
