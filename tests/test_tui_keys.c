@@ -159,13 +159,14 @@ Test(tui_keys, replay_keys)
 	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, 'j'), TUI_ACT_DOWN);
 	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, 's'), TUI_ACT_SORT);
 	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, 'a'), TUI_ACT_NONE);
+	cr_assert_eq(tui_key_action_in(TUI_KEYS_REPLAY_OV, '/'), TUI_ACT_FILTER); /* as live */
 	/* the live screen's keys are unchanged */
 	cr_assert_eq(tui_key_action(' '), TUI_ACT_FREEZE);
 	cr_assert_eq(tui_key_action('p'), TUI_ACT_PAUSE);
 	cr_assert_eq(tui_key_action('.'), TUI_ACT_NONE);
 	tui_keys_overview_footer(&c, false, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "q quit  space pause  </> step  +/- speed  g/G start/end  "
-			      "↑↓ select  Enter/1-2 open  s sort  w window  ? help");
+			      "↑↓ select  Enter/1-2 open  s sort  / filter  w window  ? help");
 }
 
 /* The display keys' settings: each toggles its own, with the status line's words. */

@@ -1,9 +1,10 @@
 /*
  * tui: the entry point of the full-screen view, its view_ops: the checks
- * before anything is prepared, the preparation screen, and the run — one
- * target's screen (tui_screen.c), the sweep on it (tui_sweep.c), a step of
- * --qualify (tui_qualify.c), or the overview of several targets (tui_multi.c)
- * — and a recording's replay (tui_replay.c).
+ * before anything is prepared, the preparation screen, and the run — the
+ * view of N >= 1 targets (tui_multi.c: one target's screen, or the overview
+ * of several), the sweep on one (tui_sweep.c), a step of --qualify
+ * (tui_qualify.c) — and a recording's replay (tui_replay.c: a driver of the
+ * same view).
  */
 #include "config.h"
 
@@ -47,16 +48,14 @@ static int tui_check(char *msg, size_t msglen)
 	return 0;
 }
 
-/* One target: its screen, or the sweep on it; several: the overview. */
+/* A --qualify step or the sweep on one target; else the view of n >= 1 targets. */
 static int tui_run(const struct view_params *vp, size_t n, char *msg, size_t msglen)
 {
-	if (n > 1)
-		return tui_multi_run(vp, n, msg, msglen);
-	if (vp->qualify)
+	if (n == 1 && vp->qualify)
 		return tui_qualify_run(vp, msg, msglen);
-	if (vp->cfg->sweep)
+	if (n == 1 && vp->cfg->sweep)
 		return tui_sweep_run(vp, msg, msglen);
-	return tui_screen_run(vp, msg, msglen);
+	return tui_multi_run(vp, n, msg, msglen);
 }
 
 const struct view_ops tui_view = {

@@ -63,7 +63,7 @@ static const struct tui_keydef keydefs[] = {
 	{ "s", TUI_ACT_SORT, "s", "sort", "s", "sort: given, p99, verdict, busy, await, rate",
 	  TUI_KEYS_OVERVIEW | RPO, TUI_KG_NONE },
 	{ "/", TUI_ACT_FILTER, "/", "filter", "/",
-	  "filter rows by path (Enter applies, Esc clears)", TUI_KEYS_OVERVIEW, TUI_KG_NONE },
+	  "filter rows by path (Enter applies, Esc clears)", TUI_KEYS_OVERVIEW | RPO, TUI_KG_NONE },
 	{ "w", TUI_ACT_WINDOW, "w", "window", "w", "p50/p99/max over the last 60 s, all, 10 s",
 	  TUI_KEYS_OVERVIEW | RPO, TUI_KG_NONE },
 	{ "a", TUI_ACT_ALL, "a", "all/one", "a", "p, +/-, r act on all targets / the selected one",

@@ -47,6 +47,9 @@ struct ov_target {
 
 struct ov {
 	const struct view_params *vp;
+	const struct tui_driver *drv; /* a recording's cursor moves the screens (NULL: live) */
+	struct tui_driven *dv;    /* drv: each target as the driver feeds it */
+	unsigned keys;            /* the overview's key scope (tui_keys.h) */
 	size_t n;
 	struct ov_target *tg;
 	struct tui_ov_row *rows;  /* one per target, in the order given */
@@ -131,6 +134,16 @@ static void ov_rows(struct ov *o, uint64_t mono)
 	ov_reorder(o);
 }
 
+/* Driven: the driver feeds the screens up to mono; the rows follow when something changed. */
+static void ov_drive(struct ov *o, uint64_t mono)
+{
+	if (!o->drv->advance(o->drv->ctx, o->dv, o->n, mono))
+		return;
+	if (o->cur < 0)
+		ov_rows(o, mono);
+	o->dirty = true;
+}
+
 /* ---- painting (tui_ovpaint.c) ---------------------------------------------------------- */
 
 /* What the help says of the windows. */
@@ -145,8 +158,11 @@ static void ov_paint(struct ov *o, uint64_t mono)
 		.n = o->n, .rows = o->rows, .order = o->order, .nshow = o->nshow, .sel = o->sel,
 		.slowest = o->slowest, .top = o->top, .window = o->window, .sort = o->sort,
 		.filter = o->filter, .edit = o->edit, .editing = o->editing, .ascii = o->ascii,
-		.help = o->help, .all = o->all, .note = mono < o->note_until ? o->note : NULL,
-		.window_help = ov_window_help,
+		.help = o->help, .all = o->all,
+		.note = mono < o->note_until ? o->note : !o->drv ? NULL :
+			o->drv->feed->flash ? o->drv->feed->flash : o->drv->ov_note,
+		.head = o->drv ? o->drv->feed->state : NULL, .keys = o->keys,
+		.window_help = o->drv ? o->drv->window_help : ov_window_help,
 	};
 
 	tui_ovp_paint(&p);
@@ -163,6 +179,8 @@ static void ov_sticky(struct ov *o, size_t i)
 	struct ov_target *tg = &o->tg[i];
 	int half = COLS / 2;
 
+	if (o->n < 2)
+		return; /* one target: no overview to go back to */
 	snprintf(tg->sticky, sizeof(tg->sticky), "target %zu of %zu: Esc back to the overview",
 		 i + 1, o->n);
 	if ((int)strlen(tg->sticky) > half)
@@ -287,7 +305,10 @@ static void ov_screen_key(struct ov *o, int ch)
 	struct tui_peek p;
 
 	tui_peek(o->tg[o->cur].t, clock_now(), &p);
-	if (tui_key_action(ch) == TUI_ACT_BACK && !p.help) { /* Esc closes the help first */
+	if (o->drv && !p.help && ch != KEY_RESIZE && o->drv->key(o->drv->ctx, ch, false)) {
+		ov_drive(o, clock_now()); /* the cursor's key: the screens follow it now */
+	} else if (tui_key_action(ch) == TUI_ACT_BACK && !p.help && o->n > 1) {
+		/* Esc closes the help first */
 		o->cur = -1;
 		ov_rows(o, clock_now());
 		clearok(curscr, TRUE);
@@ -404,9 +425,14 @@ static void ov_key(struct ov *o, int ch)
 		ov_edit_key(o, ch);
 		return;
 	}
-	act = tui_key_action_in(TUI_KEYS_OVERVIEW, ov_plain_key(ch));
+	act = tui_key_action_in(o->keys, ov_plain_key(ch));
 	if (o->help && act != TUI_ACT_QUIT && act != TUI_ACT_REDRAW) {
 		o->help = false; /* any key closes the help */
+		return;
+	}
+	if (o->drv && o->drv->key(o->drv->ctx, ch, true)) {
+		o->acc = 0;
+		ov_drive(o, clock_now()); /* the cursor's key: the rows follow it now */
 		return;
 	}
 	if (ch >= '0' && ch <= '9') {
@@ -416,16 +442,36 @@ static void ov_key(struct ov *o, int ch)
 			ov_open(o, i);
 		return;
 	}
-	if (!ov_page_key(o, ch))
+	if (!ov_page_key(o, ch) && !(o->drv && act == TUI_ACT_ALL))
 		ov_act(o, act, ch);
 }
 
 /* ---- loop ------------------------------------------------------------------------------- */
 
+/* Driven: the driver's sleep, shorter for a frame due or a note ending. */
+static int ov_drive_timeout(struct ov *o, uint64_t mono)
+{
+	uint64_t due = mono + (uint64_t)o->drv->sleep_ms(o->drv->ctx, mono) * 1000000ull;
+	struct tui_peek p;
+
+	if (o->cur >= 0) {
+		tui_peek(o->tg[o->cur].t, mono, &p);
+		if (p.dirty && p.last_draw + TUI_FRAME_NS < due)
+			due = p.last_draw + TUI_FRAME_NS;
+	} else if (o->dirty && o->last_draw + TUI_FRAME_NS < due) {
+		due = o->last_draw + TUI_FRAME_NS;
+	}
+	if (o->note_until > mono && o->note_until < due)
+		due = o->note_until;
+	return due <= mono ? 0 : (int)((due - mono + 999999) / 1000000);
+}
+
 static int ov_timeout(struct ov *o, uint64_t mono)
 {
 	uint64_t due = o->next_tick;
 
+	if (o->drv)
+		return ov_drive_timeout(o, mono);
 	if (o->cur >= 0)
 		return tui_timeout(o->tg[o->cur].t, mono);
 	if (o->dirty && o->last_draw + TUI_FRAME_NS < due)
@@ -439,6 +485,16 @@ static int ov_timeout(struct ov *o, uint64_t mono)
 
 static void ov_wake(struct ov *o, int r, uint64_t mono)
 {
+	if (o->drv) {
+		ov_drive(o, mono);
+		for (size_t i = 0; i < o->n; i++)
+			tui_tick(o->tg[i].t, mono); /* their notes end */
+		if (o->note_until && mono >= o->note_until) {
+			o->note_until = 0;
+			o->dirty = true;
+		}
+		return;
+	}
 	o->busy = false;
 	for (size_t i = 0; i < o->n; i++) {
 		bool busy;
@@ -471,7 +527,7 @@ static struct pollfd *ov_loop_fds(void *ctx, size_t *n)
 {
 	struct ov *o = ctx;
 
-	*n = o->n + 1;
+	*n = o->drv ? 1 : o->n + 1; /* driven: the keyboard only */
 	return o->pfd;
 }
 
@@ -526,19 +582,23 @@ static void ov_free(struct ov *o)
 		if (o->tg[i].t)
 			tui_free(o->tg[i].t);
 	free(o->tg);
+	free(o->dv);
 	free(o->rows);
 	free(o->order);
 	free(o->pfd);
 	free(o);
 }
 
-static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tui_term_opts *to)
+static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tui_term_opts *to,
+			 const struct tui_driver *drv)
 {
 	struct ov *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		return NULL;
 	o->vp = vp;
+	o->drv = drv;
+	o->keys = drv ? TUI_KEYS_REPLAY_OV : TUI_KEYS_OVERVIEW;
 	o->n = n;
 	o->cur = -1;
 	o->slowest = TUI_OV_NONE;
@@ -548,7 +608,8 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 	o->rows = calloc(n, sizeof(*o->rows));
 	o->order = calloc(n, sizeof(*o->order));
 	o->pfd = calloc(n + 1, sizeof(*o->pfd));
-	if (!o->tg || !o->rows || !o->order || !o->pfd) {
+	o->dv = drv ? calloc(n, sizeof(*o->dv)) : NULL;
+	if (!o->tg || !o->rows || !o->order || !o->pfd || (drv && !o->dv)) {
 		ov_free(o);
 		return NULL;
 	}
@@ -556,20 +617,25 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 	for (size_t i = 0; i < n; i++) {
 		struct ov_target *tg = &o->tg[i];
 
-		tg->t = tui_new(&vp[i], to);
+		uint64_t iv = drv ? vp[i].cfg->interval : vp[i].probe->cfg.interval;
+
+		tg->t = drv ? tui_new_fed(&vp[i], to, drv->feed) : tui_new(&vp[i], to);
 		if (!tg->t) {
 			ov_free(o);
 			return NULL;
 		}
 		/* the windows and the sparkline start after the first full interval (and at
 		 * least a second): no start-up in them */
-		tg->startup = vp[i].probe->cfg.interval > TUI_OV_SEC_NS ?
-				      vp[i].probe->cfg.interval : TUI_OV_SEC_NS;
+		tg->startup = iv > TUI_OV_SEC_NS ? iv : TUI_OV_SEC_NS;
 		tui_ov_win_init(&tg->win, tg->startup);
-		tui_set_hook(tg->t, ov_on_sample, tg);
+		if (drv)
+			o->dv[i] = (struct tui_driven){ tg->t, &tg->win, &tg->last };
+		else
+			tui_set_hook(tg->t, ov_on_sample, tg);
 		snprintf(tg->sticky, sizeof(tg->sticky), "target %zu of %zu: Esc back to the overview",
 			 i + 1, n);
-		tui_set_sticky(tg->t, tg->sticky); /* also names the target in its warnings */
+		if (n > 1) /* also names the target in its warnings */
+			tui_set_sticky(tg->t, tg->sticky);
 	}
 	return o;
 }
@@ -594,9 +660,15 @@ static int ov_start(struct ov *o, char *msg, size_t msglen)
 	return 0;
 }
 
-/* After the screen is given back: stop every probe, hand back results and warnings. */
-static void ov_end(struct ov *o)
+/*
+ * After the screen is given back: stop every probe, hand back results and warnings. One
+ * target's failure is the return (0 or -errno, msg filled); several's are said, each
+ * named, and put in *vp[i].result.
+ */
+static int ov_end(struct ov *o, char *msg, size_t msglen)
 {
+	int one = 0;
+
 	for (size_t i = 0; i < o->started; i++) {
 		const struct view_params *vp = &o->vp[i];
 		const char *why = NULL;
@@ -607,20 +679,36 @@ static void ov_end(struct ov *o)
 		ret = tui_result(o->tg[i].t, &why);
 		if (vp->result)
 			*vp->result = ret;
-		if (ret) {
+		if (ret && o->n == 1) {
+			snprintf(msg, msglen, "%s", why ? why : "failed");
+			one = ret;
+		} else if (ret) {
 			char line[TUI_NAMED_PATH_LEN + MSG_MAX];
 
 			snprintf(line, sizeof(line), "%s: %s", vp->cfg->path, why ? why : "failed");
 			vp->message(line);
 		}
 	}
+	return one;
+}
+
+/* The first frame: one target's screen (n = 1: never the overview), or the overview. */
+static void ov_show(struct ov *o)
+{
+	if (o->n == 1)
+		ov_open(o, 0);
+	ov_rows(o, clock_now());
+	if (o->cur >= 0)
+		tui_paint(o->tg[0].t, clock_now());
+	else
+		ov_paint(o, clock_now());
 }
 
 int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msglen)
 {
 	struct tui_term_opts to = { vp[0].cfg->ascii, vp[0].cfg->no_color };
 	struct sigaction old_wake;
-	struct ov *o = ov_new(vp, n, &to);
+	struct ov *o = ov_new(vp, n, &to, NULL);
 	int ret;
 
 	if (!o) {
@@ -633,18 +721,52 @@ int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msgl
 		return ret;
 	}
 	tui_text_setup(tui_term_color());
+	for (size_t i = 0; i < n; i++)
+		tui_set_color(o->tg[i].t, tui_term_color());
 	tui_wake_install(&old_wake);
 	ret = ov_start(o, msg, msglen);
 	if (!ret) {
 		for (size_t i = 0; i < n; i++)
 			tui_relayout(o->tg[i].t);
-		ov_rows(o, clock_now());
-		ov_paint(o, clock_now());
+		ov_show(o);
 		ov_loop(o);
 	}
 	tui_term_close(vp[0].deferred_stderr);
-	ov_end(o);
+	if (!ret)
+		ret = ov_end(o, msg, msglen);
+	else
+		ov_end(o, msg, msglen); /* the ones started; the start's failure is the message */
 	tui_wake_restore(&old_wake);
 	ov_free(o);
 	return ret;
+}
+
+int tui_multi_drive(const struct view_params *vp, size_t n, const struct tui_driver *d,
+		    char *msg, size_t msglen)
+{
+	struct tui_term_opts to = { vp[0].cfg->ascii, vp[0].cfg->no_color };
+	struct ov *o = ov_new(vp, n, &to, d);
+	int ret;
+
+	if (!o) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = tui_term_open(&to, vp[0].stop, msg, msglen);
+	if (ret) {
+		ov_free(o);
+		return ret;
+	}
+	tui_text_setup(tui_term_color());
+	for (size_t i = 0; i < n; i++)
+		tui_set_color(o->tg[i].t, tui_term_color());
+	o->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+	d->advance(d->ctx, o->dv, n, clock_now()); /* the screens at the cursor's start */
+	for (size_t i = 0; i < n; i++)
+		tui_relayout(o->tg[i].t);
+	ov_show(o);
+	ov_loop(o);
+	tui_term_close(vp[0].deferred_stderr);
+	ov_free(o);
+	return 0;
 }

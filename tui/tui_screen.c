@@ -59,6 +59,7 @@ struct tui_pending {
 struct tui {
 	struct tui_pending pend;
 	const struct view_params *vp;
+	const struct tui_feed *feed; /* a screen fed by a recording (NULL: a live probe's) */
 	struct warnlog warns;    /* kept for after the screen, each text once */
 	struct session s;
 	struct tui_model live, frozen;
@@ -155,7 +156,7 @@ uint64_t tui_drain(struct tui *t)
 	struct session_rec rec;
 	uint64_t n = 0;
 
-	while (session_next(&t->s, &rec)) {
+	while (!t->feed && session_next(&t->s, &rec)) {
 		n++;
 		switch (rec.kind) {
 		case SESSION_SAMPLE:
@@ -245,6 +246,8 @@ void tui_key(struct tui *t, int ch)
 			tui_note(t, note);
 		return;
 	}
+	if (t->feed && act != TUI_ACT_REDRAW && act != TUI_ACT_DEVICE && act != TUI_ACT_HELP)
+		return; /* a recording is not probed: its cursor keys were taken before */
 	switch (act) {
 	case TUI_ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -312,7 +315,7 @@ void tui_key(struct tui *t, int ch)
 
 static uint64_t tui_inflight(struct tui *t, uint64_t mono)
 {
-	uint64_t since = session_inflight_since(&t->s);
+	uint64_t since = t->feed ? 0 : session_inflight_since(&t->s);
 
 	if (!since || mono <= since || mono - since < TUI_INFLIGHT_NS)
 		return 0;
@@ -321,12 +324,17 @@ static uint64_t tui_inflight(struct tui *t, uint64_t mono)
 
 static void tui_state(struct tui *t, uint64_t inflight)
 {
-	int st = session_state(&t->s);
+	int st = t->feed ? SESSION_RUNNING : session_state(&t->s);
 	const struct tally *tot = &t->live.total;
 	char a[TUI_FMT_LEN];
 	const char *why;
 
 	t->state_cls = TUI_STATE_OK;
+	if (t->feed) { /* a replay: where its cursor is */
+		snprintf(t->state, sizeof(t->state), "%s", t->feed->state);
+		t->state_cls = t->feed->cls;
+		return;
+	}
 	if (st == SESSION_FAILED) {
 		session_result(&t->s, &why);
 		snprintf(t->state, sizeof(t->state), "failed: %s", why);
@@ -355,7 +363,7 @@ void tui_paint(struct tui *t, uint64_t mono)
 	struct tui_frame f;
 	uint64_t inflight = tui_inflight(t, mono);
 	const struct tui_model *m = t->frozen_on ? &t->frozen : &t->live;
-	uint64_t now = t->frozen_on ? t->frozen_now : tui_run_ns(t, mono);
+	uint64_t now = t->feed ? t->feed->now : t->frozen_on ? t->frozen_now : tui_run_ns(t, mono);
 
 	tui_state(t, inflight);
 	memset(&f, 0, sizeof(f));
@@ -364,7 +372,7 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.pace = t->pace;
 	f.size = t->vp->rc->size;
 	f.work_size = t->vp->cfg->work_size;
-	f.elapsed = mono - t->t0;
+	f.elapsed = t->feed ? now : mono - t->t0;
 	f.state = t->state;
 	f.state_cls = t->state_cls;
 	f.frozen = t->frozen_on;
@@ -376,19 +384,27 @@ void tui_paint(struct tui *t, uint64_t mono)
 	f.histogram = t->show.histogram;
 	f.color = t->color;
 	f.rc = t->vp->rc;
-	f.realtime_base = t->realtime_base;
+	f.realtime_base = t->feed ? t->feed->realtime_base : t->realtime_base;
 	f.now = now;
-	f.total_wall = now > m->total_start ? now - m->total_start : 0;
+	f.now_label = t->feed ? t->feed->now_label : NULL;
+	/* a replay's periods are the recorded ones: the total covers their walls */
+	f.total_wall = t->feed ? m->total.wall : now > m->total_start ? now - m->total_start : 0;
 	f.period_label = t->period_label;
-	f.own_periods = t->live.cfg.own_period != 0;
+	f.own_periods = t->feed ? t->feed->own_periods : t->live.cfg.own_period != 0;
 	f.win = t->show.win;
 	f.log = t->show.log;
 	f.ascii = t->ascii;
 	f.help = t->help;
 	f.write = t->vp->rc->write;
 	f.inflight = inflight;
-	f.dropped = session_dropped(&t->s);
+	f.dropped = t->feed ? 0 : session_dropped(&t->s);
 	f.note = mono < t->note_until ? t->note : t->sticky;
+	if (t->feed) { /* a replay's: its warnings first, then which target, then its own */
+		f.keys = TUI_KEYS_REPLAY;
+		f.work_size = 0; /* not in the recording */
+		f.note = mono < t->note_until ? t->note : t->feed->flash ? t->feed->flash :
+			 m->warnings ? NULL : t->sticky ? t->sticky : t->feed->note;
+	}
 	tui_panes_draw(&t->panes, &f);
 	t->last_draw = mono;
 	t->dirty = false;
@@ -480,6 +496,13 @@ void tui_tick(struct tui *t, uint64_t mono)
 {
 	uint64_t bt;
 
+	if (t->feed) { /* a replay feeds it: only its note ends */
+		if (t->note_until && mono >= t->note_until) {
+			t->note_until = 0;
+			t->dirty = true;
+		}
+		return;
+	}
 	tui_model_tick(&t->live, tui_run_ns(t, mono));
 	tui_judge_pending(t, mono, false);
 	if (!t->ended_told && session_state(&t->s) != SESSION_RUNNING) {
@@ -576,61 +599,6 @@ void tui_loop_run(const struct tui_loop_ops *ops, const volatile sig_atomic_t *s
 	}
 }
 
-/* ---- the single screen's part of the loop ---- */
-
-static bool tui_loop_done(void *ctx)
-{
-	return ((struct tui *)ctx)->quit;
-}
-
-static struct pollfd *tui_loop_fds(void *ctx, size_t *n)
-{
-	struct tui *t = ctx;
-
-	t->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
-	t->pfd[1] = (struct pollfd){ session_wake_fd(&t->s), POLLIN, 0 };
-	*n = 2;
-	return t->pfd;
-}
-
-static int tui_loop_timeout(void *ctx, uint64_t mono)
-{
-	return tui_timeout(ctx, mono);
-}
-
-static void tui_loop_woke(void *ctx, int r, uint64_t mono)
-{
-	struct tui *t = ctx;
-
-	(void)mono;
-	if (r > 0 && (t->pfd[1].revents & POLLIN))
-		session_ack(&t->s);
-	t->busy = tui_drain(t) >= TUI_BUSY_RECS;
-}
-
-static void tui_loop_key(void *ctx, int ch, uint64_t mono)
-{
-	(void)mono;
-	tui_key(ctx, ch);
-}
-
-static void tui_loop_paint(void *ctx, uint64_t mono)
-{
-	struct tui *t = ctx;
-
-	tui_tick(t, mono);
-	if (t->dirty && mono >= t->last_draw + TUI_FRAME_NS)
-		tui_paint(t, mono);
-}
-
-static void tui_loop(struct tui *t)
-{
-	const struct tui_loop_ops ops = { t, tui_loop_done, tui_loop_fds, tui_loop_timeout,
-					  tui_loop_woke, tui_loop_key, tui_loop_paint };
-
-	tui_loop_run(&ops, t->vp->stop);
-}
-
 /* Hand the kept warnings to the CLI, each text once with its count. */
 void tui_report_warnings(struct tui *t)
 {
@@ -692,54 +660,50 @@ struct tui *tui_new(const struct view_params *vp, const struct tui_term_opts *to
 	return t;
 }
 
-int tui_screen_run(const struct view_params *vp, char *msg, size_t msglen)
+struct tui *tui_new_fed(const struct view_params *vp, const struct tui_term_opts *to,
+			const struct tui_feed *feed)
 {
-	struct tui_term_opts to = { vp->cfg->ascii, vp->cfg->no_color };
-	struct sigaction wake, old_wake;
-	struct tui *t;
-	const char *why;
-	int ret;
+	struct tui *t = calloc(1, sizeof(*t));
+	struct tui_model_cfg mc = { 0 };
 
-	t = tui_new(vp, &to);
-	if (!t) {
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
-	}
-	ret = tui_term_open(&to, vp->stop, msg, msglen);
-	if (ret) {
-		tui_free(t);
-		return ret;
-	}
-	t->color = tui_term_color();
-	tui_text_setup(t->color);
-	memset(&wake, 0, sizeof(wake));
-	wake.sa_handler = tui_on_wake;
-	sigemptyset(&wake.sa_mask);
-	sigaction(TUI_WAKE_SIG, &wake, &old_wake);
+	if (!t)
+		return NULL;
+	t->vp = vp;
+	t->feed = feed;
+	warnlog_init(&t->warns);
+	t->ascii = tui_term_want_ascii(to);
+	t->show.log = true;
+	t->show.heatmap = feed->heatmap;
+	t->interval = vp->cfg->interval;
+	tui_describe_target(t->target, sizeof(t->target), &vp->rc->target);
+	tui_describe_mode(t->mode, sizeof(t->mode), vp->cfg, vp->engine);
+	tui_describe_pace(t->pace, sizeof(t->pace), vp->cfg, t->interval, false, t->ascii);
+	tui_describe_period(t->period_label, sizeof(t->period_label), vp->cfg,
+			    vp->cfg->print_count || vp->cfg->print_interval ? 0 : TUI_TICK_NS,
+			    t->ascii);
+	mc.size = vp->rc->size;
+	mc.split = vp->cfg->read_write;
+	if (vp->rc->pcts)
+		mc.pcts = *vp->rc->pcts;
+	mc.interval = t->interval;
+	mc.own_period = 0; /* the recorded periods close the rows */
+	tui_model_init(&t->live, &mc);
+	t->io.no_blockdev = true;
+	return t;
+}
 
-	t->t0 = clock_now();
-	t->next_tick = t->t0 + TUI_TICK_NS;
-	ret = tui_start(t);
-	if (ret) {
-		tui_term_close(vp->deferred_stderr);
-		sigaction(TUI_WAKE_SIG, &old_wake, NULL);
-		snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));
-		tui_free(t);
-		return ret;
-	}
-	tui_relayout(t);
-	tui_paint(t, clock_now());
-	tui_loop(t);
+void tui_fed_parts(struct tui *t, struct tui_fed *out)
+{
+	out->m = &t->live;
+	out->io = &t->io;
+	out->verdict = &t->verdict;
+}
 
-	tui_term_close(vp->deferred_stderr);
-	tui_finish(t);
-	sigaction(TUI_WAKE_SIG, &old_wake, NULL);
-	tui_report_warnings(t);
-	ret = session_result(&t->s, &why);
-	if (ret)
-		snprintf(msg, msglen, "%s", why);
-	tui_free(t);
-	return ret;
+void tui_fed_changed(struct tui *t)
+{
+	if (tui_panes_stale(&t->panes, &t->verdict))
+		tui_relayout(t); /* a longer or shorter verdict: the panel follows it */
+	t->dirty = true;
 }
 
 /* ---- for several targets and the sweep (tui_int.h) ---------------------------------------- */
@@ -756,17 +720,22 @@ void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)
 	p->m = &t->live;
 	p->io = &t->io;
 	p->verdict = t->io.no_blockdev ? NULL : &t->verdict;
-	p->now = tui_run_ns(t, mono);
-	p->state = session_state(&t->s);
+	p->now = t->feed ? t->feed->now : tui_run_ns(t, mono);
+	p->state = t->feed ? SESSION_RUNNING : session_state(&t->s);
 	p->paused = t->paused;
 	p->help = t->help;
 	p->interval = t->interval;
-	p->wake_fd = session_wake_fd(&t->s);
+	p->wake_fd = t->feed ? -1 : session_wake_fd(&t->s);
 	p->dirty = t->dirty;
 	p->busy = t->busy;
 	p->last_draw = t->last_draw;
 	p->target = t->vp->cfg->path;
 	p->name = t->vp->cfg->name;
+}
+
+void tui_set_color(struct tui *t, bool color)
+{
+	t->color = color;
 }
 
 void tui_set_busy(struct tui *t, bool busy)

@@ -99,6 +99,7 @@ void cli_view_cfg(const struct opts *o, const struct target *t, struct view_cfg 
 	vc->speed_limit = o->speed_limit;
 	vc->work_size = t->work_size;
 	vc->asked_rate = opts_asked_rate(o);
+	vc->interval = opts_interval(o);
 	vc->sweep = o->sweep;
 	vc->sweep_rates = o->sweep_rates;
 	vc->sweep_step = o->deadline_set ? o->deadline : OPTS_SWEEP_STEP;
@@ -128,6 +129,7 @@ void cli_view_cfg_recorded(const struct opts *o, const struct rec_header *h, siz
 	vc->rate_limit = h->rate_limit;
 	vc->speed_limit = h->speed_limit;
 	vc->asked_rate = h->asked;
+	vc->interval = h->interval;
 	vc->response = h->response;
 	vc->depth = h->depth;
 }

@@ -36,6 +36,7 @@ struct view_cfg {
 	uint64_t speed_limit;          /* -l, bytes/s the interval came from, 0 = none */
 	uint64_t work_size;            /* -S as the target resolved it, bytes */
 	double asked_rate;             /* requests/s asked (opts_asked_rate), 0 = unpaced */
+	uint64_t interval;             /* ns between starts (opts_interval), 0 = unpaced */
 	bool sweep;                    /* --sweep: run() steps the rate (see view_params) */
 	const char *sweep_rates;       /* its argument (NULL, "auto" or a list; checked) */
 	uint64_t sweep_step;           /* ns each step runs (-w, else 5 s) */

@@ -61,7 +61,9 @@ live P --engine=null -i 5ms -w 3.5 -P 1 -q "$D"
 probe --replay "$R.P" -P 1 -q
 check "null: --replay -P 1 -q prints the live raw lines" same "$T_TMP/P.live"
 probe --replay "$R.P" -P 2 -q
-check "null: --replay -P 2 merges two recorded periods a line" eval '[ "$(wc -l <"$OUT")" = 1 ] && [ "$(awk '\''{ print $9 }'\'' "$OUT")" = 400 ]'
+# the merged line counts the two periods' requests (400 asked; a loaded host may start fewer)
+two=$(head -2 "$T_TMP/P.live" | awk '{ n += $9 } END { print n }')
+check "null: --replay -P 2 merges two recorded periods a line ($two requests)" eval '[ "$(wc -l <"$OUT")" = 1 ] && [ "$(awk '\''{ print $9 }'\'' "$OUT")" = "$two" ] && [ "$two" -ge 390 ]'
 probe --replay "$R.P" -P 1500ms -q
 check "null: --replay -P that is no multiple of the periods: exit 1" eval 'rc_is 1 && err_prefixed'
 

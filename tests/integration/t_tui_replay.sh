@@ -8,7 +8,8 @@
 # terminal; a cut file replays and says so after the screen (exit 3); a later version is
 # refused before the screen (exit 2); two targets get the overview (a row each, a target's
 # screen and back); twelve named targets: their names, a two-digit number opens a screen,
-# Home and End select rows; a recording with request records shows them; the fault disk's latency
+# Home and End select rows; a -X recording of two named targets replayed at its last period
+# shows the live overview's rows (names, devices, failures, skips, verdicts); a recording with request records shows them; the fault disk's latency
 # step (1 ms -> 10 ms) and its iostat panel, when it can run.
 . "$(dirname "$0")/lib.sh"
 
@@ -236,6 +237,50 @@ if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && [ -x "${IOPROBE_FAULTDISK:-}" ] &&
 	check "fault disk: the name and the mode as live (direct)" eval 'has "fd: $DEV " && has "read direct"'
 	TM send-keys -t t q
 	check "fault disk: exit 0" eval 'wait_for "^EXIT=0" 5 && terminal_restored'
+
+	## 8. replay = live in the view: a -X recording of two named targets (the fault disk at
+	## 10 ms, a loop device) replayed at its last period shows the rows the live overview
+	## showed when its probes had ended: names, devices, failures, skips and verdicts
+	L2=$(make_loop 64M) || { fail "make a loop device"; finish; }
+	rm -f "$R.xv"
+	start 160 45 TZ=UTC -- -X -D -i 20ms -w 5 --record "$R.xv" "fd=$DEV" "lo=$L2"
+	check "view: two named rows, live" eval 'has "^>.* 1 +fd +${DEV#/dev/} " && has "^ +2 +lo +${L2#/dev/} "'
+	check "view: both probes end" eval 'wait_for "^>.* 1 +fd .* ended " 15 && has "^ +2 +lo .* ended "'
+	sleep 1.2 # the last row values settle (a second's refresh)
+	cap
+	cp "$PANE" "$T_TMP/live.pane"
+	TM send-keys -t t q
+	check "view: q: exit 0" wait_for "^EXIT=0" 5
+	start 160 45 TZ=UTC -- --replay "$R.xv" -X
+	TM send-keys -t t G
+	check "replayed view: the last period" has " end . 2 targets| paused . 2 targets"
+	sleep 0.5
+	cap
+	cp "$PANE" "$T_TMP/replay.pane"
+	check "replay = live: names, devices, failures, skips and verdicts of each row" python3 -c '
+import re, sys
+def rows(path):
+	lines = open(path).read().splitlines()
+	head = next(l for l in lines if re.search(r" target .* verdict ", l))
+	start = lambda w: head.index(" " + w + " ") + 1
+	end = lambda w: start(w) + len(w)
+	out = {}
+	for l in lines:
+		m = re.match(r"^[> !]*([0-9]+) ", l)
+		if not m or l is head:
+			continue
+		l = l.ljust(len(head))
+		out[m.group(1)] = (l[start("target"):start("dev")].strip(),
+				   l[start("dev"):end("got/asked")].split()[0],
+				   l[end("max"):end("fail")].strip(), l[end("fail"):end("skip")].strip(),
+				   l[start("verdict"):end("busy") - 5].strip())
+	return out
+live, rep = rows(sys.argv[1]), rows(sys.argv[2])
+assert len(live) == 2 and live == rep, (live, rep)
+assert all(r[4] for r in live.values()), live  # a verdict on each row
+' "$T_TMP/live.pane" "$T_TMP/replay.pane"
+	TM send-keys -t t q
+	check "replayed view: exit 0" wait_for "^EXIT=0" 5
 else
 	echo "# skipped the fault-disk part (needs root, /dev/fuse, the faultdisk fixture)"
 fi
