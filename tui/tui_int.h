@@ -5,7 +5,7 @@
  * cursor), the view's one loop, and the entry points tui.c calls. Only for
  * tui/; struct tui stays private to tui_screen.c. Calls go one way: tui.c ->
  * tui_replay.c -> tui_multi.c -> tui_screen.c; tui_sweep.c, tui_qualify.c ->
- * tui_screen.c.
+ * tui_step.c -> the loop (tui_screen.c). Every screen runs in that one loop.
  */
 #ifndef IOPROBE_TUI_INT_H
 #define IOPROBE_TUI_INT_H
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "sample.h"
+#include "session.h"
 #include "tui_draw.h"
 #include "tui_iostat.h"
 #include "tui_model.h"
@@ -118,6 +119,22 @@ struct tui_driver {
 	const char *window_help;     /* the overview's help on its windows */
 	const char *ov_note;         /* the overview's standing note, or NULL */
 };
+
+/* A probe step with a screen of its own (--sweep, --qualify): what the view's loop calls. */
+struct tui_step {
+	void *ctx;
+	void (*paint)(void *ctx);                     /* the whole screen, each frame */
+	void (*drain)(void *ctx, struct session *ss); /* take the step's records (acked) */
+	bool quit;                                    /* q, a stop signal, the terminal gone */
+};
+/*
+ * Run the step of session ss (started) in the view's loop (tui_step.c) until it ends, or
+ * q, *stop or the terminal's end set st->quit; its last records drained. The caller stops
+ * the session.
+ */
+void tui_step_run(struct tui_step *st, struct session *ss, const volatile sig_atomic_t *stop);
+/* After the last step: the screen shown until q, *stop or the terminal's end (st->quit). */
+void tui_step_hold(struct tui_step *st, const volatile sig_atomic_t *stop);
 
 /* One step of --qualify under the view (vp->qualify): 0 or -errno, msg (tui_qualify.c). */
 int tui_qualify_run(const struct view_params *vp, char *msg, size_t msglen);

@@ -704,13 +704,16 @@ static void ov_show(struct ov *o)
 		ov_paint(o, clock_now());
 }
 
-int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msglen)
+/* The view's state for vp[0 .. n) (driven by d, or live) and the terminal taken: 0, or -errno
+ * with msg filled and nothing held. */
+static int ov_begin(const struct view_params *vp, size_t n, const struct tui_driver *d,
+		    struct ov **out, char *msg, size_t msglen)
 {
 	struct tui_term_opts to = { vp[0].cfg->ascii, vp[0].cfg->no_color };
-	struct sigaction old_wake;
-	struct ov *o = ov_new(vp, n, &to, NULL);
+	struct ov *o = ov_new(vp, n, &to, d);
 	int ret;
 
+	*out = NULL;
 	if (!o) {
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
@@ -723,6 +726,19 @@ int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msgl
 	tui_text_setup(tui_term_color());
 	for (size_t i = 0; i < n; i++)
 		tui_set_color(o->tg[i].t, tui_term_color());
+	o->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+	*out = o;
+	return 0;
+}
+
+int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msglen)
+{
+	struct sigaction old_wake;
+	struct ov *o;
+	int ret = ov_begin(vp, n, NULL, &o, msg, msglen);
+
+	if (ret)
+		return ret;
 	tui_wake_install(&old_wake);
 	ret = ov_start(o, msg, msglen);
 	if (!ret) {
@@ -744,23 +760,11 @@ int tui_multi_run(const struct view_params *vp, size_t n, char *msg, size_t msgl
 int tui_multi_drive(const struct view_params *vp, size_t n, const struct tui_driver *d,
 		    char *msg, size_t msglen)
 {
-	struct tui_term_opts to = { vp[0].cfg->ascii, vp[0].cfg->no_color };
-	struct ov *o = ov_new(vp, n, &to, d);
-	int ret;
+	struct ov *o;
+	int ret = ov_begin(vp, n, d, &o, msg, msglen);
 
-	if (!o) {
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
-	}
-	ret = tui_term_open(&to, vp[0].stop, msg, msglen);
-	if (ret) {
-		ov_free(o);
+	if (ret)
 		return ret;
-	}
-	tui_text_setup(tui_term_color());
-	for (size_t i = 0; i < n; i++)
-		tui_set_color(o->tg[i].t, tui_term_color());
-	o->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
 	d->advance(d->ctx, o->dv, n, clock_now()); /* the screens at the cursor's start */
 	for (size_t i = 0; i < n; i++)
 		tui_relayout(o->tg[i].t);

@@ -35,6 +35,7 @@ struct tq {
 	struct view_qualify *q;
 	struct tui_term_opts to;
 	bool ascii, quit, over;
+	struct tui_step step;     /* the step in the view's loop (tui_step.c) */
 	uint64_t t0;             /* the step's start, monotonic ns */
 	uint64_t failed;         /* failed requests so far */
 	struct tui_qlive live;
@@ -144,8 +145,9 @@ static void tq_paint_report(const struct tq *t, int y, int end)
 	}
 }
 
-static void tq_paint(struct tq *t)
+static void tq_paint(void *ctx)
 {
+	struct tq *t = ctx;
 	const struct view_qualify *q = t->q;
 	char buf[512];
 	const char *about = q->abouts[q->step];
@@ -173,15 +175,10 @@ static void tq_paint(struct tq *t)
 
 /* ---- the step --------------------------------------------------------------------------- */
 
-static void tq_keys(struct tq *t)
-{
-	if (tui_term_quit_keys(t->vp->stop))
-		t->quit = true;
-}
-
 /* The step's finished requests into the live window. */
-static void tq_drain(struct tq *t, struct session *ss)
+static void tq_drain(void *ctx, struct session *ss)
 {
+	struct tq *t = ctx;
 	struct session_rec rec;
 
 	session_ack(ss);
@@ -210,18 +207,8 @@ static int tq_step(struct tq *t, char *msg, size_t msglen)
 		snprintf(msg, msglen, "cannot start the probe: %s", strerror(-ret));
 		return ret;
 	}
-	while (!t->quit && session_state(&ss) == SESSION_RUNNING) {
-		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 },
-					 { session_wake_fd(&ss), POLLIN, 0 } };
-
-		tq_paint(t);
-		if (poll(pfd, 2, (int)TUI_FRAME_MS) > 0 &&
-		    (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
-			t->quit = true; /* the terminal went away */
-		tq_drain(t, &ss);
-		tq_keys(t);
-	}
-	tq_drain(t, &ss);
+	tui_step_run(&t->step, &ss, t->vp->stop); /* the view's loop: drained, painted, q */
+	t->quit = t->step.quit;
 	session_stop(&ss); /* q: the probe stops (a hung request is given up after 0.5 s) */
 	ret = session_result(&ss, &why);
 	if (ret)
@@ -246,6 +233,7 @@ int tui_qualify_run(const struct view_params *vp, char *msg, size_t msglen)
 	}
 	t->vp = vp;
 	t->q = vp->qualify;
+	t->step = (struct tui_step){ t, tq_paint, tq_drain, false };
 	t->to = (struct tui_term_opts){ vp->cfg->ascii, vp->cfg->no_color };
 	t->ascii = tui_term_want_ascii(&t->to);
 	tui_qlive_init(&t->live);
@@ -258,14 +246,7 @@ int tui_qualify_run(const struct view_params *vp, char *msg, size_t msglen)
 	ret = tq_step(t, msg, msglen);
 	if (!ret && !t->quit && t->q->final) { /* the battery's end: shown until q */
 		t->over = true;
-		while (!t->quit) {
-			struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
-
-			tq_paint(t);
-			if (poll(&pfd, 1, 1000) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
-				break;
-			tq_keys(t);
-		}
+		tui_step_hold(&t->step, vp->stop); /* shown until q */
 	}
 	tui_term_close(vp->deferred_stderr);
 	free(t);

@@ -47,6 +47,7 @@ struct sw {
 	uint64_t step_t0;
 	uint64_t step_done;      /* requests of the running step so far */
 	bool quit, over, ascii;
+	struct tui_step step;    /* a step in the view's loop (tui_step.c) */
 	struct sbuf table;       /* the operators' table as text (header and rows) */
 	struct sweepgrid *grid;  /* a cell of a grid (vp->sweep_grid), else NULL */
 };
@@ -233,8 +234,9 @@ static void sw_paint_plot(const struct sw *s, const struct tui_gp_layout *lo)
 	free(labels);
 }
 
-static void sw_paint(struct sw *s)
+static void sw_paint(void *ctx)
 {
+	struct sw *s = ctx;
 	char buf[256], a[32], e[32], w[32];
 	int y;
 
@@ -291,15 +293,10 @@ static void sw_paint(struct sw *s)
 /* ---- steps ------------------------------------------------------------------------------ */
 
 /* Keys and signals while a step runs or the result is shown. */
-static void sw_keys(struct sw *s)
-{
-	if (tui_term_quit_keys(s->vp->stop))
-		s->quit = true;
-}
-
 /* Count the step's finished requests (the only records a step's screen needs). */
-static void sw_drain(struct sw *s, struct session *ss)
+static void sw_drain(void *ctx, struct session *ss)
 {
+	struct sw *s = ctx;
 	struct session_rec rec;
 
 	session_ack(ss);
@@ -328,18 +325,9 @@ static int sw_step(struct sw *s, const struct probe_cfg *pc, char *msg, size_t m
 		snprintf(msg, msglen, "cannot start the probe: %s", strerror(-ret));
 		return ret;
 	}
-	while (!s->quit && session_state(&ss) == SESSION_RUNNING) {
-		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 },
-					 { session_wake_fd(&ss), POLLIN, 0 } };
-
-		sw_paint(s);
-		if (poll(pfd, 2, (int)TUI_FRAME_MS) > 0 &&
-		    (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
-			s->quit = true; /* the terminal went away */
-		sw_drain(s, &ss);
-		sw_keys(s);
-	}
-	sw_drain(s, &ss);
+	s->step.quit = false;
+	tui_step_run(&s->step, &ss, vp->stop); /* the view's loop: drained, painted, q */
+	s->quit = s->step.quit;
 	session_stop(&ss); /* q: the probe stops (a hung request is given up after 0.5 s) */
 	ret = session_result(&ss, &why);
 	if (ret)
@@ -369,14 +357,8 @@ static int sw_run(struct sw *s, char *msg, size_t msglen)
 	if (s->grid && !s->quit && sweepgrid_more(s->grid))
 		return 0; /* the next cell follows at once */
 	s->over = true;
-	while (!s->quit) { /* show the result until q */
-		struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
-
-		sw_paint(s);
-		if (poll(&pfd, 1, 1000) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
-			break;
-		sw_keys(s);
-	}
+	tui_step_hold(&s->step, s->vp->stop); /* the result shown until q */
+	s->quit = s->step.quit;
 	return 0;
 }
 
@@ -393,6 +375,7 @@ int tui_sweep_run(const struct view_params *vp, char *msg, size_t msglen)
 		return -ENOMEM;
 	}
 	s->vp = vp;
+	s->step = (struct tui_step){ s, sw_paint, sw_drain, false };
 	s->to = (struct tui_term_opts){ vp->cfg->ascii, vp->cfg->no_color };
 	s->ascii = tui_term_want_ascii(&s->to);
 	s->table = (struct sbuf)SBUF_INIT;

@@ -369,19 +369,3 @@ int tui_term_check(char *msg, size_t msglen)
 	del_curterm(t);
 	return 0;
 }
-
-bool tui_term_quit_keys(const volatile sig_atomic_t *stop)
-{
-	bool quit = false;
-	int ch;
-
-	while ((ch = getch()) != ERR) {
-		enum tui_action act = tui_key_action(ch);
-
-		if (act == TUI_ACT_QUIT)
-			quit = true;
-		else if (act == TUI_ACT_REDRAW)
-			clearok(curscr, TRUE);
-	}
-	return quit || *stop;
-}

@@ -79,11 +79,4 @@ bool tui_term_color(void);
  */
 void tui_term_close(struct sbuf *captured);
 
-/*
- * A screen that only shows (a sweep's or a qualification's steps): take every key
- * waiting, redraw the whole screen on Ctrl-L; true when a quit key was pressed or
- * *stop is set.
- */
-bool tui_term_quit_keys(const volatile sig_atomic_t *stop);
-
 #endif

@@ -7,7 +7,11 @@
  * cli_run.c is the one run of N >= 1 targets (cli_iostat.c, cli_sweep.c and
  * cli_fleet.c are its --iostat, --sweep and fleet parts); cli_fiojob.c is
  * --fio-job; cli_qualify.c is --qualify (each step one cli_run()); cli_sweepgrid.c is
- * --sweep across sizes and depths (each cell one cli_run()). No part calls one above it.
+ * --sweep across sizes and depths (each cell one cli_run()); cli_conclude.c is the end of a
+ * run and of its replay (cli_conclude.h); cli_record.c and cli_vrecord.c are --record (the
+ * latter under the view); cli_recin.c reads a recording for every reader, cli_replay.c
+ * prints it (--replay), cli_replay_view.c shows it in the view (-X), cli_report.c writes
+ * --report's file. No part calls one above it.
  */
 #ifndef IOPROBE_CLI_INT_H
 #define IOPROBE_CLI_INT_H

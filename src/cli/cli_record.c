@@ -1,10 +1,10 @@
 /*
- * cli_record: --record wired to the run of N targets (the recorder hears
- * what the probes' sinks hear and what --iostat judged; its file is made
- * before anything is prepared, its header written once the targets and their
- * devices are known, its summaries after the probes stopped), and --replay,
- * which reads a recording back (recread) and prints it through the same
- * report, iostat and verdict functions a live run uses.
+ * cli_record: --record wired to the run of N targets: the recorder hears
+ * what the probes' sinks hear and what --iostat judged (under the view, what
+ * its iostat panels judged: cli_vrecord.c); its file is made before anything
+ * is prepared, its header written once the targets and their devices are
+ * known, its summaries after the probes stopped. Reading a recording back is
+ * cli_recin.c's, printing it cli_replay.c's.
  */
 #include "config.h"
 
