@@ -824,6 +824,35 @@ Test(verdict, a_stall_is_one_state_until_it_leaves_the_window)
 	}
 }
 
+/*
+ * The same hiccup with the probe's CPU wait measured (a loaded host: 30 us of run delay in the
+ * stalled second): the stall, net of it, is still the request in flight at the interval's end,
+ * not one that "took" 700 ms (t_verdict's stall read "a request took 700.0 ms" under CI load:
+ * the in-flight test compared the net stall with the gross age).
+ */
+Test(verdict, a_stall_in_flight_stays_in_flight_net_of_the_cpu_wait)
+{
+	static const struct rec calm = { 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.7, 3.7, 0.52, 53, 7.46 };
+	static const struct rec held = { 21, 0, 7.44, 7.6, 42, 21, 0.05, 3.7, 3.7, 0.16, 86, 7.46 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 4; i++) {
+		struct verdict_probe p = wprobe(70, 256 << 10, true);
+
+		verdict_probe_cpu(&p, true, 30000, false, 0, -1);
+		p.max_ns = (uint64_t)((i < 3 ? 8.1 : 7.6) * MS);
+		p.inflight_ns = i == 3 ? 700 * MS : 0;
+		judge(&h, p, 1280, VERDICT_CACHE_BACK, i < 3 ? &calm : &held, &v);
+	}
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.reason, VERDICT_STALLED, "%s", buf);
+	cr_assert(v.stall_now, "%s", buf);
+	cr_assert(strstr(buf, "a request in flight for 699.9 ms"), "%s", buf); /* net */
+}
+
 /* A slow device is not a stall: a serial 300 ms disk asked 5/s has its slowest request near
  * its p50 — device saturated, never "stalled". */
 Test(verdict, a_slow_device_is_not_a_stall)

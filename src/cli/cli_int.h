@@ -161,6 +161,7 @@ struct cli_target {
 	uint64_t iv_need;        /* the probe's finished requests at the cut (the ticker's) */
 	uint64_t iv_need_prev;   /* ... at the previous cut */
 	bool iv_have_need;       /* iv_need was read at this tick's cut */
+	uint64_t iv_inflight;    /* ... and the age of the request in flight then (0: none) */
 	struct cpuwait cpu;      /* its prober's measured CPU wait (the ticker's) */
 	uint64_t iv_prev;        /* boottime ns of the previous block (the ticker's) */
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */

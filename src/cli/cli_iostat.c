@@ -129,7 +129,8 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	/* the probe's interval starts with its first request, not with the sampler */
 	from = first > tg->iv_prev ? first : tg->iv_prev;
 	verdict_probe_interval(&tg->vp, first && now > from ? now - from : 0, lat,
-			       skipped - tg->iv_skip_mark, cli_iv_inflight(tg));
+			       skipped - tg->iv_skip_mark,
+			       tg->iv_have_need ? tg->iv_inflight : cli_iv_inflight(tg));
 	/* the prober's CPU wait over the same interval, measured (read at the ticker's moment:
 	 * the interval's first one, before its first request, reads no delta) */
 	prev = tg->cpu;
@@ -174,7 +175,11 @@ void cli_iostat_time(struct sbuf *sb, bool iso, uint64_t realtime)
 		    tm.tm_year % 100, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-/* tg's probe's finished requests now (its shared control): the count at its device's read. */
+/*
+ * tg's probe's finished requests now (its shared control): the count at its device's read,
+ * and the age of its request in flight then (the interval's, though it may finish while the
+ * cut waits for the count: it is the next interval's when done).
+ */
 static void cli_iv_need(struct cli_target *tg)
 {
 	tg->iv_need = 0;
@@ -182,6 +187,7 @@ static void cli_iv_need(struct cli_target *tg)
 	if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0] || !tg->p || !tg->p->ctl)
 		return;
 	tg->iv_need = atomic_load_explicit(&tg->p->ctl->finished, memory_order_acquire);
+	tg->iv_inflight = cli_iv_inflight(tg);
 	tg->iv_have_need = true;
 }
 

@@ -256,6 +256,8 @@ static void verdict_window_push(struct verdict_hist *h, const struct verdict_pro
 	h->win_ns[h->win_at] = p->period_ns;
 	h->win_sum[h->win_at] = p->sum_ns;
 	h->win_stall[h->win_at] = stall;
+	/* net of the CPU wait the stall is no longer equal to the age in flight: say which it was */
+	h->win_stall_inflight[h->win_at] = stall && p->inflight_ns && p->inflight_ns >= p->max_ns;
 	h->win_cpu[h->win_at] = p->cpu_wait_ns;
 	h->win_cpu_known[h->win_at] = p->cpu_known;
 	if (h->win_n < VERDICT_WINDOW)
@@ -282,7 +284,7 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 		}
 		if (h->win_stall[k] > v->stall_ns) {
 			v->stall_ns = h->win_stall[k];
-			v->stall_now = i == 0 && p->inflight_ns == h->win_stall[k];
+			v->stall_now = i == 0 && h->win_stall_inflight[k];
 		}
 	}
 	v->window_s = ns / 1e9;

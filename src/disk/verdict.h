@@ -364,6 +364,7 @@ struct verdict_hist {
 	unsigned win_n, win_at;
 	uint64_t win_done[VERDICT_WINDOW], win_ns[VERDICT_WINDOW], win_sum[VERDICT_WINDOW];
 	uint64_t win_stall[VERDICT_WINDOW];  /* each interval's stall (its longest request), 0 */
+	bool win_stall_inflight[VERDICT_WINDOW]; /* ... which was still in flight at its end */
 	uint64_t win_cpu[VERDICT_WINDOW];    /* each interval's CPU wait (run delay) */
 	bool win_cpu_known[VERDICT_WINDOW];
 	bool was_short;        /* the last judged interval fell short (VERDICT_RECOVER_SHARE) */

@@ -94,12 +94,28 @@ require_loop() {
 	[ -e /dev/loop-control ] || skip "needs loop devices (/dev/loop-control)"
 }
 
-# make_loop SIZE [FILE]: a loop device over a new sparse file; prints its path.
-# Safe inside $(...): the device is also recorded in $T_TMP/loops for cleanup.
+# loop_fresh DEV: a fresh loop device's queue settings on DEV (write back, max_sectors_kb
+# 1280 or the hardware's). The kernel keeps a loop number's settings across detach and
+# attach, so a test that left its device write-through or with small requests changed the
+# next test's device (a write-through loop has no flushes: t_verdict's throttle then never
+# throttled).
+loop_fresh() {
+	local q=/sys/block/${1#/dev/}/queue hw
+
+	echo "write back" >"$q/write_cache" 2>/dev/null
+	hw=$(cat "$q/max_hw_sectors_kb" 2>/dev/null) &&
+		echo $((hw < 1280 ? hw : 1280)) >"$q/max_sectors_kb" 2>/dev/null
+	return 0
+}
+
+# make_loop SIZE [FILE]: a loop device over a new sparse file, with fresh settings
+# (loop_fresh); prints its path. Safe inside $(...): the device is also recorded in
+# $T_TMP/loops for cleanup.
 make_loop() {
 	local size=$1 file=${2:-$T_TMP/disk.$RANDOM.img} dev
 	truncate -s "$size" "$file" || return 1
 	dev=$(losetup -f --show "$file") || return 1
+	loop_fresh "$dev"
 	T_LOOPS+=("$dev")
 	echo "$dev $(readlink -f "$file")" >>"$T_TMP/loops"
 	echo "$dev"
@@ -339,6 +355,7 @@ make_fault_disk() {
 		sleep 0.01
 	done
 	dev=$(losetup -f --show "$dir/disk") || return 1
+	loop_fresh "$dev"
 	T_LOOPS+=("$dev")
 	echo "$dev $dir" >>"$T_FUSE_LOOPS"
 	echo "$dev"

@@ -19,7 +19,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && [ -e /dev/loop-control
 	make_loop 64M >"$T_TMP/loopdev" && LOOPDEV=$(cat "$T_TMP/loopdev")
 	truncate -s 64M "$T_TMP/disk4k.img" &&
 		LOOP4K=$(losetup -f --show --sector-size 4096 "$T_TMP/disk4k.img") &&
-		T_LOOPS+=("$LOOP4K") && echo "$LOOP4K $T_TMP/disk4k.img" >>"$T_TMP/loops"
+		loop_fresh "$LOOP4K" && T_LOOPS+=("$LOOP4K") && echo "$LOOP4K $T_TMP/disk4k.img" >>"$T_TMP/loops"
 	mkdir "$T_TMP/tmpfs" && mount -t tmpfs -o size=16m tmpfs "$T_TMP/tmpfs" &&
 		register_mount "$T_TMP/tmpfs" && TMPFS=$T_TMP/tmpfs
 fi

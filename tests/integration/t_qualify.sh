@@ -168,6 +168,7 @@ attempts 3 fast
 RS=$(make_fault_disk "$T_TMP/rs" 128M --read-latency 5ms --max-background 64 -o max_threads=64) ||
 	skip "cannot mount the fault disk"
 losetup -d "$RS" && RS=$(losetup -f --show --direct-io=on "$T_TMP/rs/disk") || skip "no direct-I/O loop device"
+loop_fresh "$RS"
 T_LOOPS+=("$RS")
 echo "$RS $T_TMP/rs" >>"$T_FUSE_LOOPS"
 cat >"$T_TMP/split.prof" <<'EOF'

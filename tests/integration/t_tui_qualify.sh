@@ -18,6 +18,7 @@ require_fuse
 P2=$(make_fault_disk "$T_TMP/p2" 64M --latency 10ms --max-background 2 -o max_threads=2) ||
 	skip "cannot mount the fault disk"
 losetup -d "$P2" && P2=$(losetup -f --show --direct-io=on "$T_TMP/p2/disk") || skip "no direct-I/O loop device"
+loop_fresh "$P2"
 T_LOOPS+=("$P2")
 echo "$P2 $T_TMP/p2" >>"$T_FUSE_LOOPS"
 N=$(basename "$P2")
