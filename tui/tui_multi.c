@@ -643,7 +643,6 @@ static struct ov *ov_new(const struct view_params *vp, size_t n, const struct tu
 /* Start every probe thread; a target that cannot start is reported (its result set). */
 static int ov_start(struct ov *o, char *msg, size_t msglen)
 {
-	o->pfd[0] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
 	for (size_t i = 0; i < o->n; i++) {
 		struct tui_peek p;
 		int ret = tui_one_start(o->tg[i].t);

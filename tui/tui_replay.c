@@ -58,24 +58,17 @@ struct rv {
 
 /* ---- the screens at the cursor ---------------------------------------------------------- */
 
-/* Target i's model and windows from scratch (before its first period). */
+/* Target i's model and windows from scratch (before its first period), with the settings
+ * and the start the view gave them (tui_new_fed, the overview). */
 static void rv_model_init(struct rv *v, size_t i, const struct tui_driven *dv,
 			  const struct tui_fed *p)
 {
-	const struct rec_header *h = v->rp->h;
-	struct tui_model_cfg mc = { 0 };
+	struct tui_model_cfg mc = p->m->cfg;
 
-	mc.size = h->size;
-	mc.interval = h->interval;
-	mc.split = h->read_write;
-	mc.own_period = 0; /* the recorded periods close the rows */
-	if (v->vr->rc[i].pcts)
-		mc.pcts = *v->vr->rc[i].pcts;
 	tui_model_init(p->m, &mc);
 	v->fed[i] = (struct rv_fed){ 0 };
 	*dv->last = 0;
-	/* as live: the windows start after the first full interval, 1 s at least */
-	tui_ov_win_init(dv->win, h->interval > TUI_OV_SEC_NS ? h->interval : TUI_OV_SEC_NS);
+	tui_ov_win_init(dv->win, dv->win->from);
 }
 
 /* A recorded request placed on the run's time line by its wall-clock end. */
