@@ -153,8 +153,10 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw)' "$@"
 }
 
 pass() { T_PASS=$((T_PASS + 1)); echo "ok - $*"; }
+T_FAILED=()
 fail() {
 	T_FAIL=$((T_FAIL + 1))
+	T_FAILED+=("$*")
 	echo "FAIL - $*"
 	echo "  --- stdout:"; sed 's/^/  | /' "$OUT" 2>/dev/null | head -40
 	echo "  --- stderr:"; sed 's/^/  | /' "$ERR" 2>/dev/null | head -20
@@ -217,7 +219,10 @@ err_prefixed_or_usage() { head -1 "$ERR" | grep -q '^ioprobe: '; }
 json_valid() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT" 2>/dev/null; }
 
 # finish: print the closing count and exit with the script's status.
+# The failed checks are named again last: a log cut to its tail still says which failed.
 finish() {
+	local d
+	for d in "${T_FAILED[@]}"; do echo "# failed: $d"; done
 	echo "$T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" = 0 ]
 	exit $?

@@ -10,26 +10,6 @@ require_cmd python3
 L=$(make_loop 256M)
 N=$(basename "$L")
 
-# Steady load: a paced O_DIRECT writer (64 KiB at 200/s) beside the measured probe (100/s).
-# Paced, so every one-second interval sees the same counts whichever instant it starts at.
-"$IOPROBE" -DWWW -C -r 200 -s 64k -w 10 -q "$L" >/dev/null 2>&1 &
-LOAD=$!
-sleep 0.5
-iostat -dx 1 8 "$N" >"$T_TMP/iostat.txt" &
-IOSTAT=$!
-probe --iostat -D -r 100 -w 7.5 -q "$L"
-wait "$IOSTAT"
-wait "$LOAD"
-
-check "probe exit 0" rc_is 0
-check "stderr empty" err_empty
-check "header before each block" out_has "^Device +r/s +rkB/s +rrqm/s +%rrqm +r_await +rareq-sz +w/s +wkB/s +wrqm/s +%wrqm +w_await +wareq-sz +d/s +dkB/s +drqm/s +%drqm +d_await +dareq-sz +f/s +f_await +aqu-sz +%util$"
-check "header layout byte-identical to iostat's" \
-	test "$(grep -m1 '^Device' "$OUT")" = "$(grep -m1 '^Device' "$T_TMP/iostat.txt")"
-check "at least 6 rows for $N" test "$(grep -c "^$N " "$OUT")" -ge 6
-check "as many headers as blocks" test "$(grep -c '^Device' "$OUT")" = "$(grep -c "^$N " "$OUT")"
-check "rows have 23 fields" awk -v n="$N" '$1 == n && NF != 23 { exit 1 }' "$OUT"
-
 # Compare each column's median over the aligned intervals (iostat's first report is since boot).
 compare() {
 	python3 - "$OUT" "$T_TMP/iostat.txt" "$N" <<'PY'
@@ -53,6 +33,9 @@ for i, name in enumerate(cols):
     # by hundredths of a ms between such windows (r_await 0.37 against 0.40 ms under CI load)
     if name.endswith("await"):
         rel, tol = 0.10, 0.05
+    # aqu-sz is the awaits times the rates (time in queue over the interval): as near as they
+    if name == "aqu-sz":
+        rel, tol = 0.10, 0.02
     ok = abs(a - b) <= max(rel * abs(b), tol)
     print(f"{'ok  ' if ok else 'BAD '} {name:9} ioprobe {a:10.2f}  iostat {b:10.2f}")
     bad += not ok
@@ -60,15 +43,41 @@ print(f"{n} intervals compared")
 sys.exit(1 if bad or n < 5 else 0)
 PY
 }
-check "every column agrees with iostat within 2 % (or 0.01; %util one jiffy; the awaits 10 % or 0.05 ms)" compare
-compare | sed 's/^/    /'
-
 # The numbers are what was asked: 100 reads of 4 KiB and 200 writes of 64 KiB a second.
 near() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(abs(a-b) > 0.03*b)" "$@"; }
 med() { awk -v n="$N" -v c="$1" '$1 == n { print $c }' "$OUT" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-check "r/s is the probe's rate (100)" near "$(med 2)" 100
-check "w/s is the load's rate (200)" near "$(med 8)" 200
-check "wareq-sz is 64 kB" near "$(med 13)" 64
+
+# Steady load: a paced O_DIRECT writer (64 KiB at 200/s) beside the measured probe (100/s).
+# Paced, so every one-second interval sees the same counts whichever instant it starts at.
+# Two samplers on a machine busy with other tests: a run whose intervals a stall made uneven
+# is measured again (attempts), the misses shown.
+against_iostat() {
+	"$IOPROBE" -DWWW -C -r 200 -s 64k -w 10 -q "$L" >/dev/null 2>&1 &
+	LOAD=$!
+	sleep 0.5
+	iostat -dx 1 8 "$N" >"$T_TMP/iostat.txt" &
+	IOSTAT=$!
+	probe --iostat -D -r 100 -w 7.5 -q "$L"
+	wait "$IOSTAT"
+	wait "$LOAD"
+
+	check "probe exit 0" rc_is 0
+	check "stderr empty" err_empty
+	check "header before each block" out_has "^Device +r/s +rkB/s +rrqm/s +%rrqm +r_await +rareq-sz +w/s +wkB/s +wrqm/s +%wrqm +w_await +wareq-sz +d/s +dkB/s +drqm/s +%drqm +d_await +dareq-sz +f/s +f_await +aqu-sz +%util$"
+	check "header layout byte-identical to iostat's" \
+		test "$(grep -m1 '^Device' "$OUT")" = "$(grep -m1 '^Device' "$T_TMP/iostat.txt")"
+	check "at least 6 rows for $N" test "$(grep -c "^$N " "$OUT")" -ge 6
+	check "as many headers as blocks" test "$(grep -c '^Device' "$OUT")" = "$(grep -c "^$N " "$OUT")"
+	check "rows have 23 fields" awk -v n="$N" '$1 == n && NF != 23 { exit 1 }' "$OUT"
+
+	check "every column agrees with iostat within 2 % (or 0.01; %util one jiffy; the awaits 10 % or 0.05 ms, aqu-sz 10 % or 0.02)" compare
+	compare | sed 's/^/    /'
+
+	check "r/s is the probe's rate (100)" near "$(med 2)" 100
+	check "w/s is the load's rate (200)" near "$(med 8)" 200
+	check "wareq-sz is 64 kB" near "$(med 13)" 64
+}
+attempts 2 against_iostat
 
 # JSON: iostat objects with sysstat's keys, inside a valid array.
 probe --iostat -J -q -D -r 50 -w 2.5 "$L"
