@@ -379,38 +379,48 @@ static int probe_depth_complete(struct probe_depth *d, struct probe_slot *sl, in
 }
 
 /*
- * Wait for completions (at most until the next start is due, in slices) and
- * handle them. Returns 0 or a fatal -errno / sink return.
+ * One completion handled; a fatal return becomes the run's first error, so that the
+ * completions after it (already taken from the engine) are drained, not lost.
+ */
+static void probe_depth_done(struct probe_depth *d, struct probe_slot *sl, int64_t result,
+			     uint64_t t1, char *msg, size_t msglen)
+{
+	int ret = probe_depth_complete(d, sl, result, t1, msg, msglen);
+
+	if (ret && !d->ret)
+		d->ret = ret;
+}
+
+/*
+ * Wait for completions (at most until the next start is due, in slices) and handle every
+ * one the engine gave (a failure among them ends the run; those after it still free their
+ * slots: the drain would otherwise wait for requests the kernel has already finished).
+ * Returns 0 or a fatal -errno / sink return (also kept in d->ret).
  */
 static int probe_depth_reap(struct probe_depth *d, char *msg, size_t msglen)
 {
 	struct probe *p = d->p;
 	uint64_t now = clock_now(), wait = PROBE_DEPTH_SLICE, w;
-	struct probe_slot *sl;
 	uint64_t t1;
-	int n, ret;
+	int n;
 
 	for (unsigned i = 0; i < p->cfg.depth; i++) /* failed submits complete at once */
-		if (d->slots[i].busy && d->slots[i].s.result < 0 &&
-		    (ret = probe_depth_complete(d, &d->slots[i], 0, now, msg, msglen)))
-			return ret;
+		if (d->slots[i].busy && d->slots[i].s.result < 0)
+			probe_depth_done(d, &d->slots[i], 0, now, msg, msglen);
 	if (!p->ol.inflight)
-		return 0;
+		return d->ret;
 	if (d->issuing && (w = openloop_wait(&p->ol, now)) != UINT64_MAX)
 		wait = w <= now ? 0 : w - now < wait ? w - now : wait;
 	n = engine_reap(p->engine, d->done, p->cfg.depth, wait);
 	if (n == -EINTR || n == -ETIME)
-		return 0;
+		return d->ret;
 	if (n < 0)
 		return err_set(msg, msglen, n, "waiting for completions failed: %s", strerror(-n));
 	t1 = clock_now();
-	for (int i = 0; i < n; i++) {
-		sl = &d->slots[d->done[i].slot];
-		if ((ret = probe_depth_complete(d, sl, d->done[i].result, t1, msg, msglen)))
-			return ret;
-	}
+	for (int i = 0; i < n; i++)
+		probe_depth_done(d, &d->slots[d->done[i].slot], d->done[i].result, t1, msg, msglen);
 	probe_depth_inflight(d);
-	return 0;
+	return d->ret;
 }
 
 /* The run at depth > 1: start on the open-loop schedule, reap, until done; then drain. */

@@ -227,6 +227,40 @@ check "vanish: failed requests reported" out_has "^0 B <<< $DEV \(.*\): request=
 check "vanish: summary with failed count" out_has "^[1-9][0-9]* failed, generated 40 requests in "
 check "vanish: the mount is dead" mount_dead "$M"
 
+# ---- requests held by a hung disk whose server is then killed, at depth (-Q 64) ----
+# The kernel fails every held request at once; the engine hands them over in one batch. The
+# failure ends the run, and the requests after it in the batch must still be counted done:
+# before, the drain waited for them forever (libaio: 63, io_uring: 12 "did not complete").
+# Twice per engine: the batch's order decides whether the failure comes first.
+vanish_depth() {
+	local eng=$1 run=$2 m dev pid t0 dt
+	m=$T_TMP/vanishq$eng$run
+	dev=$(make_fault_disk "$m" 64M --latency 1ms) || { fail "mount faultdisk"; return; }
+	timeout -k 5 30 "$IOPROBE" -D "$eng" -Q 64 -i 10ms -w 25 "$dev" >"$OUT" 2>"$ERR" &
+	pid=$!
+	BG+=("$pid")
+	wait_lines "$OUT" "request=" 3 10
+	fault_ctl "$m" "hang 1"
+	wait_fault "$m" hung_now 1 10
+	sleep 0.5 # the loop device holds the probe's later requests behind the hung one
+	kill -KILL "$(fault_pid "$m")"
+	t0=$(now_ms)
+	wait_exit "$pid" 35
+	dt=$(($(now_ms) - t0))
+	wait "$pid"
+	RC=$?
+	check "vanish at -Q 64 $eng ($run): ends ${dt} ms after the kill (within 3 s, not by timeout 30)" \
+		eval 'not_timed_out && [ "$dt" -le 3000 ]'
+	check "vanish at -Q 64 $eng ($run): exit 3, the failure said" \
+		eval 'rc_is 3 && err_has "^ioprobe: request failed: (EIO|ENOTCONN|ECONNABORTED)"'
+	check "vanish at -Q 64 $eng ($run): no request left in flight" \
+		eval '[ -s "$ERR" ] && ! err_has "did not complete"'
+}
+for eng in -A -U; do
+	vanish_depth "$eng" 1
+	vanish_depth "$eng" 2
+done
+
 # ---- writes reach the backing file ----
 M=$T_TMP/write
 DEV=$(make_fault_disk "$M" 16M) || { fail "mount faultdisk"; finish; }
