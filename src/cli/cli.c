@@ -288,7 +288,7 @@ static int cli_start(int argc, char *argv[], const struct view_ops *tui)
 	ops = cli_engine(&o, &code);
 	if (!ops)
 		return code;
-	if ((code = cli_check_run(&o, tui)) >= 0)
+	if ((code = cli_check_run(&o, tui)) >= 0 || (code = cli_mem_check(&o)) >= 0)
 		return code;
 	cli_signals(); /* a signal during a long preparation ends it cleanly */
 	return cli_targets(&o, ops, o.tui ? tui : NULL);

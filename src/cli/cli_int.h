@@ -205,6 +205,15 @@ void cli_on_warn(void *ctx, const char *text);
  */
 void cli_run_idle(void *ctx);
 
+/* cli_mem.c: the run's memory, budgeted up front. */
+
+/*
+ * What a run of o's targets needs (membudget) against what its memory cgroup and the host
+ * have free (memlimit): -1 when it fits (or the host's figures cannot be read), else
+ * CLI_EXIT_USAGE after a message with both figures.
+ */
+int cli_mem_check(const struct opts *o);
+
 /* cli_run.c: the run of N >= 1 targets. */
 
 /*

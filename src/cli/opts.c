@@ -847,18 +847,25 @@ static enum opts_status opts_check_paths(struct opts *o, unsigned paths, char *m
  * when -Q > 1) within OPTS_BUFFER_BUDGET. One target at -Q 1 is left to the request-size
  * limit of the platform (checked when the target is opened, ioping's message).
  */
+void opts_largest_request(const struct opts *o, uint64_t *size, uint64_t *depth)
+{
+	*size = opts_request_size(o);
+	*depth = o->depth;
+	for (unsigned i = 0; i < o->nsizes; i++) /* a grid: its largest cell */
+		*size = o->sizes[i] > *size ? o->sizes[i] : *size;
+	for (unsigned i = 0; i < o->ndepths; i++)
+		*depth = o->depths[i] > *depth ? o->depths[i] : *depth;
+	if (o->depth_auto)
+		*depth = OPTS_AUTO_DEPTH_MAX;
+}
+
 static enum opts_status opts_check_buffers(const struct opts *o, char *msg, size_t msglen)
 {
-	uint64_t size = opts_request_size(o), stride, depth = o->depth;
+	uint64_t size, stride, depth;
 	long double need;
 	char b1[FMT_BUFSZ], b2[FMT_BUFSZ], b3[FMT_BUFSZ];
 
-	for (unsigned i = 0; i < o->nsizes; i++) /* a grid: its largest cell */
-		size = o->sizes[i] > size ? o->sizes[i] : size;
-	for (unsigned i = 0; i < o->ndepths; i++)
-		depth = o->depths[i] > depth ? o->depths[i] : depth;
-	if (o->depth_auto)
-		depth = OPTS_AUTO_DEPTH_MAX;
+	opts_largest_request(o, &size, &depth);
 	stride = (size + 4095) / 4096 * 4096;
 	need = (long double)stride * (long double)depth * (long double)o->npaths;
 	if ((depth <= 1 && o->npaths <= 1) || need <= (long double)OPTS_BUFFER_BUDGET)

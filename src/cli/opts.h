@@ -192,6 +192,10 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 /* Request size after defaults: -s, else 256 KiB with -L, else 4 KiB. */
 uint64_t opts_request_size(const struct opts *o);
 
+/* The largest request a run of o makes (*size, the largest of a grid's sizes) and its
+ * deepest queue (*depth: the largest -Q of a grid, -Q auto's ceiling). */
+void opts_largest_request(const struct opts *o, uint64_t *size, uint64_t *depth);
+
 /*
  * Time between request starts in ns, as ioping 1.3: start from -i if given,
  * else 0 when -l, -r (whatever their value, 0 included) or -R is given, else

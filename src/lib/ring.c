@@ -8,6 +8,27 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* The page size, asked of the system once (the producer hands pages back every few pushes). */
+static size_t ring_page(void)
+{
+	static _Atomic size_t page;
+	size_t p = atomic_load_explicit(&page, memory_order_relaxed);
+
+	if (!p) {
+		long v = sysconf(_SC_PAGESIZE);
+
+		p = v > 0 ? (size_t)v : 4096;
+		atomic_store_explicit(&page, p, memory_order_relaxed);
+	}
+	return p;
+}
+
+/* Records of a page or more go back at every push; smaller ones every RING_RETURN_EVERY. */
+static uint64_t ring_every(size_t rec_size)
+{
+	return rec_size >= ring_page() ? 1 : RING_RETURN_EVERY;
+}
+
 int ring_init_at(struct ring *r, void *data, size_t rec_size, uint64_t capacity)
 {
 	memset(r, 0, sizeof(*r));
@@ -40,6 +61,7 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
 		return -ENOMEM;
 	ring_init_at(r, data, rec_size, cap);
 	r->returns = r->owned = true;
+	r->every = ring_every(rec_size);
 	r->bytes = (size_t)cap * rec_size;
 	return 0;
 }
@@ -47,6 +69,7 @@ int ring_init(struct ring *r, size_t rec_size, uint64_t capacity)
 void ring_hand_back(struct ring *r, bool shared)
 {
 	r->returns = true;
+	r->every = ring_every(r->rec_size);
 	r->shared = shared;
 	r->bytes = (size_t)r->capacity * r->rec_size;
 }
@@ -61,21 +84,6 @@ void ring_free(struct ring *r)
 	if (r->data && r->owned)
 		munmap(r->data, r->bytes);
 	r->data = NULL;
-}
-
-/* The page size, asked of the system once (the producer hands pages back every 64 pushes). */
-static size_t ring_page(void)
-{
-	static _Atomic size_t page;
-	size_t p = atomic_load_explicit(&page, memory_order_relaxed);
-
-	if (!p) {
-		long v = sysconf(_SC_PAGESIZE);
-
-		p = v > 0 ? (size_t)v : 4096;
-		atomic_store_explicit(&page, p, memory_order_relaxed);
-	}
-	return p;
 }
 
 /* Hand back the whole pages of physical bytes [from, to) of r's storage. */
@@ -132,7 +140,7 @@ bool ring_push(struct ring *r, const void *rec)
 		atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
 		return false;
 	}
-	if (r->returns && !(head & (RING_RETURN_EVERY - 1)))
+	if (r->returns && !(head & (r->every - 1)))
 		ring_return(r, head);
 	memcpy(r->data + (head & (r->capacity - 1)) * r->rec_size, rec, r->rec_size);
 	atomic_store_explicit(&r->head, head + 1, memory_order_release);

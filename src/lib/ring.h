@@ -6,7 +6,8 @@
  *
  * A ring from ring_init() keeps its resident memory to what is in flight: the
  * producer hands the pages of records the consumer has taken back to the kernel
- * (madvise MADV_DONTNEED, every RING_RETURN_EVERY pushes; at 1024, a view's
+ * (madvise MADV_DONTNEED, every RING_RETURN_EVERY pushes, or every push for records of
+ * a page or more; at 1024, a view's
  * target at one request a second kept 90 KB for 8 minutes) before it comes round
  * to them again, so a ring that is drained as it fills costs a few pages, not
  * its capacity, however long it runs (a 65,536-record ring touched as it filled
@@ -32,9 +33,14 @@ struct ring {
 	bool owned;               /* ring_init() mapped the storage: ring_free() unmaps it */
 	size_t bytes;             /* its length */
 	uint64_t returned;        /* producer: slots below this were handed back or skipped */
+	uint64_t every;           /* producer: hands back every this many pushes (a power of two) */
 };
 
-/* The producer hands consumed pages back every this many pushes (a power of two). */
+/*
+ * The producer hands consumed pages back every this many pushes (a power of two) — at every
+ * push when a record fills a page or more (a probe's period tallies, 60 KB each: sixteen
+ * waiting slots touched between two hand-backs kept the whole ring resident).
+ */
 #define RING_RETURN_EVERY 64u
 
 /*

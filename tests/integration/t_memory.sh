@@ -1,0 +1,80 @@
+#!/bin/bash
+# The run's memory budget (issue 34 item 8): in a cgroup v1 memory limit of 64 MB, 64 targets
+# either run or are refused with the figure they need — never OOM-killed with no output — and
+# the budget's figure is above what such a run really takes (its cgroup's peak, kernel memory
+# included) in every mode: plain with one-second periods, --record-requests, -Q 16.
+. "$(dirname "$0")/lib.sh"
+
+require_root
+require_cmd python3
+MCG=/sys/fs/cgroup/memory
+[ -e "$MCG/memory.limit_in_bytes" ] || skip "needs the cgroup v1 memory controller"
+
+D=$T_TMP/targets
+mkdir -p "$D"
+for i in $(seq 64); do head -c 1M /dev/zero >"$D/f$i"; done
+targets() { for i in $(seq "$1"); do printf '%s ' "$D/f$i"; done; }
+
+# in_cgroup NAME LIMIT ARGS...: the probe inside a new memory cgroup of LIMIT (kept for its
+# peak, $PEAK MiB, and its OOM kills, $OOMS), stdout and stderr as probe's
+in_cgroup() {
+	local cg=$MCG/ioprobe-mem.$$.$1 lim=$2
+	shift 2
+	mkdir -p "$cg" && echo "$lim" >"$cg/memory.limit_in_bytes" || return 1
+	echo 0 >"$cg/memory.swappiness" 2>/dev/null
+	at_exit "rmdir '$cg' 2>/dev/null || { sleep 0.5; rmdir '$cg'; }"
+	sync
+	echo 0 >"$cg/memory.max_usage_in_bytes"
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec timeout -k 5 60 "$@"' sh "$cg" \
+		"$IOPROBE" "$@" >"$OUT" 2>"$ERR"
+	RC=$?
+	PEAK=$(($(cat "$cg/memory.max_usage_in_bytes") / 1048576))
+	OOMS=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.oom_control")
+	OOMS=${OOMS:-0}
+}
+
+# the figure a refusal gives: "... need about 88.2 MiB of memory ..." in MiB
+figure() { sed -n 's/.* need[s]\{0,1\} about \([0-9.]*\) MiB of memory .*/\1/p' "$ERR" | head -1; }
+
+modes=("plain:-D -i 100ms -w 6 -P 1 -q"
+	"record-requests:-D -i 100ms -w 6 -P 1 -q --record $T_TMP/REC --record-requests"
+	"depth:-D -A -Q 16 -i 100ms -w 6 -P 1 -q")
+for m in "${modes[@]}"; do
+	name=${m%%:*}
+	read -ra args <<<"${m#*:}"
+	args=("${args[@]//REC/$name.rec}")
+	# 64 targets in 64 MB: run, or refused with the figure; never killed
+	in_cgroup "$name" 64M "${args[@]}" $(targets 64)
+	check "$name, 64 targets in 64 MB: exit 0 or refused (1), not killed (rc $RC, peak $PEAK MiB)" \
+		eval '[ "$RC" = 0 ] || [ "$RC" = 1 ]'
+	check "$name, 64 targets in 64 MB: no OOM kill in the cgroup ($OOMS)" test "$OOMS" = 0
+	if [ "$RC" = 1 ]; then
+		check "$name, 64 targets in 64 MB: the refusal says the figure and the cgroup's" \
+			err_has "^ioprobe: 64 targets need about [0-9.]+ MiB of memory \(8 MiB for the run and [0-9.]+ MiB a target\), more than the [0-9.]+ MiB free in memory cgroup /ioprobe-mem\.[0-9]+\.$name \(limit 64 MiB, "
+		check "$name, 64 targets in 64 MB: refused before anything ran (stdout empty)" out_empty
+		need=$(figure)
+		# the figure is honest: the same run where it fits peaks below it
+		rm -f "$T_TMP/$name.rec"
+		in_cgroup "$name-big" 512M "${args[@]}" $(targets 64)
+		check "$name, 64 targets in 512 MB: exit 0 (rc $RC)" rc_is 0
+		check "$name, 64 targets: the budget ($need MiB) is above the real peak ($PEAK MiB)" \
+			python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= float(sys.argv[2]))" \
+			"$need" "$PEAK"
+	else
+		check "$name, 64 targets in 64 MB: ran below the limit ($PEAK MiB)" test "$PEAK" -lt 64
+	fi
+	rm -f "$T_TMP/$name.rec"
+done
+
+# a run that fits is not refused: 16 targets in 64 MB
+in_cgroup fits 64M -D -i 100ms -w 3 -P 1 -q $(targets 16)
+check "16 targets in 64 MB: exit 0 (peak $PEAK MiB)" rc_is 0
+check "16 targets in 64 MB: no refusal" err_empty
+check "16 targets in 64 MB: every target's periods" \
+	test "$(awk '{ print $NF }' "$OUT" | sort -u | grep -c "^$D/f")" = 16
+# one target in 4 MB: refused, the figure for one
+in_cgroup tiny 4M -D -c 1 -q "$D/f1"
+check "one target in 4 MB: refused (exit 1)" rc_is 1
+check "one target in 4 MB: says it needs about 9.3 MiB" \
+	err_has "^ioprobe: 1 target needs about 9\.[0-9]+ MiB of memory "
+finish
