@@ -20,6 +20,9 @@ Test(membudget, grows_with_targets_depth_and_recording)
 	cr_assert_eq(membudget_need(&r), MEMBUDGET_BASE + 64 * each);
 	r.record_requests = true;
 	cr_assert_eq(membudget_need(&r), MEMBUDGET_BASE + 64 * (each + MEMBUDGET_RECORD_REQUESTS));
+	r.view = true;
+	cr_assert_eq(membudget_need(&r),
+		     MEMBUDGET_BASE + 64 * (each + MEMBUDGET_RECORD_REQUESTS + MEMBUDGET_VIEW));
 	/* the figure the test machine's refusal printed for 64 plain targets: 88.2 MiB */
 	r = (struct membudget_run){ .targets = 64, .depth = 1, .request_size = 4096 };
 	cr_assert_eq(membudget_need(&r), (8ull << 20) + 64 * ((1280ull << 10) + 4096));

@@ -16,7 +16,8 @@
 
 int cli_mem_check(const struct opts *o)
 {
-	struct membudget_run br = { .targets = o->npaths, .record_requests = o->record_requests };
+	struct membudget_run br = { .targets = o->npaths, .record_requests = o->record_requests,
+				    .view = o->tui };
 	char need[FMT_BUFSZ], base[FMT_BUFSZ], each[FMT_BUFSZ], avail[FMT_BUFSZ], lim[FMT_BUFSZ],
 	     held[FMT_BUFSZ];
 	struct memlimit m;

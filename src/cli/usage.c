@@ -88,8 +88,9 @@
 	"      -q, -quiet                 suppress human-readable output\n" \
 	"          -name <name,...>       short names for the targets in order (also\n" \
 	"                                 NAME=PATH): titles, raw $NF, JSON, labels, rows;\n" \
-	"                                 a run whose memory (8 MiB + 1.25 MiB a target) its\n" \
-	"                                 memory cgroup or host has not free is refused (1)\n"
+	"                                 a run whose memory (8 MiB + 1.25 MiB a target, 4.75\n" \
+	"                                 under -X) its memory cgroup or host has not free is\n" \
+	"                                 refused (1)\n"
 
 /* The fleet outputs and the end of --help (a third literal: C99 caps one at 4095). */
 #define USAGE_FLEET \

@@ -66,6 +66,49 @@ for m in "${modes[@]}"; do
 	rm -f "$T_TMP/$name.rec"
 done
 
+# the view (-X, in tmux): its screens' share is budgeted too
+if command -v tmux >/dev/null 2>&1; then
+	# in_view NAME LIMIT SECONDS ARGS...: as in_cgroup, the view on a tmux terminal for at
+	# most SECONDS (then TERM, a normal end); its stderr is $ERR
+	in_view() {
+		local cg=$MCG/ioprobe-mem.$$.$1 lim=$2 secs=$3 s=ioprobe-mem-$$ i
+		shift 3
+		mkdir -p "$cg" && echo "$lim" >"$cg/memory.limit_in_bytes" || return 1
+		at_exit "rmdir '$cg' 2>/dev/null || { sleep 0.5; rmdir '$cg'; }"
+		echo 0 >"$cg/memory.max_usage_in_bytes"
+		rm -f "$T_TMP/view.rc"
+		tmux new-session -d -s "$s" -x 200 -y 50 \
+			"sh -c 'echo \$\$ >$cg/cgroup.procs && exec timeout --foreground $secs $IOPROBE $*' \
+			 2>$ERR; echo \$? >$T_TMP/view.rc"
+		: >"$T_TMP/view.screen"
+		for i in $(seq $((secs * 10 + 50))); do
+			[ -s "$T_TMP/view.rc" ] && break
+			[ "$i" = $((secs * 5)) ] && tmux capture-pane -p -t "$s" >"$T_TMP/view.screen"
+			sleep 0.1
+		done
+		tmux kill-session -t "$s" 2>/dev/null
+		RC=$(cat "$T_TMP/view.rc" 2>/dev/null)
+		PEAK=$(($(cat "$cg/memory.max_usage_in_bytes") / 1048576))
+		OOMS=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.oom_control")
+	}
+	in_view view 64M 8 -X -D -i 10ms $(targets 64)
+	check "view, 64 targets in 64 MB: refused (exit 1), not killed (rc $RC)" rc_is 1
+	check "view, 64 targets in 64 MB: no OOM kill in the cgroup (${OOMS:-?})" test "${OOMS:-1}" = 0
+	check "view, 64 targets in 64 MB: the refusal says the figure (4.75 MiB a target)" \
+		err_has "^ioprobe: 64 targets need about [0-9.]+ MiB of memory \(8 MiB for the run and 4\.75 MiB a target\)"
+	need=$(figure)
+	in_view view-big 512M 8 -X -D -i 10ms $(targets 64)
+	check "view, 64 targets in 512 MB: ran until timeout's TERM (rc $RC: timeout's 124)" rc_is 124
+	check "view, 64 targets in 512 MB: the overview was drawn (its targets' rows)" \
+		test "$(grep -c "$D/f[0-9]" "$T_TMP/view.screen")" -ge 10
+	check "view, 64 targets: the budget ($need MiB) is above the real peak ($PEAK MiB)" \
+		python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= float(sys.argv[2]))" \
+		"${need:-0}" "$PEAK"
+else
+	echo "# no tmux here: the view's budget is not measured"
+	[ "${IOPROBE_TEST_STRICT:-0}" = 1 ] && fail "view: no tmux here"
+fi
+
 # a run that fits is not refused: 16 targets in 64 MB
 in_cgroup fits 64M -D -i 100ms -w 3 -P 1 -q $(targets 16)
 check "16 targets in 64 MB: exit 0 (peak $PEAK MiB)" rc_is 0
