@@ -31,7 +31,7 @@ static struct fixture *fx_start(uint64_t count, uint64_t interval, const char *n
 	pc.account.max_time = UINT64_MAX;
 	nullprobe_open(&f->np, &pc, null_arg);
 	f->p = f->np.p;
-	cr_assert_eq(session_start(&f->s, f->p), 0);
+	cr_assert_eq(session_start(&f->s, f->p, 1), 0);
 	return f;
 }
 
@@ -172,4 +172,18 @@ Test(session, pause_keeps_the_skipped_count)
 	cr_assert_geq(f->p->acct.total.skipped, before, "skipped %llu fell below %llu",
 		      (unsigned long long)f->p->acct.total.skipped, (unsigned long long)before);
 	fx_stop(f); /* the session already stopped: only the rest is released */
+}
+
+/* A view's rings shrink with its targets: up to 8 keep 65,536 records each, 64 keep 8,192
+ * (all together 524,288 records of 128 B: 64 MiB), never fewer than 4,096. */
+Test(session, ring_shrinks_with_the_sessions)
+{
+	cr_assert_eq(session_ring_size(0), SESSION_RING);
+	cr_assert_eq(session_ring_size(1), SESSION_RING);
+	cr_assert_eq(session_ring_size(8), SESSION_RING);
+	cr_assert_eq(session_ring_size(9), SESSION_RING / 2);
+	cr_assert_eq(session_ring_size(64), 8192);
+	cr_assert_leq(64 * session_ring_size(64) * sizeof(struct session_rec), 64u << 20);
+	cr_assert_eq(session_ring_size(256), SESSION_RING_MIN);
+	cr_assert_eq(session_ring_size(100000), SESSION_RING_MIN);
 }

@@ -153,8 +153,9 @@ void tui_fed_parts(struct tui *t, struct tui_fed *out);
 void tui_fed_changed(struct tui *t);
 /* Free it (after tui_finish()). */
 void tui_free(struct tui *t);
-/* Start its probe thread, the clock at now. Returns 0 or -errno. */
-int tui_one_start(struct tui *t);
+/* Start its probe thread, the clock at now, one of screens (>= 1) the view drains (its ring
+ * shrinks with them: session_ring_size). Returns 0 or -errno. */
+int tui_one_start(struct tui *t, unsigned screens);
 /* Stop the probe thread (asks, interrupts, waits) and drain what is left. */
 void tui_finish(struct tui *t);
 /* Move waiting records into the model; returns how many there were (a fed screen: 0). */

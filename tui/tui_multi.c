@@ -645,7 +645,7 @@ static int ov_start(struct ov *o, char *msg, size_t msglen)
 {
 	for (size_t i = 0; i < o->n; i++) {
 		struct tui_peek p;
-		int ret = tui_one_start(o->tg[i].t);
+		int ret = tui_one_start(o->tg[i].t, (unsigned)o->n);
 
 		if (ret) {
 			snprintf(msg, msglen, "cannot start the probe thread: %s", strerror(-ret));

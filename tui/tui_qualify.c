@@ -202,7 +202,7 @@ static int tq_step(struct tq *t, char *msg, size_t msglen)
 	int ret;
 
 	t->t0 = clock_now();
-	ret = session_start(&ss, t->vp->probe);
+	ret = session_start(&ss, t->vp->probe, 1);
 	if (ret) {
 		snprintf(msg, msglen, "cannot start the probe: %s", strerror(-ret));
 		return ret;

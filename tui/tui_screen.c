@@ -536,7 +536,7 @@ static void tui_on_wake(int sig)
 }
 
 /* Start the session with the signals the UI waits for blocked in the probe thread. */
-static int tui_start(struct tui *t)
+static int tui_start(struct tui *t, unsigned sessions)
 {
 	sigset_t block, old;
 	int ret;
@@ -549,7 +549,7 @@ static int tui_start(struct tui *t)
 	sigaddset(&block, SIGTSTP);
 	tui_term_sigset(&block); /* they reach the UI thread, which restores the terminal */
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	ret = session_start(&t->s, t->vp->probe);
+	ret = session_start(&t->s, t->vp->probe, sessions);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
@@ -708,11 +708,11 @@ void tui_fed_changed(struct tui *t)
 
 /* ---- for several targets and the sweep (tui_int.h) ---------------------------------------- */
 
-int tui_one_start(struct tui *t)
+int tui_one_start(struct tui *t, unsigned screens)
 {
 	t->t0 = clock_now();
 	t->next_tick = t->t0 + TUI_TICK_NS;
-	return tui_start(t);
+	return tui_start(t, screens);
 }
 
 void tui_peek(struct tui *t, uint64_t mono, struct tui_peek *p)

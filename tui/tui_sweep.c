@@ -320,7 +320,7 @@ static int sw_step(struct sw *s, const struct probe_cfg *pc, char *msg, size_t m
 	devwatch_sample(s->watch, NULL, 0);
 	s->step_t0 = clock_now();
 	s->step_done = 0;
-	ret = session_start(&ss, p);
+	ret = session_start(&ss, p, 1);
 	if (ret) {
 		snprintf(msg, msglen, "cannot start the probe: %s", strerror(-ret));
 		return ret;

@@ -89,7 +89,16 @@ static void *session_main(void *arg)
 	return NULL;
 }
 
-int session_start(struct session *s, struct probe *p)
+uint64_t session_ring_size(unsigned sessions)
+{
+	uint64_t cap = SESSION_RING;
+
+	while (cap > SESSION_RING_MIN && sessions > 1 && cap * sessions > SESSION_RING_ALL)
+		cap /= 2;
+	return cap;
+}
+
+int session_start(struct session *s, struct probe *p, unsigned sessions)
 {
 	int ret;
 
@@ -98,7 +107,7 @@ int session_start(struct session *s, struct probe *p)
 	s->ctl = p->ctl ? p->ctl : prober_ctl(p); /* the exporters may have given it one */
 	p->ctl = s->ctl;
 	atomic_init(&s->state, SESSION_RUNNING);
-	ret = ring_init(&s->ring, sizeof(struct session_rec), SESSION_RING);
+	ret = ring_init(&s->ring, sizeof(struct session_rec), session_ring_size(sessions));
 	if (ret)
 		return ret;
 	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

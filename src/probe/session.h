@@ -22,7 +22,9 @@
 #include "ring.h"
 
 #define SESSION_WAKE_NS 100000000ull /* 10 wake-ups a second at most */
-#define SESSION_RING 65536           /* records buffered for a slow consumer */
+#define SESSION_RING 65536           /* records buffered for a slow consumer (one session) */
+#define SESSION_RING_MIN 4096        /* ... at least, however many run beside it */
+#define SESSION_RING_ALL (8u * SESSION_RING) /* ... the sessions of one view together at most */
 
 enum session_rec_kind { SESSION_SAMPLE, SESSION_PERIOD_END, SESSION_WARNING, SESSION_BURST_END };
 
@@ -52,7 +54,16 @@ struct session {
 };
 
 /*
- * Start p (from prober_alloc(), initialised with probe_init()): a new thread
+ * The ring of one session among sessions (>= 1) that one consumer drains: SESSION_RING
+ * records for up to 8, fewer beyond (a power of two, SESSION_RING_MIN at least), so that a
+ * consumer that stalls (a terminal that blocks) holds SESSION_RING_ALL records of 128 B,
+ * 64 MiB, however many targets it shows (64 targets of 65,536 would hold 512 MiB).
+ */
+uint64_t session_ring_size(unsigned sessions);
+
+/*
+ * Start p (from prober_alloc(), initialised with probe_init()), one of sessions (>= 1)
+ * drained by one consumer (its ring: session_ring_size): a new thread
  * runs it with prober_run(). The session steers p through p->ctl: the one
  * already set (shared memory: the exporters read it too), else the
  * prober's. p->tap, when set, hears every request and skipped slot on the
@@ -60,7 +71,7 @@ struct session {
  * is given up: the session then ends SESSION_FAILED with -ETIMEDOUT.
  * Returns 0 or -errno.
  */
-int session_start(struct session *s, struct probe *p);
+int session_start(struct session *s, struct probe *p, unsigned sessions);
 
 /* Consumer: take the next record; false when none is waiting. */
 bool session_next(struct session *s, struct session_rec *rec);
