@@ -298,7 +298,7 @@ int tui_fmt_fit(char *buf, size_t len, const struct tui_fit_item *it, int n, int
 char *tui_fmt_prep(char *buf, size_t len, uint64_t done, uint64_t total, uint64_t elapsed)
 {
 	char a[TUI_FMT_LEN], b[TUI_FMT_LEN], r[TUI_FMT_LEN];
-	double rate = elapsed ? (double)done * 1e9 / (double)elapsed : 0;
+	double rate = elapsed ? (double)done * NS_PER_S / (double)elapsed : 0;
 
 	snprintf(buf, len, "%s of %s (%s/s)", tui_fmt_bytes(a, sizeof(a), (double)done),
 		 tui_fmt_bytes(b, sizeof(b), (double)total), tui_fmt_bytes(r, sizeof(r), rate));

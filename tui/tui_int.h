@@ -32,6 +32,7 @@ struct tui;
 #define TUI_TICK_NS 1000000000ull      /* clock, periods, rows and iostat refresh */
 #define TUI_BUSY_NS 20000000ull        /* drain this often while records pour in */
 #define TUI_NOTE_NS 3000000000ull      /* how long a footer note stays */
+#define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
 #define TUI_FRAME_MS (TUI_FRAME_NS / 1000000) /* a poll's timeout, when a frame is the limit */
 #define TUI_WAKE_SIG SIGURG            /* interrupts a session's wait at quit (tui_wake_install) */
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "sbuf.h"
 
 static const char *tui_iostat_kind(enum devstack_kind k)
@@ -117,7 +118,7 @@ static enum tui_io_state tui_iostat_state(enum devwatch_state s)
 static void tui_iostat_follow(struct tui_iostat *io, uint64_t now, uint64_t probe_samples)
 {
 	if (io->last && now > io->last)
-		io->probe_tps = (double)(probe_samples - io->probe_prev) * 1e9 /
+		io->probe_tps = (double)(probe_samples - io->probe_prev) * NS_PER_S /
 				(double)(now - io->last);
 	io->last = now;
 	io->probe_prev = probe_samples;

@@ -501,7 +501,7 @@ static void ov_wake(struct ov *o, int r, uint64_t mono)
 
 		if (r > 0 && (o->pfd[i + 1].revents & POLLIN))
 			tui_ack(o->tg[i].t);
-		busy = tui_drain(o->tg[i].t) >= SESSION_RING / 16;
+		busy = tui_drain(o->tg[i].t) >= TUI_BUSY_RECS;
 		tui_set_busy(o->tg[i].t, busy);
 		o->busy |= busy;
 		tui_tick(o->tg[i].t, mono);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common.h"
 #include "esc.h"
 #include "sbuf.h"
 
@@ -48,9 +49,9 @@ void tui_ov_row_fill(struct tui_ov_row *row, const struct tui_ov_input *in,
 	sbuf_free(&sb);
 	if (in->name)
 		snprintf(row->name, sizeof(row->name), "%s", in->name); /* [A-Za-z0-9_.:+-] */
-	row->asked = in->interval ? 1e9 / (double)in->interval : 0;
+	row->asked = in->interval ? NS_PER_S / (double)in->interval : 0;
 	if (last && last->wall)
-		row->achieved = (double)last->requests * 1e9 / (double)last->wall;
+		row->achieved = (double)last->requests * NS_PER_S / (double)last->wall;
 	row->last = in->last;
 	tui_ov_win_get(in->win, w, in->now, hist);
 	row->count = hist->count;

@@ -6,6 +6,8 @@
 
 #include "tui_qlive.h"
 
+#include "common.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +72,7 @@ static void qlive_fig(struct tui_qlive *q, uint64_t now, uint64_t span, int whic
 	if (!n)
 		return;
 	/* a full ring inside the window: the rate over the part it covers */
-	f->rate = (double)n * 1e9 / (double)(all_in && now > oldest ? now - oldest : span);
+	f->rate = (double)n * NS_PER_S / (double)(all_in && now > oldest ? now - oldest : span);
 	qsort(v, n, sizeof(v[0]), cmp_u64);
 	f->p50 = qlive_pct(v, n, 50);
 	f->p99 = qlive_pct(v, n, 99);

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "common.h"
 #include "recplay.h"
 #include "tui_int.h"
 #include "tui_keys.h"
@@ -174,7 +175,7 @@ static void rv_iostat(struct rv *v, size_t i, const struct tui_fed *p, uint64_t 
 		p->verdict->p = sd->probe;
 		p->verdict->v = sd->v;
 		p->verdict->have = true;
-		io->probe_tps = sd->probe.period_ns ? (double)sd->probe.done * 1e9 /
+		io->probe_tps = sd->probe.period_ns ? (double)sd->probe.done * NS_PER_S /
 						      (double)sd->probe.period_ns : 0;
 	}
 	io->last = nb;

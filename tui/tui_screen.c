@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "common.h"
 #include "prefault.h"
 #include "esc.h"
 #include "session.h"
@@ -42,7 +43,6 @@
 #include "warnlog.h"
 
 #define TUI_IDLE_MS 500                /* longest sleep while the probe runs */
-#define TUI_BUSY_RECS (SESSION_RING / 16) /* a drain this big means "pouring in" */
 #define TUI_INFLIGHT_NS 1000000000ull  /* a request older than this is shown */
 #define TUI_MAX_INTERVAL 3600000000000ull
 #define TUI_JUDGE_WAIT_NS 500000000ull /* a verdict waits this long at most for its requests */
@@ -201,7 +201,7 @@ static double tui_asked(const struct tui *t)
 		return 0; /* nothing asked while paused: no verdict */
 	if (!t->interval_changed)
 		return o->asked_rate;
-	return (double)(o->burst > 1 ? o->burst : 1) * 1e9 / (double)t->interval;
+	return (double)(o->burst > 1 ? o->burst : 1) * NS_PER_S / (double)t->interval;
 }
 
 static void tui_set_interval(struct tui *t, uint64_t iv)

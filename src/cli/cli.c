@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "common.h"
 #include "devwatch.h"
 #include "engine.h"
 #include "esc.h"
@@ -83,7 +84,7 @@ static void cli_on_progress(void *arg, uint64_t done, uint64_t total)
 	if (pg->last && now - pg->last < 100000000ull)
 		return;
 	pg->last = now;
-	secs = (double)(now - pg->start) / 1e9;
+	secs = (double)(now - pg->start) / NS_PER_S;
 	fmt_value(r, sizeof(r), secs > 0 ? fmt_trunc((double)done / secs) : 0, FMT_SIZE);
 	n = snprintf(line, sizeof(line), "\rioprobe: preparing the working set: %s of %s (%s/s)"
 		     "\033[K", fmt_value(a, sizeof(a), done, FMT_SIZE),

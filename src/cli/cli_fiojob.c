@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "common.h"
 #include "devstack.h"
 #include "devwatch.h"
 #include "fiojob.h"
@@ -88,7 +89,7 @@ int cli_fio_job(const struct opts *o)
 	pick = o->iostat_devices ? o->iostat_devices : sbuf_str(&own);
 	t0 = clock_now();
 	clock_wait_until(t0 + o->fio_job_window, &cli_stop);
-	seconds = (double)(clock_now() - t0) / 1e9;
+	seconds = (double)(clock_now() - t0) / NS_PER_S;
 	if ((ret = devwatch_sample(w, NULL, 0))) {
 		cli_msg("--fio-job: cannot read /proc/diskstats: %s", strerror(-ret));
 		code = CLI_EXIT_PREPARE;

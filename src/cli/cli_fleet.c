@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "common.h"
 #include "engine.h"
 #include "exporters.h"
 #include "msg.h"
@@ -180,7 +181,7 @@ int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, con
 
 	if (timed_out && ret == -ETIMEDOUT) { /* the disk did not answer within the timeout */
 		snprintf(text, sizeof(text), "%s (--check-timeout %.1f s)", msg,
-			 (double)o->check_timeout / 1e9);
+			 (double)o->check_timeout / NS_PER_S);
 		return cli_check_say(&sb, check_report_as(&sb, &cfg, t, text, true));
 	}
 	return cli_check_say(&sb, check_report(&sb, &cfg, t, ret ? msg : NULL));

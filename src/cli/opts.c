@@ -530,17 +530,96 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 	return 0;
 }
 
+/* The options that only set a flag of struct opts. */
+static const struct opt_flag {
+	int id;     /* the letter, or the long option's OPT_* */
+	size_t off; /* its bool in struct opts */
+} opt_flags[] = {
+	{ 'k', offsetof(struct opts, keep) }, { 'q', offsetof(struct opts, quiet) },
+	{ 'L', offsetof(struct opts, linear) }, { 'D', offsetof(struct opts, direct) },
+	{ 'C', offsetof(struct opts, cached) }, { 'N', offsetof(struct opts, nowait) },
+	{ 'H', offsetof(struct opts, hipri) }, { 'Y', offsetof(struct opts, sync) },
+	{ 'y', offsetof(struct opts, dsync) }, { 'E', offsetof(struct opts, ignore_error) },
+	{ 'X', offsetof(struct opts, tui) }, { OPT_YES, offsetof(struct opts, yes) },
+	{ OPT_NO_COLOR, offsetof(struct opts, no_color) },
+	{ OPT_ASCII, offsetof(struct opts, ascii) },
+	{ OPT_RAW_PERCENTILES, offsetof(struct opts, raw_percentiles) },
+	{ OPT_RESPONSE, offsetof(struct opts, response) },
+	{ OPT_RECORD_REQUESTS, offsetof(struct opts, record_requests) },
+};
+
+/* The options whose value is one count, size or time, into a uint64_t of struct opts. */
+static const struct opt_value {
+	int id;
+	int (*parse)(const char *arg, uint64_t *out, char *msg, size_t msglen);
+	size_t off;
+} opt_values[] = {
+	{ 'S', parse_size, offsetof(struct opts, work_size) },
+	{ 'o', parse_size, offsetof(struct opts, work_offset) },
+	{ 'c', parse_number, offsetof(struct opts, count) },
+	{ 'b', parse_number, offsetof(struct opts, burst) },
+	{ 'a', parse_number, offsetof(struct opts, warmup) },
+	{ 't', parse_time, offsetof(struct opts, min_time) },
+	{ 'T', parse_time, offsetof(struct opts, max_time) },
+	{ 'p', parse_number, offsetof(struct opts, print_count) },
+	{ 'P', parse_time, offsetof(struct opts, print_interval) },
+};
+
+/* The options that name a file (or a profile): the name, never empty, into struct opts. */
+static const struct opt_file {
+	int id;
+	size_t off;        /* its const char * in struct opts */
+	const char *empty; /* the message for an empty name */
+} opt_files[] = {
+	{ OPT_QUALIFY, offsetof(struct opts, qualify), "--qualify needs a profile: db or a file" },
+	{ OPT_RECORD, offsetof(struct opts, record), "--record needs a file name" },
+	{ OPT_REPLAY, offsetof(struct opts, replay), "--replay needs a file name" },
+	{ OPT_REPORT, offsetof(struct opts, report), "--report needs a file name" },
+};
+
+/*
+ * Option id from the tables above: applied, *ret set (0 or -1 with msg). Returns false when
+ * id is none of theirs.
+ */
+static bool opt_apply_table(struct opts *o, int id, const char *arg, int *ret, char *msg,
+			    size_t msglen)
+{
+	char *base = (char *)o;
+
+	for (size_t i = 0; i < ARRAY_SIZE(opt_flags); i++)
+		if (opt_flags[i].id == id) {
+			*(bool *)(void *)(base + opt_flags[i].off) = true;
+			return true;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(opt_values); i++)
+		if (opt_values[i].id == id) {
+			*ret = opt_values[i].parse(arg, (uint64_t *)(void *)(base + opt_values[i].off),
+						   msg, msglen);
+			return true;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(opt_files); i++)
+		if (opt_files[i].id == id) {
+			if (!*arg) {
+				err_set(msg, msglen, 0, "%s", opt_files[i].empty);
+				*ret = -1;
+			}
+			*(const char **)(void *)(base + opt_files[i].off) = arg;
+			return true;
+		}
+	return false;
+}
+
 /* Apply one option with its argument (NULL when none). Returns 0 or an opts_status. */
 static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const char *arg,
 				  char *msg, size_t msglen)
 {
-	int ret = 0;
+	int ret = 0, id = d->letter ? d->letter : d->long_id;
 
-	switch (d->letter ? d->letter : d->long_id) {
+	if (opt_apply_table(o, id, arg, &ret, msg, msglen))
+		return ret ? OPTS_ERR : OPTS_OK;
+	switch (id) {
 	case 'h': o->action = OPTS_HELP; break;
 	case 'v': o->action = OPTS_VERSION; break;
-	case 'k': o->keep = true; break;
-	case 'q': o->quiet = true; break;
 	case 'B': o->batch = true; o->quiet = true; break;
 	case 'I': /* -time= : empty; a bare -I keeps an earlier format (-I%T -I, -J -I) */
 		if (arg || !o->time_format)
@@ -548,17 +627,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		break;
 	case 'J': o->json = true; o->time_format = "%FT%T%z"; break;
 	case 'R': o->rapid = true; o->quiet = true; break;
-	case 'L': o->linear = true; break;
-	case 'D': o->direct = true; break;
-	case 'C': o->cached = true; break;
-	case 'N': o->nowait = true; break;
-	case 'H': o->hipri = true; break;
-	case 'Y': o->sync = true; break;
-	case 'y': o->dsync = true; break;
 	case 'A': o->engine = "libaio"; break;
 	case 'U': o->engine = "io_uring"; break;
-	case 'E': o->ignore_error = true; break;
-	case 'X': o->tui = true; break;
 	case 'W': o->write++; break;
 	case 'G': o->read_write = true; o->write++; break;
 	case 's':
@@ -566,9 +636,6 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		if (ret && suffix_size_wraps(arg)) /* ioping 1.3 wraps these to a negative size */
 			err_set(msg, msglen, 0, "request size must be greater than zero");
 		break;
-	case 'S': ret = parse_size(arg, &o->work_size, msg, msglen); break;
-	case 'o': ret = parse_size(arg, &o->work_offset, msg, msglen); break;
-	case 'c': ret = parse_number(arg, &o->count, msg, msglen); break;
 	case 'w':
 		ret = parse_time(arg, &o->deadline, msg, msglen);
 		o->deadline_set = true;
@@ -577,7 +644,6 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		ret = parse_time(arg, &o->interval, msg, msglen);
 		o->interval_set = true;
 		break;
-	case 'b': ret = parse_number(arg, &o->burst, msg, msglen); break;
 	case 'l':
 		ret = parse_size(arg, &o->speed_limit, msg, msglen);
 		o->limit_set = true;
@@ -586,11 +652,6 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		ret = suffix_parse_rate(arg, LIMIT_RATE, &o->rate_limit, msg, msglen);
 		o->limit_set = true;
 		break;
-	case 'a': ret = parse_number(arg, &o->warmup, msg, msglen); break;
-	case 't': ret = parse_time(arg, &o->min_time, msg, msglen); break;
-	case 'T': ret = parse_time(arg, &o->max_time, msg, msglen); break;
-	case 'p': ret = parse_number(arg, &o->print_count, msg, msglen); break;
-	case 'P': ret = parse_time(arg, &o->print_interval, msg, msglen); break;
 	case 'e': o->seed = strtoull(arg, NULL, 0); break;
 	case 'Q':
 		ret = parse_depth_list(o, arg, msg, msglen);
@@ -603,15 +664,11 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		ret = parse_aqu("--limit-aqu", arg, &o->limit_aqu, msg, msglen);
 		o->limit_aqu_set = true;
 		break;
-	case OPT_YES: o->yes = true; break;
 	case OPT_ENGINE: o->engine = arg; break;
-	case OPT_NO_COLOR: o->no_color = true; break;
-	case OPT_ASCII: o->ascii = true; break;
 	case OPT_JSON_LINES:
 		o->json = o->json_lines = true;
 		o->time_format = "%FT%T%z";
 		break;
-	case OPT_RAW_PERCENTILES: o->raw_percentiles = true; break;
 	case OPT_NAME: o->name_list = arg; break;
 	case OPT_PERCENTILES: ret = parse_pcts(arg, &o->pcts, msg, msglen); o->pcts_set = true; break;
 	case OPT_IOSTAT:
@@ -631,38 +688,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 			ret = -1;
 		}
 		break;
-	case OPT_RESPONSE: o->response = true; break;
 	case OPT_LAYERS: o->layers = o->layers_set = true; break;
 	case OPT_NO_LAYERS: o->layers = false; o->layers_set = true; break;
-	case OPT_QUALIFY:
-		if (!*arg) {
-			err_set(msg, msglen, 0, "--qualify needs a profile: db or a file");
-			ret = -1;
-		}
-		o->qualify = arg;
-		break;
-	case OPT_RECORD:
-		if (!*arg) {
-			err_set(msg, msglen, 0, "--record needs a file name");
-			ret = -1;
-		}
-		o->record = arg;
-		break;
-	case OPT_RECORD_REQUESTS: o->record_requests = true; break;
-	case OPT_REPLAY:
-		if (!*arg) {
-			err_set(msg, msglen, 0, "--replay needs a file name");
-			ret = -1;
-		}
-		o->replay = arg;
-		break;
-	case OPT_REPORT:
-		if (!*arg) {
-			err_set(msg, msglen, 0, "--report needs a file name");
-			ret = -1;
-		}
-		o->report = arg;
-		break;
 	case OPT_LISTEN:
 	case OPT_PROMETHEUS:
 	case OPT_PROMETHEUS_PERIOD:
@@ -1021,7 +1048,7 @@ uint64_t opts_interval(const struct opts *o)
 			interval = ns;
 	}
 	if (o->rate_limit > 0) {
-		double t = 1e9 / o->rate_limit;
+		double t = NS_PER_S / o->rate_limit;
 		uint64_t ns = t >= 0x1p64 ? UINT64_MAX : (uint64_t)t; /* -r 1e-11: no UB */
 
 		if (ns > interval)
@@ -1056,5 +1083,5 @@ double opts_asked_rate(const struct opts *o)
 {
 	uint64_t iv = opts_interval(o);
 
-	return iv ? (double)(o->burst > 1 ? o->burst : 1) * 1e9 / (double)iv : 0;
+	return iv ? (double)(o->burst > 1 ? o->burst : 1) * NS_PER_S / (double)iv : 0;
 }

@@ -313,7 +313,7 @@ double qualify_iops(const struct qualify_measure *m, enum qualify_dir dir)
 {
 	const struct stats *s = dir_stats(m, dir);
 
-	return s && m->wall_ns ? (double)s->count * 1e9 / (double)m->wall_ns : 0;
+	return s && m->wall_ns ? (double)s->count * NS_PER_S / (double)m->wall_ns : 0;
 }
 
 double qualify_mbs(const struct qualify_measure *m, enum qualify_dir dir)
@@ -606,7 +606,7 @@ void qualify_json_step(struct sbuf *sb, const struct qualify_step *s,
 	json_w_str(&w, "engine", m->engine);
 	json_w_u64(&w, "depth", m->depth ? m->depth : 1);
 	json_w_u64(&w, "request_size", m->size);
-	json_num(&w, "seconds", "%.6f", (double)m->wall_ns / 1e9);
+	json_num(&w, "seconds", "%.6f", (double)m->wall_ns / NS_PER_S);
 	json_w_u64(&w, "count_asked", m->count);
 	json_w_u64(&w, "requests", m->requests);
 	json_w_key(&w, "complete");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "fmt.h"
 #include "json.h"
 #include "msg.h"
@@ -257,7 +258,7 @@ double sweep_run_step(struct sweep_run *sr, struct probe_cfg *pc)
 	sr->rate = sweep_next(&sr->plan);
 	*pc = sr->base;
 	if (sr->rate > 0)
-		pc->interval = sr->rate >= 1e9 ? 1 : (uint64_t)llround(1e9 / sr->rate);
+		pc->interval = sr->rate >= NS_PER_S ? 1 : (uint64_t)llround(NS_PER_S / sr->rate);
 	return sr->rate;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common.h"
 #include "fmt.h"
 
 uint64_t verdict_piece_bytes(const struct verdict_dev *d)
@@ -148,7 +149,7 @@ static bool verdict_device(const struct verdict_probe *p, const struct verdict_d
 	/* the probe's own share of the device: from its own count where it was taken at the
 	 * device's read (requests a starved process had not yet heard of count too) */
 	double own_rate = p->finished_known && p->period_ns ?
-				  (double)p->finished * 1e9 / (double)p->period_ns : v->rate;
+				  (double)p->finished * NS_PER_S / (double)p->period_ns : v->rate;
 
 	if (!r || r->reset || verdict_expect(p, d, v->asked, &at_asked) ||
 	    verdict_expect(p, d, own_rate, &at_got))
@@ -287,7 +288,7 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 			v->stall_now = i == 0 && h->win_stall_inflight[k];
 		}
 	}
-	v->window_s = ns / 1e9;
+	v->window_s = ns / NS_PER_S;
 	v->achieved = ns > 0 ? done / v->window_s : 0;
 	v->short_pct = v->asked > 0 ? (v->achieved - v->asked) / v->asked * 100 : 0;
 	v->mean_ns = done > 0 ? sum / done : 0;
@@ -298,7 +299,7 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 		v->cpu_material = cpu >= VERDICT_CPU_SHARE * cpu_ns;
 	}
 	v->probe_busy = ns > 0 ? sum / (ns * (depth ? depth : 1)) : 0;
-	v->max_rate = v->mean_ns > 0 ? (depth ? depth : 1) * 1e9 / v->mean_ns : 0;
+	v->max_rate = v->mean_ns > 0 ? (depth ? depth : 1) * NS_PER_S / v->mean_ns : 0;
 	due = v->asked * v->window_s;
 	share = h->was_short ? VERDICT_RECOVER_SHARE : VERDICT_KEEP_SHARE;
 	slack = due < VERDICT_KEEP_SLACK_BELOW ? VERDICT_KEEP_SLACK_REQS : 0;
@@ -330,7 +331,7 @@ int verdict_judge(struct verdict_hist *h, const struct verdict_probe *p,
 		memset(out, 0, sizeof(*out));
 	if (!h || !p || !out)
 		return -EINVAL;
-	secs = (double)p->period_ns / 1e9;
+	secs = (double)p->period_ns / NS_PER_S;
 	out->asked = isfinite(p->asked) && p->asked > 0 ? p->asked : 0;
 	out->rate = secs > 0 ? (double)p->done / secs : 0;
 	out->done = p->done;

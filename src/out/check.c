@@ -2,6 +2,8 @@
 
 #include "check.h"
 
+#include "common.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -41,7 +43,7 @@ void check_range_put(struct sbuf *sb, const struct check_range *r, double scale,
 
 static double check_iops(const struct stats *v)
 {
-	return v->sum ? (double)v->count * 1e9 / (double)v->sum : 0.0;
+	return v->sum ? (double)v->count * NS_PER_S / (double)v->sum : 0.0;
 }
 
 /* The state of one run (problem: UNKNOWN, or CRITICAL when critical). */

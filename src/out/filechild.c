@@ -14,6 +14,7 @@
 
 #include "child.h"
 #include "clock.h"
+#include "common.h"
 #include "out.h"
 
 #define FC_POLL_MS 20
@@ -151,7 +152,7 @@ static int fc_fail(struct filechild *fc, int step, int err)
 	else if (err == ETIMEDOUT)
 		ret = err_set(fc->msg, sizeof(fc->msg), -ETIMEDOUT, "%s: \"%s\": a request did not "
 			      "complete within %.1f s of the stop (the disk hangs); given up", w, p,
-			      fc->cfg.grace / 1e9);
+			      fc->cfg.grace / NS_PER_S);
 	else
 		ret = err_set(fc->msg, sizeof(fc->msg), -ECHILD, "%s: \"%s\": its writing process "
 			      "died", w, p);

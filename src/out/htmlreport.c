@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "htmlreport.h"
+#include "common.h"
 #include "htmlreport_int.h"
 
 #include <errno.h>
@@ -308,12 +309,12 @@ static double hr_step(double range, int max)
 static void hr_time_axis(struct sbuf *sb, uint64_t span, double x0, double x1, double y,
 			 double top)
 {
-	double s = span / 1e9, step = hr_step(s, 10);
+	double s = span / NS_PER_S, step = hr_step(s, 10);
 
 	sbuf_printf(sb, "<g class=\"axis x\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 		    x0, y, x1, y);
 	for (double v = 0; v <= s * 1.0000001; v += step) {
-		double x = hr_x((uint64_t)(v * 1e9), span, x0, x1);
+		double x = hr_x((uint64_t)(v * NS_PER_S), span, x0, x1);
 
 		sbuf_printf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>",
@@ -458,7 +459,7 @@ static void hr_heatmap(struct sbuf *sb, const struct hr_target *tg, uint64_t spa
 		if (cx1 - cx0 < 0.5)
 			cx1 = cx0 + 0.5;
 		sbuf_printf(sb, "<g class=\"col\" data-t0=\"%.3f\" data-t1=\"%.3f\">",
-			    first->t0 / 1e9, last->t1 / 1e9);
+			    first->t0 / NS_PER_S, last->t1 / NS_PER_S);
 		for (size_t rw = 0; rw < nrows; rw++) {
 			uint64_t c = grid[e * nrows + rw];
 			int level;
@@ -661,7 +662,7 @@ static void hr_rate(struct sbuf *sb, const struct hr_run *r, const struct hr_tar
 	if (n > 1 && (cols[n - 1]->t1 - cols[n - 1]->t0) * 2 < full)
 		n--;
 	for (size_t k = 0; k < n; k++) {
-		double wall = (cols[k]->t1 - cols[k]->t0) / 1e9;
+		double wall = (cols[k]->t1 - cols[k]->t0) / NS_PER_S;
 		double got = wall > 0 ? cols[k]->requests / wall : 0;
 		double sk = wall > 0 ? cols[k]->skipped / wall : 0;
 
@@ -685,7 +686,7 @@ static void hr_rate(struct sbuf *sb, const struct hr_run *r, const struct hr_tar
 	sbuf_puts(sb, "</g>");
 	hr_time_axis(sb, span, X0, X1, y1, y0);
 	for (size_t k = 0; k < n; k++) {
-		double wall = (cols[k]->t1 - cols[k]->t0) / 1e9;
+		double wall = (cols[k]->t1 - cols[k]->t0) / NS_PER_S;
 		double got = wall > 0 ? cols[k]->requests / wall : 0;
 		double sk = wall > 0 ? cols[k]->skipped / wall : 0;
 		double cx0 = hr_x(cols[k]->t0, span, X0, X1), cx1 = hr_x(cols[k]->t1, span, X0, X1);
@@ -740,7 +741,7 @@ static void hr_device_plot(struct sbuf *sb, const struct hr_dev *d, size_t i, ui
 		sbuf_printf(sb, "<rect class=\"verdict v-%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			    "height=\"%.1f\" data-state=\"%s\" data-t0=\"%.3f\"/>", hr_state_class[st],
 			    x0, top, x1 - x0 > 0.5 ? x1 - x0 : 0.5, band, verdict_state_text(st),
-			    pts[k].t0 / 1e9);
+			    pts[k].t0 / NS_PER_S);
 	}
 	sbuf_puts(sb, "</g>");
 	for (size_t m = 0; m < HR_METRICS; m++) {

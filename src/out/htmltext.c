@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "common.h"
 #include "htmlreport_int.h"
 
 #include <stdint.h>
@@ -37,7 +38,7 @@ void hr_lat(struct sbuf *sb, uint64_t ns)
 	else if (ns < 1000000000)
 		sbuf_printf(sb, "%.3g ms", ns / 1e6);
 	else
-		sbuf_printf(sb, "%.3g s", ns / 1e9);
+		sbuf_printf(sb, "%.3g s", ns / NS_PER_S);
 }
 
 /* A y axis label, turned, left of x0. */

@@ -2,6 +2,8 @@
 
 #include "metrics.h"
 
+#include "common.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -78,7 +80,7 @@ size_t metrics_bucket_index(uint64_t ns)
 int metrics_native_index(uint64_t ns)
 {
 	int exp;
-	double frac = frexp((double)ns / 1e9, &exp); /* ns / 1e9 = frac * 2^exp, frac in [0.5, 1) */
+	double frac = frexp((double)ns / NS_PER_S, &exp); /* ns / 1e9 = frac * 2^exp, frac in [0.5, 1) */
 	int lo = 0, hi = METRICS_NATIVE_PER_POW2;
 
 	while (lo < hi) { /* first bound >= frac */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "common.h"
 #include "msg.h"
 #include "out.h"
 #include "probe.h"
@@ -114,7 +115,7 @@ static void rec_hangs(struct recorder *rc)
 		if (!watchdog_due(&t->seen, since, now, rc->hang_warn))
 			continue;
 		snprintf(text, sizeof(text), "request in flight for %.1f s",
-			 (double)(now - since) / 1e9);
+			 (double)(now - since) / NS_PER_S);
 		recfmt_text(&rc->pending, "warning", (long)i, clock_realtime(), 0, text);
 	}
 }

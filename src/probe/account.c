@@ -2,6 +2,8 @@
 
 #include "account.h"
 
+#include "common.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,12 +81,12 @@ void tally_merge(struct tally *dst, const struct tally *src)
 
 double tally_iops(const struct tally *t)
 {
-	return t->valid.sum ? (double)t->valid.count * 1e9 / (double)t->valid.sum : 0;
+	return t->valid.sum ? (double)t->valid.count * NS_PER_S / (double)t->valid.sum : 0;
 }
 
 double tally_load_iops(const struct tally *t)
 {
-	return t->wall ? (double)t->requests * 1e9 / (double)t->wall : 0;
+	return t->wall ? (double)t->requests * NS_PER_S / (double)t->wall : 0;
 }
 
 void account_init(struct account *a, const struct account_cfg *cfg)

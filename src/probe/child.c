@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "common.h"
 #include "msg.h"
 
 #define CHILD_POLL_MS 20
@@ -196,7 +197,7 @@ static int child_call_wait(pid_t pid, int rfd, void *arg, size_t argsize,
 			waitpid(pid, NULL, WNOHANG);
 			return err_set(msg, msglen, -ETIMEDOUT, "a request did not complete within "
 				       "%.1f s of the stop (the disk hangs); given up",
-				       grace_ns / 1e9);
+				       grace_ns / NS_PER_S);
 		}
 		if (poll(&pfd, 1, CHILD_POLL_MS) <= 0)
 			continue; /* EINTR (a stop signal) is a wake-up too */

@@ -16,6 +16,7 @@
 
 #include "child.h"
 #include "clock.h"
+#include "common.h"
 #include "msg.h"
 
 #define OPENER_POLL_MS 20
@@ -163,7 +164,7 @@ static int opener_wait(pid_t pid, int sock, struct opener_msg *m, struct target 
 			opener_reap(pid, false);
 			return err_set(msg, msglen, -ETIMEDOUT, "preparing %s: a request did not "
 				       "complete within %.1f s of the stop (the disk hangs); given up",
-				       path, OPENER_GRACE_NS / 1e9);
+				       path, OPENER_GRACE_NS / NS_PER_S);
 		}
 		poll(&pfd, 1, OPENER_POLL_MS); /* EINTR (a stop signal) is a wake-up too */
 		r = opener_recv(sock, m, &fd);

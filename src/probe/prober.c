@@ -19,6 +19,7 @@
 
 #include "child.h"
 #include "clock.h"
+#include "common.h"
 #include "engine.h"
 #include "msg.h"
 #include "procstat.h"
@@ -326,7 +327,7 @@ static int prober_gave_up(struct prober_shm *m, char *msg, size_t msglen)
 {
 	uint64_t since = atomic_load(&m->probe.ctl->inflight);
 	unsigned n = atomic_load(&m->probe.ctl->inflight_n);
-	double secs = since ? (double)(clock_now() - since) / 1e9 : 0;
+	double secs = since ? (double)(clock_now() - since) / NS_PER_S : 0;
 
 	if (m->probe.first_start)
 		m->probe.acct.total.wall = clock_now() - m->probe.first_start;
@@ -335,7 +336,7 @@ static int prober_gave_up(struct prober_shm *m, char *msg, size_t msglen)
 	if (!n)
 		return err_set(msg, msglen, -ETIMEDOUT,
 			       "the probe did not stop within %.1f s of the stop; given up",
-			       (double)PROBER_GRACE_NS / 1e9);
+			       (double)PROBER_GRACE_NS / NS_PER_S);
 	return err_set(msg, msglen, -ETIMEDOUT,
 		       "%u request%s in flight (hung %.1f s) at the stop: %s not complete", n,
 		       n == 1 ? "" : "s", secs, n == 1 ? "it did" : "they did");

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "common.h"
 #include "out.h"
 
 /* The shared pages: the parent's "stop" flag, then one control block per probe. */
@@ -50,7 +51,7 @@ static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_se
 	if (watchdog_due(w, since, now, first_warn) && !atomic_load(&pg->done)) {
 		char line[PATH_MAX + 160];
 		int n = snprintf(line, sizeof(line), "%srequest in flight for %.1f s\n", prefix,
-				 (double)(now - since) / 1e9);
+				 (double)(now - since) / NS_PER_S);
 
 		if (n > 0)
 			out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n :

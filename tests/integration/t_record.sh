@@ -79,6 +79,15 @@ check "null: --record-requests: --replay prints every request line and the summa
 check "null: --record-requests: a request line each" \
 	[ "$(grep -c '"type":"request"' "$R.req")" = "$(grep -c 'request=' "$OUT")" ]
 
+# -p N: statistics every N requests, among the request lines (the periods are the requests')
+live pcount --engine=null:1ms -c 40 -i 10ms -p 10 --record-requests "$D"
+probe --replay "$R.pcount" -p 10
+check "null: -p 10: --replay -p 10 prints the live request lines, raw lines and summary" \
+	eval 'same "$T_TMP/pcount.live" && [ "$(raw_lines "$OUT" | wc -l)" = 3 ]'
+probe --replay "$R.pcount" -p 10 -q
+check "null: -p 10 -q: --replay prints only the live run's three raw lines (39 valid)" \
+	eval '[ -s "$OUT" ] && diff <(raw_lines "$T_TMP/pcount.live") "$OUT" >/dev/null'
+
 live chk --engine=null -w 2 --check 1s,2s "$D"
 probe --replay "$R.chk" --check 1s,2s
 check "null: --replay --check prints the live plugin line and state" eval 'same "$T_TMP/chk.live" && [ "$RC" = "$LIVE_RC" ]'
