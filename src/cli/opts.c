@@ -938,6 +938,20 @@ static bool opts_plain_number(const char *word)
 	return digit;
 }
 
+/*
+ * True when word may be meant as the value of option word opt, which takes none there: a
+ * plain number after any option (`-ca 3`: ioping's count glued to -c), or a strftime format
+ * after a bare -I (`-I %T`: the format goes glued, -I%T; ioping sees a second destination).
+ */
+static bool opts_value_like(const char *opt, const char *word)
+{
+	if (opt[0] != '-' || !opt[1])
+		return false;
+	if (!strcmp(opt, "-I") || !strcmp(opt, "-time") || !strcmp(opt, "--time"))
+		return strchr(word, '%') != NULL;
+	return opts_plain_number(word);
+}
+
 enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *msg, size_t msglen)
 {
 	unsigned paths = 0;
@@ -966,8 +980,8 @@ enum opts_status opts_parse(int argc, char *const argv[], struct opts *o, char *
 			if (paths < OPTS_MAX_TARGETS) {
 				o->paths[paths] = word;
 				o->path_after_option[paths] =
-					!options_done && i > 1 && opts_plain_number(word) &&
-					argv[i - 1][0] == '-' && argv[i - 1][1] ? argv[i - 1] : NULL;
+					!options_done && i > 1 && opts_value_like(argv[i - 1], word) ?
+					argv[i - 1] : NULL;
 			}
 			if (!paths++)
 				o->path = word;

@@ -45,8 +45,9 @@ struct opts {
 	const char *path;          /* the (first) destination (points into argv) */
 	const char *paths[OPTS_MAX_TARGETS]; /* every destination, in the order given */
 	unsigned npaths;           /* how many (1 = today's single-target run) */
-	/* for a destination that is a plain number right after an option word (`-ca 3`: 3
-	 * may be meant as a value of an option that takes none), that option word; else NULL */
+	/* for a destination right after an option word that may be meant as its value though
+	 * it takes none there (`-ca 3`: a plain number; `-I %T`: a format), that option word;
+	 * else NULL */
 	const char *path_after_option[OPTS_MAX_TARGETS];
 	/* each destination's short name (NAME=PATH, --name), or NULL; the strings live in
 	 * name_store of the opts that parsed them (a copy of opts points at the original's) */

@@ -87,7 +87,10 @@ CASES=(
 	# a fractional depth is refused, not cut to 1 (-Q 1.5 ran at depth 1)
 	"1|-Q: the queue depth is a whole number of requests: \"1\\.5\"\$|-|-Q 1.5 -c 1 $D"
 	"1|-Q: the queue depth is a whole number of requests: \"2\\.5\"\$|-|-Q 4,2.5 -c 1 $D"
-	"2|stat \"%T\" failed: No such file or directory\$|-|-I %T $NX"
+	# a format after a bare -I is meant as its value (ioping: "more than one destination
+	# specified", exit 1), not a second target that runs DIR then fails
+	"1|no file, directory or device \"%T\" \\(right after \"-I\", which takes no value\\); nothing was run\$|-|-I %T $NX"
+	"1|no file, directory or device \"%T\" \\(right after \"-I\", which takes no value\\); nothing was run\$|-|-I %T -c 1 $D"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|-|-c 1 $NX -- -c"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-c 1 $NX"
 	"2|stat \"$(q "$NX")\" failed: No such file or directory\$|ioping|-WWW -c 1 $NX"
