@@ -283,8 +283,11 @@ cp "$OUT" "$T_TMP/unpaced.txt"
 depth_limited() {
 	probe --iostat -q -D -w 3.5 -r 200000 "$FAST"
 	check "depth 1 at 200000/s: exit 0" rc_is 0
+	# at 200000/s on two cores the loop device's worker and the probe take turns on the
+	# CPUs: a material wait for a CPU is measured and said after the reason (CI: 172-307 ms of
+	# each second), the reason stays depth limited
 	check "depth 1 at 200000/s: falls short: depth limited in every block" \
-		all_verdicts "falls short: depth limited: got [0-9]+/s of 200000 \(-[0-9]+ %\), one request takes [0-9.]+ us \(0\.[0-9]+ ms of it in the device, busy [0-9]+ %\): at most [0-9]+/s at this depth$"
+		all_verdicts "falls short: depth limited: got [0-9]+/s of 200000 \(-[0-9]+ %\), one request takes [0-9.]+ us \(0\.[0-9]+ ms of it in the device, busy [0-9]+ %\): at most [0-9]+/s at this depth(; the probe waited [0-9]+ ms of each second for a CPU( \(host cpu some [0-9]+ %\))?)?$"
 	check "depth 1 at 200000/s: never probe limited nor device saturated" \
 		eval '! grep -Eq "probe limited|device saturated" "$OUT"'
 	cp "$OUT" "$T_TMP/depth-limited.txt"
