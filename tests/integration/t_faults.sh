@@ -209,19 +209,25 @@ fault_ctl "$M" "hang 0"
 wait_fault_zero "$M"
 
 # ---- the device vanishes mid-run: kill -9 the faultdisk process ----
+# vanish_wait DIR PID: kill -9 the faultdisk at DIR, wait for PID (35 s at most): $DT ms
+# from the kill to its end, $RC its status
+vanish_wait() {
+	local t0
+	kill -KILL "$(fault_pid "$1")"
+	t0=$(now_ms)
+	wait_exit "$2" 35
+	DT=$(($(now_ms) - t0))
+	wait "$2"
+	RC=$?
+}
 M=$T_TMP/vanish
 DEV=$(make_fault_disk "$M" 32M --latency 1ms) || { fail "mount faultdisk"; finish; }
 timeout -k 5 30 "$IOPROBE" -D -E -i 0.05 -c 40 "$DEV" >"$OUT" 2>"$ERR" &
 pid=$!
 BG+=("$pid")
 wait_lines "$OUT" "request=" 3 10
-kill -KILL "$(fault_pid "$M")"
-t0=$(now_ms)
-wait_exit "$pid" 35
-dt=$(($(now_ms) - t0))
-wait "$pid"
-RC=$?
-check "vanish: ioprobe ends ${dt} ms after the kill (not by timeout 30)" not_timed_out
+vanish_wait "$M" "$pid"
+check "vanish: ioprobe ends ${DT} ms after the kill (not by timeout 30)" not_timed_out
 check "vanish: exit 3" rc_is 3
 check "vanish: failed requests reported" out_has "^0 B <<< $DEV \(.*\): request=[0-9]+ time=[0-9.]+ [nmu]?s \((EIO|ENOTCONN|ECONNABORTED)\)$"
 check "vanish: summary with failed count" out_has "^[1-9][0-9]* failed, generated 40 requests in "
@@ -233,7 +239,7 @@ check "vanish: the mount is dead" mount_dead "$M"
 # before, the drain waited for them forever (libaio: 63, io_uring: 12 "did not complete").
 # Twice per engine: the batch's order decides whether the failure comes first.
 vanish_depth() {
-	local eng=$1 run=$2 m dev pid t0 dt
+	local eng=$1 run=$2 m dev pid
 	m=$T_TMP/vanishq$eng$run
 	dev=$(make_fault_disk "$m" 64M --latency 1ms) || { fail "mount faultdisk"; return; }
 	timeout -k 5 30 "$IOPROBE" -D "$eng" -Q 64 -i 10ms -w 25 "$dev" >"$OUT" 2>"$ERR" &
@@ -243,14 +249,9 @@ vanish_depth() {
 	fault_ctl "$m" "hang 1"
 	wait_fault "$m" hung_now 1 10
 	sleep 0.5 # the loop device holds the probe's later requests behind the hung one
-	kill -KILL "$(fault_pid "$m")"
-	t0=$(now_ms)
-	wait_exit "$pid" 35
-	dt=$(($(now_ms) - t0))
-	wait "$pid"
-	RC=$?
-	check "vanish at -Q 64 $eng ($run): ends ${dt} ms after the kill (within 3 s, not by timeout 30)" \
-		eval 'not_timed_out && [ "$dt" -le 3000 ]'
+	vanish_wait "$m" "$pid"
+	check "vanish at -Q 64 $eng ($run): ends ${DT} ms after the kill (within 3 s, not by timeout 30)" \
+		eval 'not_timed_out && [ "$DT" -le 3000 ]'
 	check "vanish at -Q 64 $eng ($run): exit 3, the failure said" \
 		eval 'rc_is 3 && err_has "^ioprobe: request failed: (EIO|ENOTCONN|ECONNABORTED)"'
 	check "vanish at -Q 64 $eng ($run): no request left in flight" \

@@ -147,18 +147,28 @@ PIECES=$(( (4096 + LIMIT - 1) / LIMIT ))
 RULE=max_sectors_kb
 [ $((SEGS * 4)) -lt "$SECT" ] && RULE=max_segments
 echo "# $N: max_segments $SEGS, max_sectors_kb $SECT: a 4 MiB read is $PIECES pieces of ${LIMIT} KiB"
-# measured: --iostat tries --layers by itself (root here): the pieces the kernel cut, counted
+# measured: --iostat tries --layers by itself (root here): the pieces the kernel cut, counted.
+# sysfs's count holds for a buffer of scattered pages; where the buffer's pages happen to be
+# physically contiguous (a transparent huge page: seen under ASan's allocator, 7 pieces) the
+# kernel merges segments and cuts fewer, never fewer than max_sectors_kb allows: the measured
+# count is what the verdicts must expect, whatever it is
+MINP=$(( (4096 + SECT - 1) / SECT ))
 probe --iostat -D -s 4m -S 32m -r 5 -w 3.5 -q "$L"
-check "4 MiB reads, layers measured: every verdict expects $PIECES.00 pieces (measured), as the kernel cut them" \
-	eval '[ "$(grep -Fc " $PIECES.00 pieces (measured) per request" "$OUT")" -ge 2 ] && ! grep -v " $PIECES.00 pieces (measured)" "$OUT" | grep -v "^layers avg: " | grep -q "pieces.* per request"'
-check "4 MiB reads, layers measured: the summary's measured pieces agree" \
-	out_has "^layers avg: .*; $PIECES\.00 pieces per request; 0 without a device request$"
+MEAS=$(sed -n 's/^layers avg: .*; \([0-9.]*\) pieces per request; 0 without a device request$/\1/p' "$OUT")
+[ -n "$MEAS" ] && [ "$MEAS" != "$PIECES.00" ] &&
+	echo "# the kernel cut $MEAS pieces, not sysfs's $PIECES (physically contiguous pages merged)"
+check "4 MiB reads, layers measured: the summary counts $MINP to $PIECES pieces a request (${MEAS:-none})" \
+	eval '[ -n "$MEAS" ] && awk -v m="$MEAS" -v lo="$MINP" -v hi="$PIECES" "BEGIN { exit !(m >= lo && m <= hi) }"'
+check "4 MiB reads, layers measured: every verdict expects the ${MEAS:-?} pieces measured, as the kernel cut them" \
+	eval '[ -n "$MEAS" ] && [ "$(grep -Fc " $MEAS pieces (measured) per request" "$OUT")" -ge 2 ] && ! grep -v " $MEAS pieces (measured)" "$OUT" | grep -v "^layers avg: " | grep -q "pieces.* per request"'
+check "4 MiB reads, layers measured: every verdict keeps up (the device did what was expected)" \
+	eval '[ "$(grep -c "^keeps up: " "$OUT")" -ge 2 ] && ! grep -Eq "^(falls short|other I/O|queue building|no verdict)" "$OUT"'
 # computed from sysfs (--no-layers): the rule that cut them named
 probe --iostat --no-layers -D -s 4m -S 32m -r 5 -w 3.5 -q "$L"
 check "4 MiB reads: every verdict expects $PIECES pieces of $LIMIT KiB, says $RULE cut them (8 with 128 segments)" \
 	eval '[ "$(grep -Fc " $PIECES pieces of $LIMIT KiB ($RULE) per request" "$OUT")" -ge 2 ] && ! grep -v " $PIECES pieces" "$OUT" | grep -q "pieces.* per request"'
-check "4 MiB reads: rareq-sz ${LIMIT} kB in the device row" \
-	eval 'awk -v n="$N" "\$1 == n && \$2 > 0 { print \$7 }" "$OUT" | grep -qx "${LIMIT}.00"'
+check "4 MiB reads: rareq-sz ${LIMIT} kB in the device row (up to $SECT where pages merged)" \
+	eval 'awk -v n="$N" -v lo="$LIMIT" -v hi="$SECT" "\$1 == n && \$2 > 0 { seen = 1; if (\$7 < lo || \$7 > hi) bad = 1 } END { exit !(seen && !bad) }" "$OUT"'
 check "4 MiB reads: no other I/O, no queue building on a device nothing else uses" \
 	eval '! grep -Eq "other I/O|queue building" "$OUT"'
 
