@@ -30,7 +30,7 @@ int cli_mem_check(const struct opts *o)
 	fmt_value(need, sizeof(need), want, FMT_SIZE);
 	fmt_value(each, sizeof(each), membudget_per_target(&br), FMT_SIZE);
 	fmt_value(avail, sizeof(avail), m.free, FMT_SIZE);
-	if (m.limit != UINT64_MAX && m.limit - (m.limit > m.held ? m.held : m.limit) == m.free)
+	if (m.by_cgroup)
 		cli_msg("%u target%s need%s about %s of memory (%s for the run and %s a target), "
 			"more than the %s free in memory cgroup %s (limit %s, %s held): probe fewer "
 			"targets in one run%s", o->npaths, o->npaths == 1 ? "" : "s",

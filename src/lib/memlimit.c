@@ -181,8 +181,11 @@ int memlimit_read(struct memlimit *m)
 		m->free = m->limit > m->held ? m->limit - m->held : 0;
 	if (!(t = readfile_text("/proc/meminfo", &err)))
 		return err;
-	if (memlimit_key(t, "MemAvailable", true, &m->available) && m->available < m->free)
+	m->by_cgroup = m->limit != UINT64_MAX;
+	if (memlimit_key(t, "MemAvailable", true, &m->available) && m->available < m->free) {
 		m->free = m->available;
+		m->by_cgroup = false;
+	}
 	free(t);
 	return 0;
 }

@@ -17,6 +17,7 @@ struct memlimit {
 	uint64_t held;      /* what the cgroup holds that is not file cache */
 	uint64_t available; /* the host's MemAvailable */
 	uint64_t free;      /* what this run may take: min(limit - held, available) */
+	bool by_cgroup;     /* free is the cgroup's (limit - held), not MemAvailable */
 	char cgroup[256];   /* the cgroup's path ("/" for the root), "" when none was found */
 };
 
