@@ -15,21 +15,30 @@ mkdir -p "$D"
 for i in $(seq 64); do head -c 1M /dev/zero >"$D/f$i"; done
 targets() { for i in $(seq "$1"); do printf '%s ' "$D/f$i"; done; }
 
+# mem_cg NAME LIMIT: a new memory cgroup of LIMIT at $CG (removed at the end), its peak reset
+mem_cg() {
+	CG=$MCG/ioprobe-mem.$$.$1
+	mkdir -p "$CG" && echo "$2" >"$CG/memory.limit_in_bytes" || return 1
+	echo 0 >"$CG/memory.swappiness" 2>/dev/null
+	at_exit "rmdir '$CG' 2>/dev/null || { sleep 0.5; rmdir '$CG'; }"
+	sync
+	echo 0 >"$CG/memory.max_usage_in_bytes"
+}
+# mem_cg_read: $CG's peak ($PEAK MiB) and its OOM kills ($OOMS, empty when not counted)
+mem_cg_read() {
+	PEAK=$(($(cat "$CG/memory.max_usage_in_bytes") / 1048576))
+	OOMS=$(awk '$1 == "oom_kill" { print $2 }' "$CG/memory.oom_control")
+}
+
 # in_cgroup NAME LIMIT ARGS...: the probe inside a new memory cgroup of LIMIT (kept for its
 # peak, $PEAK MiB, and its OOM kills, $OOMS), stdout and stderr as probe's
 in_cgroup() {
-	local cg=$MCG/ioprobe-mem.$$.$1 lim=$2
+	mem_cg "$1" "$2" || return 1
 	shift 2
-	mkdir -p "$cg" && echo "$lim" >"$cg/memory.limit_in_bytes" || return 1
-	echo 0 >"$cg/memory.swappiness" 2>/dev/null
-	at_exit "rmdir '$cg' 2>/dev/null || { sleep 0.5; rmdir '$cg'; }"
-	sync
-	echo 0 >"$cg/memory.max_usage_in_bytes"
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec timeout -k 5 60 "$@"' sh "$cg" \
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec timeout -k 5 60 "$@"' sh "$CG" \
 		"$IOPROBE" "$@" >"$OUT" 2>"$ERR"
 	RC=$?
-	PEAK=$(($(cat "$cg/memory.max_usage_in_bytes") / 1048576))
-	OOMS=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.oom_control")
+	mem_cg_read
 	OOMS=${OOMS:-0}
 }
 
@@ -71,14 +80,12 @@ if command -v tmux >/dev/null 2>&1; then
 	# in_view NAME LIMIT SECONDS ARGS...: as in_cgroup, the view on a tmux terminal for at
 	# most SECONDS (then TERM, a normal end); its stderr is $ERR
 	in_view() {
-		local cg=$MCG/ioprobe-mem.$$.$1 lim=$2 secs=$3 s=ioprobe-mem-$$ i
+		local secs=$3 s=ioprobe-mem-$$ i
+		mem_cg "$1" "$2" || return 1
 		shift 3
-		mkdir -p "$cg" && echo "$lim" >"$cg/memory.limit_in_bytes" || return 1
-		at_exit "rmdir '$cg' 2>/dev/null || { sleep 0.5; rmdir '$cg'; }"
-		echo 0 >"$cg/memory.max_usage_in_bytes"
 		rm -f "$T_TMP/view.rc"
 		tmux new-session -d -s "$s" -x 200 -y 50 \
-			"sh -c 'echo \$\$ >$cg/cgroup.procs && exec timeout --foreground $secs $IOPROBE $*' \
+			"sh -c 'echo \$\$ >$CG/cgroup.procs && exec timeout --foreground $secs $IOPROBE $*' \
 			 2>$ERR; echo \$? >$T_TMP/view.rc"
 		: >"$T_TMP/view.screen"
 		for i in $(seq $((secs * 10 + 50))); do
@@ -88,8 +95,7 @@ if command -v tmux >/dev/null 2>&1; then
 		done
 		tmux kill-session -t "$s" 2>/dev/null
 		RC=$(cat "$T_TMP/view.rc" 2>/dev/null)
-		PEAK=$(($(cat "$cg/memory.max_usage_in_bytes") / 1048576))
-		OOMS=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.oom_control")
+		mem_cg_read
 	}
 	in_view view 64M 8 -X -D -i 10ms $(targets 64)
 	check "view, 64 targets in 64 MB: refused (exit 1), not killed (rc $RC)" rc_is 1
