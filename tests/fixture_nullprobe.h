@@ -21,16 +21,20 @@ struct nullprobe {
 	struct engine e;
 	struct probe *p;
 	void *buf;
+	unsigned probers; /* how many the run has (prober_alloc's argument; 0: one) */
 };
 
-/* Open n with probe settings pc (depth pc->depth) and the null engine's argument null_arg. */
+/*
+ * Open n (zeroed but for n->probers) with probe settings pc (depth pc->depth) and the null
+ * engine's argument null_arg.
+ */
 static inline void nullprobe_open(struct nullprobe *n, const struct probe_cfg *pc,
 				  const char *null_arg)
 {
 	struct engine_params ep = { 0 };
 	char path[] = "/tmp/ioprobe-nullprobe.XXXXXX";
 
-	n->p = prober_alloc();
+	n->p = prober_alloc(n->probers ? n->probers : 1);
 	cr_assert(n->p);
 	n->buf = mmap(NULL, NULLPROBE_BUFS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		      -1, 0);

@@ -88,6 +88,40 @@ Test(prober, every_sample_in_order_periods_with_tallies_totals_shared)
 	fx_free(f);
 }
 
+Test(prober, rings_shrink_with_the_probers_of_a_run_down_to_a_least)
+{
+	cr_assert_eq(prober_ring_size(4096, 512, 32768, 0), 4096);
+	cr_assert_eq(prober_ring_size(4096, 512, 32768, 1), 4096);
+	cr_assert_eq(prober_ring_size(4096, 512, 32768, 8), 4096);
+	cr_assert_eq(prober_ring_size(4096, 512, 32768, 9), 2048);
+	cr_assert_eq(prober_ring_size(4096, 512, 32768, 64), 512);
+	cr_assert_eq(prober_ring_size(4096, 512, 32768, 1000), 512);
+	cr_assert_eq(prober_ring_size(16, 4, 64, 4), 16);
+	cr_assert_eq(prober_ring_size(16, 4, 64, 5), 8);
+	cr_assert_eq(prober_ring_size(16, 4, 64, 64), 4);
+}
+
+/* One of 64 probers (the smallest rings): a tally a request, far more than they hold. */
+Test(prober, the_smallest_rings_lose_nothing_the_child_waits)
+{
+	struct nullprobe *f = calloc(1, sizeof(*f));
+	struct probe_cfg pc = { .count = 3001, .print_count = 1, .cached = true, .depth = 1 };
+	struct heard h = { .expect = 1, .pid = getpid() };
+	struct probe_sink sink = { &h, on_request, on_period, NULL, NULL, NULL, NULL };
+	char msg[MSG_MAX] = "";
+
+	cr_assert(f);
+	f->probers = 64;
+	pc.account.warmup = 1;
+	pc.account.max_time = UINT64_MAX;
+	nullprobe_open(f, &pc, NULL);
+	cr_assert_eq(prober_run(f->p, &sink, &no_stop, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(h.samples, 3001, "%llu", (unsigned long long)h.samples);
+	cr_assert_eq(h.periods, 3000, "%llu periods", (unsigned long long)h.periods);
+	cr_assert_eq(h.period_requests, 3001, "%llu", (unsigned long long)h.period_requests);
+	fx_free(f);
+}
+
 Test(prober, a_sink_error_ends_the_run_with_it)
 {
 	struct nullprobe *f = fx_new(0, 1000000, 0, NULL, 1);

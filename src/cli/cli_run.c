@@ -409,7 +409,7 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 		target_close_apart(&tg->t);
 		return CLI_EXIT_PREPARE;
 	}
-	tg->p = prober_alloc();
+	tg->p = prober_alloc(r->n);
 	if (!tg->p) {
 		cli_msg("out of memory");
 		engine_stop(&tg->eng);

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,12 @@
 #include "readfile.h"
 #include "ring.h"
 
-#define PROBER_RECS 4096      /* records between the child and the caller (a power of two) */
-#define PROBER_TALLIES 16     /* closed periods' tallies waiting (a power of two) */
+#define PROBER_RECS 4096      /* records between one child and the caller (a power of two)... */
+#define PROBER_RECS_MIN 512   /* ...fewer with many probers, this many at least */
+#define PROBER_RECS_ALL (8u * PROBER_RECS) /* ...the probers of one run together at most */
+#define PROBER_TALLIES 16     /* closed periods' tallies waiting (a power of two)... */
+#define PROBER_TALLIES_MIN 4  /* ...fewer with many probers, this many at least */
+#define PROBER_TALLIES_ALL (4u * PROBER_TALLIES) /* ...the probers of one run together at most */
 #define PROBER_TEXTS 16       /* warnings waiting (a power of two) */
 #define PROBER_TEXT_LEN 256   /* a warning's text at most (probe_warn's buffer) */
 #define PROBER_WAKE_GAP_NS 10000000ull /* the child wakes the caller at most every 10 ms... */
@@ -66,9 +71,11 @@ struct prober_shm {
 	int result;                 /* probe_run()'s, valid once PROBER_DONE */
 	bool started;               /* the caller's: the last prober_run started its child */
 	char msg[MSG_MAX];
-	struct prober_rec rec_data[PROBER_RECS];
-	struct tally tally_data[PROBER_TALLIES];
-	char text_data[PROBER_TEXTS][PROBER_TEXT_LEN];
+	size_t map_len;             /* the whole mapping's: this header, then the rings' storage */
+	uint64_t nrecs, ntallies;   /* the rings' capacities (powers of two) */
+	struct prober_rec *rec_data; /* nrecs, in the mapping after the header */
+	struct tally *tally_data;   /* ntallies, after them */
+	char (*text_data)[PROBER_TEXT_LEN]; /* PROBER_TEXTS, last */
 };
 
 static struct prober_shm *prober_shm_of(struct probe *p)
@@ -76,21 +83,53 @@ static struct prober_shm *prober_shm_of(struct probe *p)
 	return (struct prober_shm *)(void *)p; /* the probe is the mapping's first member */
 }
 
-struct probe *prober_alloc(void)
+uint64_t prober_ring_size(uint64_t full, uint64_t least, uint64_t all, unsigned probers)
 {
-	struct prober_shm *m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE,
-				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t cap = full;
 
-	if (m == MAP_FAILED)
+	while (cap > least && probers > 1 && cap * probers > all)
+		cap /= 2;
+	return cap;
+}
+
+/* Round n up to a multiple of the alignment of every member the mapping holds. */
+static size_t prober_align(size_t n)
+{
+	const size_t a = _Alignof(max_align_t);
+
+	return (n + a - 1) / a * a;
+}
+
+struct probe *prober_alloc(unsigned probers)
+{
+	uint64_t nrecs = prober_ring_size(PROBER_RECS, PROBER_RECS_MIN, PROBER_RECS_ALL, probers);
+	uint64_t ntallies = prober_ring_size(PROBER_TALLIES, PROBER_TALLIES_MIN,
+					     PROBER_TALLIES_ALL, probers);
+	size_t recs_at = prober_align(sizeof(struct prober_shm));
+	size_t tallies_at = prober_align(recs_at + nrecs * sizeof(struct prober_rec));
+	size_t texts_at = prober_align(tallies_at + ntallies * sizeof(struct tally));
+	size_t len = texts_at + (size_t)PROBER_TEXTS * PROBER_TEXT_LEN;
+	unsigned char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				   -1, 0);
+	struct prober_shm *m = (struct prober_shm *)(void *)base;
+
+	if (base == MAP_FAILED)
 		return NULL;
 	m->wake_fd = -1; /* the rest is zero, as mmap gives it */
+	m->map_len = len;
+	m->nrecs = nrecs;
+	m->ntallies = ntallies;
+	/* the child is forked with the mapping at the same address: the pointers hold there */
+	m->rec_data = (struct prober_rec *)(void *)(base + recs_at);
+	m->tally_data = (struct tally *)(void *)(base + tallies_at);
+	m->text_data = (char (*)[PROBER_TEXT_LEN])(void *)(base + texts_at);
 	return &m->probe;
 }
 
 void prober_free(struct probe *p)
 {
 	if (p)
-		munmap(prober_shm_of(p), sizeof(struct prober_shm));
+		munmap(prober_shm_of(p), prober_shm_of(p)->map_len);
 }
 
 struct probe_ctl *prober_ctl(struct probe *p)
@@ -396,13 +435,13 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	atomic_store(&m->state, PROBER_RUNNING);
 	m->cpu_known = false;
 	atomic_store(&m->waiting, false);
-	if (ring_init_at(&m->recs, m->rec_data, sizeof(m->rec_data[0]), PROBER_RECS) ||
-	    ring_init_at(&m->tallies, m->tally_data, sizeof(m->tally_data[0]), PROBER_TALLIES) ||
+	if (ring_init_at(&m->recs, m->rec_data, sizeof(m->rec_data[0]), m->nrecs) ||
+	    ring_init_at(&m->tallies, m->tally_data, sizeof(m->tally_data[0]), m->ntallies) ||
 	    ring_init_at(&m->texts, m->text_data, sizeof(m->text_data[0]), PROBER_TEXTS))
 		return err_set(msg, msglen, -EINVAL, "the probe's ring could not be set up");
 	/* the child writes the records as they come and the caller reads them: taken pages go
-	 * back, so a slow probe does not touch all 360 KB over half an hour, nor a long run all
-	 * sixteen 60 KB tallies (64 targets for 20 s at -P 1: 136 MB peak in their cgroup) */
+	 * back, so a slow probe does not touch all its records over half an hour, nor a long run
+	 * all its 60 KB tallies (64 targets for 20 s at -P 1: 136 MB peak in their cgroup) */
 	ring_hand_back(&m->recs, true);
 	ring_hand_back(&m->tallies, true);
 	m->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -47,11 +47,22 @@
 #define PROBER_GRACE_NS 500000000ull
 
 /*
- * A struct probe in memory shared with the child prober_run() starts, with a
- * control block of its own (prober_ctl). NULL when out of memory. Initialise
- * it with probe_init() as any probe.
+ * The capacity of one of probers' rings (a power of two): full for up to all / full
+ * probers, halved while probers of that size would hold more than all records together,
+ * least at the smallest. Pure.
  */
-struct probe *prober_alloc(void);
+uint64_t prober_ring_size(uint64_t full, uint64_t least, uint64_t all, unsigned probers);
+
+/*
+ * A struct probe in memory shared with the child prober_run() starts, with a
+ * control block of its own (prober_ctl), one of probers (>= 1) that one run
+ * drains: its rings shrink as probers grow (4096 records and 16 period tallies
+ * for one, 512 and 4 from 64 on), so that a caller that stalls (a terminal that
+ * blocks) holds about 30 MiB of them whatever the number of targets, instead
+ * of 1.5 MiB a target — a full ring makes the child wait, nothing is lost.
+ * NULL when out of memory. Initialise it with probe_init() as any probe.
+ */
+struct probe *prober_alloc(unsigned probers);
 
 /* Release what prober_alloc() gave (p may be NULL). Not while a child may still write it. */
 void prober_free(struct probe *p);

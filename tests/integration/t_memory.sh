@@ -75,6 +75,27 @@ for m in "${modes[@]}"; do
 	rm -f "$T_TMP/$name.rec"
 done
 
+# a reader that stalls (stdout a pipe nobody reads for 10 s, 64 targets at 1 ms, a tally a
+# request): the probes wait on their rings, which shrink as targets grow, so the run keeps to
+# its budget (with rings of one target's size, 64 held 1.5 MiB each: a 123 MiB peak here)
+stall=(-D -i 1ms -P 1 $(targets 64))
+in_cgroup stall-small 64M "${stall[@]}"
+need=$(figure)
+check "stalled reader, 64 targets in 64 MB: refused with the figure (${need:-none})" \
+	test -n "$need"
+mem_cg stall 512M
+sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec timeout -s INT -k 5 8 "$@"' sh "$CG" \
+	"$IOPROBE" "${stall[@]}" 2>"$ERR" | { sleep 10; wc -c >"$T_TMP/stall.bytes"; }
+RC=${PIPESTATUS[0]}
+mem_cg_read
+check "stalled reader, 64 targets: stopped by the INT (rc $RC: timeout's 124)" rc_is 124
+check "stalled reader, 64 targets: no OOM kill in the cgroup (${OOMS:-?})" test "${OOMS:-1}" = 0
+check "stalled reader, 64 targets: the output came once read ($(cat "$T_TMP/stall.bytes") B)" \
+	test "$(cat "$T_TMP/stall.bytes")" -gt 100000
+check "stalled reader, 64 targets: the budget (${need:-0} MiB) is above the real peak ($PEAK MiB)" \
+	python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= float(sys.argv[2]))" \
+	"${need:-0}" "$PEAK"
+
 # the view (-X, in tmux): its screens' share is budgeted too
 if command -v tmux >/dev/null 2>&1; then
 	# in_view NAME LIMIT SECONDS ARGS...: as in_cgroup, the view on a tmux terminal for at
