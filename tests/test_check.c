@@ -192,6 +192,42 @@ Test(check, hung_at_the_timeout_is_critical)
 	cr_assert(strstr(out, "'/hung p99'="), "the hung target's perfdata: %s", out);
 }
 
+/* A disk hung before its first request: CRITICAL with no latency, and "U" (the guidelines'
+ * "could not be determined") in the perfdata, never a 0 that graphs as the best latency. */
+Test(check, hung_before_any_request_gives_unknown_values_not_zero)
+{
+	struct tally none = tally_of(NULL, 0, 0);
+	struct check_target t[] = { { "/never", NULL, "preparing /never: given up", true } };
+	struct check_cfg ic = cfg;
+	struct sbuf sb = SBUF_INIT;
+	char out[4096];
+
+	cr_assert_eq(check_report_as(&sb, &cfg, &none, "1 request in flight (hung 3.5 s)", true),
+		     CHECK_CRITICAL);
+	cr_assert_str_eq(sbuf_str(&sb), "IOPROBE CRITICAL - 1 request in flight (hung 3.5 s); "
+			 "no latency measured, 0 requests, 0 failed | 'p99'=U;10.000000;50.000000;0 "
+			 "'avg'=U;;;0 'iops'=U;;;0 'requests'=0;;;0 'failed'=0;;0;0\n");
+	sbuf_reset(&sb);
+	/* nothing ran at all (its preparation hung): the same, from no tally */
+	cr_assert_eq(check_report_as(&sb, &cfg, NULL, "preparing X: given up", true),
+		     CHECK_CRITICAL);
+	cr_assert(strstr(sbuf_str(&sb), "given up; no latency measured, 0 requests, 0 failed | "
+			 "'p99'=U;"), "%s", sbuf_str(&sb));
+	sbuf_reset(&sb);
+	/* with iops thresholds the rate is U too, its ranges kept */
+	ic.iops = true;
+	ic.iops_warn = (struct check_range)BELOW(50);
+	ic.iops_crit = (struct check_range)BELOW(10);
+	cr_assert_eq(check_report_as(&sb, &ic, &none, "hung", true), CHECK_CRITICAL);
+	cr_assert(strstr(sbuf_str(&sb), "'iops'=U;50.000:;10.000:;0 "), "%s", sbuf_str(&sb));
+	cr_assert_null(strstr(sbuf_str(&sb), "=0.000"), "no zero latency or rate: %s",
+		       sbuf_str(&sb));
+	sbuf_free(&sb);
+	/* several targets: the hung one's perfdata is there, unknown */
+	cr_assert_eq(run_multi(t, 1, out, sizeof(out)), CHECK_CRITICAL);
+	cr_assert(strstr(out, "'/never p99'=U;10.000000;50.000000;0 "), "%s", out);
+}
+
 /* The monitoring-plugins guidelines' ranges: outside lo:hi alerts, inside with @; perfdata
  * writes them back as given. */
 Test(check, guideline_ranges)

@@ -4,6 +4,7 @@
 #include "cli_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,7 +25,8 @@ static void cli_target_cfg(const struct opts *o, struct target_cfg *tc)
 	};
 }
 
-int cli_target_open(const struct opts *o, struct target *t, const struct target_progress *pg)
+int cli_target_open(const struct opts *o, struct target *t, const struct target_progress *pg,
+		    int *err, char *why, size_t whylen)
 {
 	struct target_cfg tc;
 	char msg[MSG_MAX];
@@ -32,9 +34,13 @@ int cli_target_open(const struct opts *o, struct target *t, const struct target_
 
 	cli_target_cfg(o, &tc);
 	ret = opener_open(t, &tc, &cli_stop, pg, msg, sizeof(msg));
+	if (err)
+		*err = ret;
 	if (!ret)
 		return 0;
 	cli_msg("%s", msg);
+	if (why)
+		snprintf(why, whylen, "%s", msg);
 	return ret == -EDOM ? CLI_EXIT_USAGE : CLI_EXIT_PREPARE;
 }
 

@@ -77,7 +77,7 @@ int cli_conclude_check(const struct opts *o, const struct cli_end *t, size_t n,
 	struct check_target *ct;
 	int code;
 
-	if (n == 1 && t[0].total)
+	if (n == 1 && (t[0].total || t[0].ret)) /* ran, or its preparation failed */
 		return cli_check_conclude(o, t[0].total, t[0].ret, t[0].msg, timed_out);
 	ct = calloc(n, sizeof(*ct));
 	if (!ct) {

@@ -83,9 +83,12 @@ int cli_out_error(int err);
 /*
  * Open target o->path with the command line's settings (pg: the fill's
  * progress, or NULL). Returns 0, or the exit code with the message said (1
- * for a -D alignment problem, else 2).
+ * for a -D alignment problem, else 2); when err or why is given, the opener's
+ * 0 / -errno goes to *err and its message to why (-ETIMEDOUT: a request of the
+ * preparation did not complete within its grace after a stop).
  */
-int cli_target_open(const struct opts *o, struct target *t, const struct target_progress *pg);
+int cli_target_open(const struct opts *o, struct target *t, const struct target_progress *pg,
+		    int *err, char *why, size_t whylen);
 
 /* The probe's settings from the command line. */
 void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc);
@@ -141,7 +144,7 @@ struct cli_target {
 	struct sbuf sb;          /* the line buffer of the thread that reads its probe */
 	pthread_t thread;        /* n > 1: that thread (n = 1: the calling one) */
 	enum cli_target_state state;
-	int ret;                 /* prober_run()'s result */
+	int ret;                 /* prober_run()'s result, or the preparation's -errno */
 	char msg[MSG_MAX];       /* its message when the run failed or could not start */
 	size_t xi;               /* its series in run->x (the fleet outputs), when run->x */
 	struct probe_sink tap;   /* beside the view: what the exporters hear of this probe */

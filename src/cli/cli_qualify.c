@@ -307,7 +307,7 @@ static int qualify_dir_prepare(const struct opts *o, uint64_t need, const struct
 	fo.write = 1;
 	fo.direct = fo.sync = fo.dsync = false;
 	fo.size = o->work_size < QUALIFY_FILL_SIZE ? o->work_size : QUALIFY_FILL_SIZE;
-	if ((code = cli_target_open(&fo, &t, pg)))
+	if ((code = cli_target_open(&fo, &t, pg, NULL, NULL, 0)))
 		return QUALIFY_NOT_RUN;
 	if (!fstat(t.fd, &kst)) {
 		qd->dev = kst.st_dev;

@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "common.h"
 #include "devwatch.h"
 #include "esc.h"
 #include "exporters.h"
@@ -403,7 +404,8 @@ static int run_prepare(struct cli_run *r, struct cli_target *tg, const char *pat
 	tg->sb = (struct sbuf)SBUF_INIT;
 	pthread_mutex_init(&tg->iv_lock, NULL);
 	tg->state = CLI_TARGET_UNUSED;
-	if ((ret = cli_target_open(&tg->o, &tg->t, pg)))
+	tg->msg[0] = '\0';
+	if ((ret = cli_target_open(&tg->o, &tg->t, pg, &tg->ret, tg->msg, sizeof(tg->msg))))
 		return ret;
 	if (cli_engine_start(&tg->o, &tg->t, r->ops, &tg->eng, &tg->buf, r->n < r->ncpu)) {
 		target_close_apart(&tg->t);
@@ -624,6 +626,29 @@ static int run_check(struct cli_run *r)
 	return code;
 }
 
+/*
+ * --check whose timeout came while the targets were prepared: a target whose preparation
+ * had a request hung is CRITICAL (the disk did not answer), one it cut short UNKNOWN, and
+ * one prepared in time was not started (UNKNOWN).
+ */
+static int run_check_unprepared(struct cli_run *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state == CLI_TARGET_READY) {
+			tg->ret = -ECANCELED;
+			snprintf(tg->msg, sizeof(tg->msg), "not started: --check-timeout (%.1f s) "
+				 "came while the targets were prepared",
+				 (double)r->o->check_timeout / NS_PER_S);
+		} else if (!tg->msg[0]) {
+			tg->ret = tg->ret ? tg->ret : -ECANCELED;
+			snprintf(tg->msg, sizeof(tg->msg), "not prepared within --check-timeout");
+		}
+	}
+	return run_check(r);
+}
+
 /* ---- the ways to run: plain, under the view, the sweep ---- */
 
 /* Start every prepared target's reader (one target: on this thread, after the others). */
@@ -683,8 +708,6 @@ static int run_plain(struct cli_run *r, int code)
 		pthread_mutex_unlock(&r->out.lock);
 		sbuf_free(&open);
 	}
-	if (r->o->check && ticker_start(&r->check_timer, r->o->check_timeout, run_check_timeout, r))
-		cli_msg("--check-timeout: cannot start its thread; the run has no timeout");
 	c = run_probes(r);
 	ticker_stop(&r->check_timer);
 	code = c > code ? c : code;
@@ -1014,8 +1037,13 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 	}
 	if (!o->tui)
 		run_watchdog_start(&r);
+	/* --check-timeout bounds the whole plugin run, the preparation included */
+	if (o->check && ticker_start(&r.check_timer, o->check_timeout, run_check_timeout, &r))
+		cli_msg("--check-timeout: cannot start its thread; the run has no timeout");
 	code = run_prepare_all(&r, pg, &ready);
-	if (!ready)
+	if (o->check && r.timed_out)
+		code = run_check_unprepared(&r);
+	else if (!ready)
 		code = code ? code : CLI_EXIT_PREPARE;
 	else if (cli_stop)
 		code = CLI_EXIT_OK; /* interrupted while preparing: nothing measured */
@@ -1027,6 +1055,7 @@ static int run_targets(const struct opts *o, const struct engine_ops *ops,
 		code = run_sweep(&r);
 	else
 		code = run_plain(&r, code);
+	ticker_stop(&r.check_timer);
 	recorded = r.rec && r.rec->wrote;
 	if (grid && grid->rec) {
 		recorder_unwatch(r.rec); /* this cell's probes go; the grid's recording stays */

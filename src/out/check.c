@@ -71,14 +71,35 @@ static enum check_state check_judge(const struct check_cfg *cfg, const struct ta
 	return CHECK_OK;
 }
 
-/* "p99 3.200 ms, avg 2.100 ms, 10.0 iops, 10 requests, 0 failed" */
+/*
+ * "p99 3.200 ms, avg 2.100 ms, 10.0 iops, 10 requests, 0 failed"; without a valid request
+ * (t NULL: the run never started) "no latency measured, 0 requests, 0 failed".
+ */
 static void check_figures(struct sbuf *sb, const struct tally *t)
 {
-	const struct stats *v = &t->valid;
+	const struct stats *v = t ? &t->valid : NULL;
 
+	if (!v || !v->count) {
+		sbuf_printf(sb, "no latency measured, %" PRIu64 " requests, %" PRIu64 " failed",
+			    t ? t->requests : 0, t ? t->failed : 0);
+		return;
+	}
 	sbuf_printf(sb, "p99 %.3f ms, avg %.3f ms, %.1f iops, %" PRIu64 " requests, %" PRIu64
 		    " failed", (double)stats_percentile(v, 99) / 1e6, stats_mean(v) / 1e6,
 		    check_iops(v), t->requests, t->failed);
+}
+
+/*
+ * "=VALUEUNIT" with decimals digits, then rest; or "=U" (the guidelines' literal for a value
+ * that could not be determined, which then has no unit) and rest, when not known.
+ */
+static void check_value(struct sbuf *sb, bool known, double value, int decimals,
+			const char *unit, const char *rest)
+{
+	if (known)
+		sbuf_printf(sb, "=%.*f%s%s", decimals, value, unit, rest);
+	else
+		sbuf_printf(sb, "=U%s", rest);
 }
 
 /* A perfdata label: 'prefixname'; a quote doubled, '=' (which ends a label) made '_'. */
@@ -94,34 +115,40 @@ static void check_label(struct sbuf *sb, const char *prefix, const char *name)
 	sbuf_putc(sb, '\'');
 }
 
-/* The perfdata of one run; with a prefix (the target) the labels are "PREFIX p99"... */
+/*
+ * The perfdata of one run; with a prefix (the target) the labels are "PREFIX p99"...
+ * Latencies and the rate of a run without a valid request (t NULL: never started) are U,
+ * the guidelines' "could not be determined", never a 0 that graphs as the best latency.
+ */
 static void check_perfdata(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
 			   const char *prefix)
 {
-	const struct stats *v = &t->valid;
-	double p99 = (double)stats_percentile(v, 99) / 1e6, iops = check_iops(v);
+	const struct stats *v = t ? &t->valid : NULL;
+	bool known = v && v->count;
+	double p99 = known ? (double)stats_percentile(v, 99) / 1e6 : 0;
+	double avg = known ? stats_mean(v) / 1e6 : 0, iops = known ? check_iops(v) : 0;
 
 	check_label(sb, prefix, *prefix ? " p99" : "p99");
-	sbuf_printf(sb, "=%.6fms;", p99);
+	check_value(sb, known, p99, 6, "ms", ";");
 	check_range_put(sb, &cfg->warn, 1e-6, 6);
 	sbuf_putc(sb, ';');
 	check_range_put(sb, &cfg->crit, 1e-6, 6);
 	sbuf_puts(sb, ";0 ");
 	check_label(sb, prefix, *prefix ? " avg" : "avg");
-	sbuf_printf(sb, "=%.6fms;;;0 ", stats_mean(v) / 1e6);
+	check_value(sb, known, avg, 6, "ms", ";;;0 ");
 	check_label(sb, prefix, *prefix ? " iops" : "iops");
 	if (cfg->iops) {
-		sbuf_printf(sb, "=%.3f;", iops);
+		check_value(sb, known, iops, 3, "", ";");
 		check_range_put(sb, &cfg->iops_warn, 1, 3);
 		sbuf_putc(sb, ';');
 		check_range_put(sb, &cfg->iops_crit, 1, 3);
 		sbuf_puts(sb, ";0 ");
 	} else
-		sbuf_printf(sb, "=%.3f;;;0 ", iops);
+		check_value(sb, known, iops, 3, "", ";;;0 ");
 	check_label(sb, prefix, *prefix ? " requests" : "requests");
-	sbuf_printf(sb, "=%" PRIu64 ";;;0 ", t->requests);
+	sbuf_printf(sb, "=%" PRIu64 ";;;0 ", t ? t->requests : 0);
 	check_label(sb, prefix, *prefix ? " failed" : "failed");
-	sbuf_printf(sb, "=%" PRIu64 ";;0;0", t->failed);
+	sbuf_printf(sb, "=%" PRIu64 ";;0;0", t ? t->failed : 0);
 }
 
 enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, const struct tally *t,
@@ -135,7 +162,7 @@ enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
 {
 	enum check_state st = check_judge(cfg, t, problem, critical);
 
-	if (st == CHECK_UNKNOWN || (problem && !t)) {
+	if (st == CHECK_UNKNOWN) {
 		sbuf_printf(sb, "IOPROBE %s - ", check_state_name(st));
 		check_text(sb, problem ? problem : "no valid request completed");
 		sbuf_putc(sb, '\n');
@@ -193,7 +220,7 @@ enum check_state check_report_multi(struct sbuf *sb, const struct check_cfg *cfg
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (t[i].problem && !(t[i].critical && t[i].tally))
+		if (t[i].problem && !t[i].critical)
 			continue;
 		sbuf_puts(sb, perf ? " " : " | ");
 		perf = true;

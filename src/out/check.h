@@ -55,7 +55,9 @@ enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, cons
 /*
  * The same, a problem judged CRITICAL instead of UNKNOWN when critical: a request still in
  * flight at --check-timeout is the disk not answering, not a plugin that could not tell. The
- * line then gives the problem, then the figures and perfdata of what did complete.
+ * line then gives the problem, then the figures and perfdata of what did complete (t may be
+ * NULL: nothing ran); a latency or rate not measured is "U" in the perfdata, the
+ * guidelines' unknown, never 0.
  */
 enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
 				 const struct tally *t, const char *problem, bool critical);
@@ -63,8 +65,8 @@ enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
 /* One target of a --check run over several targets. */
 struct check_target {
 	const char *name;          /* the target as given */
-	const struct tally *tally; /* its run's total (ignored when problem is set, unless
-				    * critical) */
+	const struct tally *tally; /* its run's total, or NULL (ignored when problem is set,
+				    * unless critical) */
 	const char *problem;       /* why it could not run or ended early, or NULL */
 	bool critical;             /* the problem is CRITICAL (a request hung), not UNKNOWN */
 };

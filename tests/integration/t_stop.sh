@@ -372,6 +372,41 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 			hang_release "$FS" "--qualify on a hung directory"
 		}
 		attempts 2 qual_hang
+
+		## 3e. --check on a directory whose disk hangs before the start (issue 35): the
+		## timeout bounds the whole plugin run, the preparation included; the answer is
+		## CRITICAL (a request did not complete), with "U" perfdata, never a 0 latency
+		check_prep_hang() {
+			local pid t0
+			fault_ctl "$M3" "hang 1"
+			t0=$(now_ms)
+			"$IOPROBE" --check 50ms,100ms --check-timeout 3s -c 200 -i 20ms -S 16m "$FS" \
+				>"$OUT" 2>"$ERR" &
+			pid=$!
+			FLEET_BG+=("$pid")
+			wait_exit "$pid" 10 || kill -KILL "$pid"
+			DT=$(($(now_ms) - t0))
+			wait "$pid"
+			RC=$?
+			check "--check on a disk hung before the start: answers within 3 + 1 s (${DT} ms)" \
+				test "$DT" -le 4000
+			check "--check on a disk hung before the start: CRITICAL (exit 2, rc $RC)" rc_is 2
+			check "--check on a disk hung before the start: one line, the preparation given up, U perfdata" \
+				eval 'out_lines 1 && out_has "^IOPROBE CRITICAL - preparing $FS: a request did not complete .*given up \\(--check-timeout 3\\.0 s\\); no latency measured, 0 requests, 0 failed \\| .p99.=U;50\\.000000;100\\.000000;0 .avg.=U;;;0 .iops.=U;;;0 .requests.=0;;;0 .failed.=0;;0;0$"'
+			check "--check on a disk hung before the start: no zero latency in the perfdata" \
+				eval '[ -s "$OUT" ] && ! grep -q "=0\\.000000ms" "$OUT"'
+			fault_ctl "$M3" "hang 0"
+			local tries=500
+			while [ -n "$(ls -A "$FS" | grep -v lost+found)" ] && [ "$tries" -gt 0 ]; do
+				sleep 0.01
+				tries=$((tries - 1))
+			done
+			check "--check on a disk hung before the start: once it answers, nothing is left" \
+				test -z "$(ls -A "$FS" | grep -v lost+found)"
+			hang_release "--check 50ms,100ms --check-timeout 3s -c 200 -i 20ms -S 16m $FS" \
+				"--check hung before the start"
+		}
+		attempts 2 check_prep_hang
 	else
 		fail "mkfs.ext4 and mount on the FUSE-backed loop device"
 	fi
