@@ -277,11 +277,15 @@ static uint64_t exporters_hung_period(const struct exporters *x)
 	return x->cfg.influx_period ? x->cfg.influx_period : 1000000000ull;
 }
 
+/* How often the hung-target lines are looked for: an eighth of their period. */
+#define EXPORTERS_HUNG_LOOKS 8
+
 /*
- * --influx while a request hangs: a target whose period line is overdue (half a period late)
- * and that has a request in flight gets a line every period anyway, with no request counted
- * and its in-flight fields, so Telegraf sees the hang while it lasts. Its period counts are
- * left to the probe's thread (they are empty while it hangs).
+ * --influx while a request hangs: a target whose period line is overdue (half a period late,
+ * seen within an eighth of a period) and that has a request in flight gets a line then and
+ * every period after, with no request counted and its in-flight fields, so Telegraf sees the
+ * hang while it lasts. Its period counts are left to the probe's thread (they are empty
+ * while it hangs).
  */
 static void exporters_hung_tick(void *arg)
 {
@@ -292,10 +296,10 @@ static void exporters_hung_tick(void *arg)
 	for (size_t i = 0; i < x->n; i++) {
 		struct metrics_target *m = &x->target[i];
 		int op = m->info.op[OP_WRITE] && !m->info.op[OP_READ] ? OP_WRITE : OP_READ;
-		uint64_t oldest;
+		uint64_t oldest, last = atomic_load(&x->tgt[i].last_line);
 		unsigned n;
 
-		if (now - atomic_load(&x->tgt[i].last_line) < period + period / 2)
+		if (now - last < period + period / 2)
 			continue;
 		metrics_in_flight(m, now, &n, &oldest);
 		if (!n)
@@ -305,6 +309,10 @@ static void exporters_hung_tick(void *arg)
 			.operation = exporters_ops[op],
 			.device = m->info.device, .in_flight = n, .oldest_ms = (double)oldest / 1e6,
 			.time = clock_realtime() });
+		/* the next one a period on (on the same grid, not drifting by the looks' eighth),
+		 * unless the probe's own line comes first */
+		last = now - (last + period) < period + period / 2 ? last + period : now - period / 2;
+		atomic_store(&x->tgt[i].last_line, last);
 	}
 	if (sb.len && !sb.error) {
 		pthread_mutex_lock(&x->out_lock);
@@ -334,7 +342,8 @@ int exporters_start(struct exporters *x, char *msg, size_t msglen)
 		for (size_t i = 0; !err && i < x->n; i++)
 			atomic_store(&x->tgt[i].last_line, clock_now());
 		if (!err)
-			err = ticker_start(&x->hung, exporters_hung_period(x), exporters_hung_tick, x);
+			err = ticker_start(&x->hung, exporters_hung_period(x) / EXPORTERS_HUNG_LOOKS,
+					   exporters_hung_tick, x);
 		if (err)
 			snprintf(msg, msglen, "--influx: cannot start its thread: %s", strerror(-err));
 	}

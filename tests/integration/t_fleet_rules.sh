@@ -173,9 +173,11 @@ prometheus-node-exporter --web.listen-address="127.0.0.1:$NPORT" --collector.dis
 FLEET_BG+=("$!")
 check "node_exporter comes up" wait_http "http://127.0.0.1:$NPORT/metrics" 20
 "$IOPROBE" -D -i 20ms -w 90 -q --listen "$PORT" "$DEV" >"$OUT" 2>"$ERR" &
+LISTEN_PID=$!
 FLEET_BG+=("$!")
 "$IOPROBE" -D -i 20ms -w 90 -q --prometheus "$T_TMP/tf/ioprobe-test.prom" --prometheus-period 200ms \
 	"$LINK" >"$T_TMP/tf.out" 2>"$T_TMP/tf.err" &
+TF_PID=$!
 FLEET_BG+=("$!")
 check "ioprobe --listen comes up" wait_http "http://127.0.0.1:$PORT/metrics"
 cat >"$T_TMP/prom.yml" <<EOT
@@ -392,6 +394,29 @@ OTHER=$(python3 -c 'import json, sys
 print(" ".join(sorted({a["labels"]["alertname"] for a in json.load(open(sys.argv[1]))["data"]["alerts"]} - {"IoprobeRequestHung"})))' \
 	"$T_TMP/alerts.json")
 check "hang: no other alert yet (${OTHER:-none})" [ -z "$OTHER" ]
+
+# ---- the exporter's own end: the --listen ioprobe killed, the textfile's probe ended and
+# its file removed (node_exporter up): IoprobeExporterDown goes pending for the ioprobe job,
+# IoprobeTargetGone for the textfile's target (not for --listen's: its scrape failing is
+# the other alert's) ----
+# pending_for ALERT: "job target" of each pending or firing ALERT, sorted, one line
+pending_for() {
+	api /api/v1/alerts | python3 -c 'import json, sys
+a = json.load(sys.stdin)["data"]["alerts"]
+print(" ".join(sorted(x["labels"].get("job", "") + ":" + x["labels"].get("target", "-")
+                      for x in a if x["labels"]["alertname"] == sys.argv[1])))' "$1"
+}
+gone_pending() {
+	[ "$(pending_for IoprobeExporterDown)" = "ioprobe:-" ] &&
+		[ "$(pending_for IoprobeTargetGone)" = "node:$LINK" ]
+}
+kill -TERM "$LISTEN_PID" "$TF_PID"
+wait_exit "$LISTEN_PID" 5
+wait_exit "$TF_PID" 5
+rm -f "$T_TMP/tf/ioprobe-test.prom"
+check "exporter killed: IoprobeExporterDown pending for job ioprobe, IoprobeTargetGone for the textfile's target" \
+	wait_for 20 gone_pending
+echo "# ExporterDown: $(pending_for IoprobeExporterDown); TargetGone: $(pending_for IoprobeTargetGone)"
 check "prometheus log: no rule error" bash -c '! grep -Ei "level=(error|warn).*rule" "$1"' _ "$T_TMP/prom.log"
 
 finish

@@ -207,7 +207,37 @@ influx_hang() {
 	tap python3 "$SRCDIR/tests/integration/fleet_lp.py" "$OUT" "$FILE" 4
 }
 attempts 2 influx_hang
+
 hang_release "$FILE" "--influx -P 0.2 -i 0.05"
+
+# the first line of a hang comes half a period after the line that did not (issue 35: it
+# came a whole period after, a 4 s gap at -P 2s), then one every period: -P 1s, from the
+# lines' own timestamps (a probe line's is its period's end)
+influx_hang_timing() {
+	fault_ctl "$M" "hang 0"
+	"$IOPROBE" --influx -P 1s -i 0.05 "$FILE" >"$OUT" 2>"$ERR" <&7 &
+	local pid=$!
+	FLEET_BG+=("$pid")
+	sleep 2.3
+	fault_ctl "$M" "hang 1"
+	wait_fault "$M" hung_now 1 5
+	sleep 4.2
+	kill -TERM "$pid"
+	wait_exit "$pid" 5 || kill -KILL "$pid"
+	wait "$pid"
+	# "FIRST GAP GAP...": the ms from the last probe line to the first hung line, then
+	# between the hung lines
+	GAPS=$(awk '{ t = $NF / 1e6; hung = /[ ,]in_flight=1i,/ && / requests=0i,/ }
+		    hung && prev { printf "%s%d", sep, t - prev; sep = " " }
+		    { if (hung || !seen) prev = t; if (hung) seen = 1 }' "$OUT")
+	echo "# ms to the first hung line, then between them: ${GAPS:-none}"
+	check "--influx -P 1s hang: the first hung line 1.5 s after the last probe line (1450-1700 ms)" \
+		eval 'g=$(echo $GAPS | cut -d" " -f1) && [ -n "$g" ] && [ "$g" -ge 1450 ] && [ "$g" -le 1700 ]'
+	check "--influx -P 1s hang: then one a second (900-1150 ms apart, 2 at least)" \
+		eval '[ $(echo $GAPS | wc -w) -ge 3 ] && for g in $(echo $GAPS | cut -d" " -f2-); do [ "$g" -ge 900 ] && [ "$g" -le 1150 ] || exit 1; done'
+}
+attempts 2 influx_hang_timing
+hang_release "$FILE" "--influx -P 1s"
 
 listen_case() {
 	PORT=$(free_port)
