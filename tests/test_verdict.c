@@ -409,6 +409,33 @@ Test(verdict, await_climbing_is_queue_building)
 	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
 }
 
+/* With --layers a queue building on the device says what the probe's own requests waited in
+ * it, measured: the device's aqu-sz and await are every request's, the layer is the probe's. */
+Test(verdict, a_queue_building_says_the_measured_queue_of_the_probes_requests)
+{
+	struct rec r = { 70, 0, 7.5, 8, 140, 70, 0.07, 3.7, 3.7, 0.52, 52, 0 };
+	struct verdict_probe p = wprobe(70, 256 << 10, true);
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 3; i++)
+		judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	r.await = 9.0;
+	verdict_probe_layers(&p, false, 70, 0, (double[4]){ 20000, 0, 513000, 687000 }, 1);
+	judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_QUEUE_BUILDING, "%s", line(&v, buf, sizeof(buf)));
+	cr_assert(strstr(line(&v, buf, sizeof(buf)), "await 9.00 ms (first intervals 3.70 ms); the "
+			 "probe's requests queued 513 us of 1.22 ms before the device (measured)"),
+		  "%s", buf);
+	/* without the layers, nothing is claimed of the probe's own requests */
+	r.await = 9.5;
+	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
+	cr_assert_eq(v.state, VERDICT_QUEUE_BUILDING);
+	cr_assert_null(strstr(line(&v, buf, sizeof(buf)), "queued"), "%s", buf);
+}
+
 /* A blkio throttle of 30 write IOPS on the device (cgroup v1): the wait is above it. */
 Test(verdict, throttle_is_wait_above_the_device)
 {

@@ -125,6 +125,36 @@ check "split --influx: each period's line has its requests' layers, 4 pieces eac
 	eval 'rc_is 0 && [ "$(grep -Ec ",layer_requests=[0-9]+i,layer_no_device=0i,layer_pieces=4\.000,layer_submit_avg_ms=[0-9.]+,layer_submit_p99_ms=[0-9.]+,layer_throttle_avg_ms=.*,layer_device_p99_ms=[0-9.]+ [0-9]+$" "$OUT")" -ge 3 ]'
 echo 1280 >"/sys/block/$N/queue/max_sectors_kb"
 
+## other I/O on the same device: four dd writers (1 MiB direct) on a queue of 4 requests
+## (nr_requests: a shallow device queue) — the probe's own requests wait for a place in
+## it, so the queue layer grows, measured (here 19 us alone, 454 us beside them), and the
+## verdict's queue building says what the probe's requests waited in it
+probe -c 31 -i 20ms -D -J --layers "$L"
+Q0=$(jfield 'int(d["layers"]["queue"]["avg"])')
+NR=$(cat "/sys/block/$N/queue/nr_requests")
+echo 4 >"/sys/block/$N/queue/nr_requests"
+WRITERS=()
+for i in 1 2 3 4; do
+	(while :; do dd if=/dev/zero of="$L" bs=1M count=8 oflag=direct seek=$((i * 12)) status=none
+	 done) &
+	WRITERS+=("$!")
+	BG+=("$!")
+done
+sleep 0.5
+probe -c 31 -i 20ms -D -J --layers "$L"
+Q1=$(jfield 'int(d["layers"]["queue"]["avg"])')
+check "other I/O: the queue layer grows ($Q0 ns alone, $Q1 ns beside 4 writers: 10 x and 100 us at least)" \
+	eval '[ "$Q1" -ge $((10 * Q0)) ] && [ "$Q1" -ge 100000 ]'
+probe -i 20ms -w 3.5 -D -q --iostat --layers "$L"
+check "other I/O --iostat: the verdict says other I/O and the probe's requests' measured queue" \
+	out_has "^other I/O: dev [0-9.]+/s, the probe's own [0-9.]+/s; queue building: .*; the probe's requests queued [0-9.]+ [mun]?s of [0-9.]+ [mun]?s before the device \(measured\)"
+check "other I/O --iostat: no verdict contradicts its numbers" \
+	python3 "$SRCDIR/tests/integration/verdict_check.py" "$OUT"
+kill "${WRITERS[@]}" 2>/dev/null
+wait "${WRITERS[@]}" 2>/dev/null
+sleep 0.2 # the last dd of each loop ends by itself
+echo "$NR" >"/sys/block/$N/queue/nr_requests"
+
 ## a file on ext4 on a loop device
 require_cmd mkfs.ext4
 make_loop 64M "$T_TMP/fast/ext.img" >"$T_TMP/extdev" || skip "cannot create a loop device"

@@ -116,7 +116,7 @@ check "writers 80x24: other I/O" shows "^ other I/O: dev [0-9]+/s, the probe's o
 # 80x24 — its last clause ends right above the footer (the view leaves out what its rates line
 # says, and the panel keeps the rows the verdict needs)
 check "writers 80x24: the compound verdict whole, to its last clause" \
-	shows_joined " other I/O: dev [0-9]+/s, the probe's own [0-9.]+/s(; queue building: [^;]*)?; falls short: [a-z ]+: [^;│]*(at this depth|held it\)|or network) *q quit" 10
+	shows_joined " other I/O: dev [0-9]+/s, the probe's own [0-9.]+/s(; queue building: [^;]*(; the probe's requests queued [^;]*)?)?; falls short: [a-z ]+: [^;│]*(at this depth|held it\)|or network) *q quit" 10
 check "writers 80x24: queue building" shows_joined "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)" 6
 keep_pane writers-80x24
 check "writers 80x24: nothing wider than the screen" fits80

@@ -20,7 +20,8 @@ verdict wrapped over the rows below it, up to the footer). Fails
   - names a measured layer (--layers) that does not hold what the reason needs of each
     request's time: "throttled above the device" and "queued" at least half, "device slow"
     at least 85 %;
-  - says "page cache: none of the probe's N measured requests" with N of 0.
+  - says "page cache: none of the probe's N measured requests" with N of 0;
+  - says "the probe's requests queued X of Y" (a queue building, --layers) with X above Y.
 Exit 2 when a file holds no verdict at all (nothing was checked).
 """
 import json
@@ -53,6 +54,10 @@ def layer_problems(verdict):
         if m and seconds(m.group(1), m.group(2)) < share * seconds(m.group(3), m.group(4)) * 0.999:
             out.append(f"{reason} with {m.group(1)} {m.group(2)} of {m.group(3)} {m.group(4)}"
                        f" (under {share:.0%})")
+    m = re.search(r"the probe's requests queued " + TIME + " of " + TIME, verdict)
+    if m and seconds(m.group(1), m.group(2)) > seconds(m.group(3), m.group(4)) * 1.001:
+        out.append(f"the probe's requests queued {m.group(1)} {m.group(2)}, more than their "
+                   f"whole {m.group(3)} {m.group(4)}")
     m = re.search(r"page cache: none of the probe's ([0-9]+) measured requests", verdict)
     if m and int(m.group(1)) == 0:
         out.append("page cache said of no measured request")
