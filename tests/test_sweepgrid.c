@@ -232,6 +232,49 @@ Test(sweepgrid, limit_beyond_falls_short)
 	sweepgrid_free(&g);
 }
 
+/* A probe short of CPU (measured, a cgroup's 3 % quota): the cell stops at the probe's limit,
+ * and the grid says so instead of passing it for the device's. */
+Test(sweepgrid, a_probe_short_of_cpu_is_its_limit_not_the_devices)
+{
+	static const uint64_t sizes[] = { 256 * KiB };
+	static const unsigned depths[] = { 4 };
+	struct sweepgrid_cfg c = cfg_of(sizes, 1, depths, 1, false);
+	struct sweep_row r = { .size = 256 * KiB, .depth = 4, .asked = 1024, .achieved = 1024,
+			       .aqu = 0.06, .kept_up = true, .pieces = 1, .cpu_ms_s = 12 };
+	struct sweepgrid_cpu cpu;
+	struct sweepgrid g;
+	struct sbuf sb = SBUF_INIT;
+	uint64_t size;
+	unsigned depth;
+
+	sweepgrid_init(&g, &c);
+	cr_assert(sweepgrid_next_cell(&g, &size, &depth));
+	sweepgrid_add(&g, &r, "keeps up", "keeps up");
+	r.asked = 1280;
+	r.achieved = 1086;
+	r.kept_up = false;
+	r.probe_side = true;
+	r.cpu_ms_s = 952;
+	sweepgrid_add(&g, &r, "falls short: probe limited: CPU", "falls short: probe limited: CPU");
+	sweepgrid_cpu(&g, &cpu);
+	cr_assert_eq(cpu.steps, 2);
+	cr_assert_eq(cpu.waited, 1, "12 ms of each second is no material wait");
+	cr_assert_float_eq(cpu.max_ms_s, 952, 1e-9);
+	cr_assert_eq(cpu.cells_probe_side, 1);
+	sweepgrid_format_limit(&sb, &g);
+	cr_assert_str_eq(sbuf_str(&sb), "limit: 256 KiB at 256 MiB/s, depth 4 (aqu-sz 0.06, keeps up; "
+			 "beyond it falls short: probe limited: CPU: the probe's limit, not the "
+			 "device's)\ncpu: the probe waited for a CPU 50 ms of each second or more in 1 "
+			 "of 2 steps (up to 952 ms, measured); 1 cell stopped at the probe's limit, not "
+			 "the device's: best and limit are lower bounds of the device's\n");
+	sbuf_reset(&sb);
+	sweepgrid_json_end(&sb, &g);
+	cr_assert(strstr(sbuf_str(&sb), "\"cpu\": {\"steps\": 2, \"waited\": 1, \"max_ms_s\": "
+			 "952.0, \"cells_probe_side\": 1}"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	sweepgrid_free(&g);
+}
+
 Test(sweepgrid, thresholds_are_the_users)
 {
 	struct sweepgrid g;

@@ -43,6 +43,9 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 		.rp99_ns = sp->response ? stats_percentile(&t->response, 99) : 0,
 		.kept_up = v->state == VERDICT_KEEPS_UP ||
 			   (v->state == VERDICT_OTHER_IO && !v->falls_short && !v->queue_building),
+		.cpu_ms_s = v->cpu_known ? v->cpu_ms_s : -1,
+		.probe_side = v->falls_short && (v->reason == VERDICT_PROBE_CPU ||
+						 v->reason == VERDICT_PROBE_LIMITED),
 	};
 	r->depth = sp->run.depth ? sp->run.depth : 1;
 	r->pieces = 1;

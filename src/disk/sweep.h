@@ -77,6 +77,8 @@ struct sweep_row {
 	unsigned pieces;            /* device requests per probe request (max_sectors_kb, ...) */
 	double flushes;             /* flushes per probe request in expected (write share x 1) */
 	bool split;                 /* -G: reads and writes apart (sweep_row_split) */
+	double cpu_ms_s;            /* the probe's measured CPU wait, ms of each second (< 0: unknown) */
+	bool probe_side;            /* fell short for the probe's side (probe limited, CPU or not) */
 	uint64_t read_p50_ns, read_p99_ns, write_p50_ns, write_p99_ns;
 };
 

@@ -314,10 +314,47 @@ void sweepgrid_format_limit(struct sbuf *sb, const struct sweepgrid *g)
 	if (beyond < 0)
 		sbuf_puts(sb, "nothing above it was asked)\n");
 	else if (!g->rows[beyond].r.kept_up)
-		sbuf_printf(sb, "beyond it %s)\n", g->rows[beyond].words);
+		sbuf_printf(sb, "beyond it %s%s)\n", g->rows[beyond].words,
+			    g->rows[beyond].r.probe_side ? ": the probe's limit, not the device's" : "");
 	else
 		sbuf_printf(sb, "beyond it aqu-sz %.2f is above %g)\n", g->rows[beyond].r.aqu,
 			    g->cfg.limit_aqu);
+	sweepgrid_format_cpu(sb, g);
+}
+
+void sweepgrid_cpu(const struct sweepgrid *g, struct sweepgrid_cpu *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < g->nrows; i++) {
+		const struct sweep_row *r = &g->rows[i].r;
+		bool last = i + 1 == g->nrows || g->rows[i + 1].cell != g->rows[i].cell;
+
+		c->steps++;
+		if (r->cpu_ms_s >= VERDICT_CPU_SHARE * 1e3) {
+			c->waited++;
+			c->max_ms_s = r->cpu_ms_s > c->max_ms_s ? r->cpu_ms_s : c->max_ms_s;
+		}
+		/* a cell's steps end at its first shortfall (or its last rate) */
+		if (last && !r->kept_up && r->probe_side)
+			c->cells_probe_side++;
+	}
+}
+
+void sweepgrid_format_cpu(struct sbuf *sb, const struct sweepgrid *g)
+{
+	struct sweepgrid_cpu c;
+
+	sweepgrid_cpu(g, &c);
+	if (!c.waited && !c.cells_probe_side)
+		return;
+	sbuf_printf(sb, "cpu: the probe waited for a CPU %.0f ms of each second or more in %zu of "
+		    "%zu steps (up to %.0f ms, measured)", VERDICT_CPU_SHARE * 1e3, c.waited,
+		    c.steps, c.max_ms_s);
+	if (c.cells_probe_side)
+		sbuf_printf(sb, "; %zu cell%s stopped at the probe's limit, not the device's: best "
+			    "and limit are lower bounds of the device's", c.cells_probe_side,
+			    c.cells_probe_side == 1 ? "" : "s");
+	sbuf_putc(sb, '\n');
 }
 
 void sweepgrid_json_row(struct sbuf *sb, const struct sweepgrid *g, size_t i)
@@ -366,9 +403,15 @@ static void sweepgrid_json_point(struct sbuf *sb, const struct sweepgrid *g, lon
 
 void sweepgrid_json_end(struct sbuf *sb, const struct sweepgrid *g)
 {
+	struct sweepgrid_cpu c;
+
 	sbuf_printf(sb, "\"best_aqu\": %g, \"limit_aqu\": %g, \"best\": ", g->cfg.best_aqu,
 		    g->cfg.limit_aqu);
 	sweepgrid_json_point(sb, g, sweepgrid_best(g), true);
 	sbuf_puts(sb, ", \"limit\": ");
 	sweepgrid_json_point(sb, g, sweepgrid_limit(g, NULL), false);
+	sweepgrid_cpu(g, &c);
+	sbuf_printf(sb, ", \"cpu\": {\"steps\": %zu, \"waited\": %zu, \"max_ms_s\": %.1f, "
+		    "\"cells_probe_side\": %zu}", c.steps, c.waited, c.max_ms_s,
+		    c.cells_probe_side);
 }

@@ -160,6 +160,28 @@ void sweepgrid_format_row(struct sbuf *sb, const struct sweepgrid *g, size_t i);
 void sweepgrid_format_best(struct sbuf *sb, const struct sweepgrid *g);
 void sweepgrid_format_limit(struct sbuf *sb, const struct sweepgrid *g);
 
+/*
+ * Whether the probe's own CPU moved the grid's conclusions, measured: steps whose CPU wait
+ * was material (VERDICT_CPU_SHARE of each second or more), the most of it, and the cells
+ * whose last step fell short for the probe's side (probe limited) — their knees are the
+ * probe's, not the device's.
+ */
+struct sweepgrid_cpu {
+	size_t steps, waited;
+	double max_ms_s;
+	size_t cells_probe_side;
+};
+void sweepgrid_cpu(const struct sweepgrid *g, struct sweepgrid_cpu *c);
+
+/*
+ * "cpu: the probe waited for a CPU 50 ms of each second or more in 12 of 40 steps (up to
+ * 952 ms, measured); 2 cells stopped at the probe's limit, not the device's: best and
+ * limit are lower bounds of the device's" — a line, only when a step waited so or a cell
+ * stopped so (sweepgrid_format_limit() ends with it; a limit found beyond which the probe
+ * fell short says ": the probe's limit, not the device's").
+ */
+void sweepgrid_format_cpu(struct sbuf *sb, const struct sweepgrid *g);
+
 /* Row i as a JSON object: sweep_json_row()'s keys and depth, pieces, flushes (-G: read
  * and write, each {p50, p99} in ns). */
 void sweepgrid_json_row(struct sbuf *sb, const struct sweepgrid *g, size_t i);

@@ -281,6 +281,40 @@ wait "$PID"
 check "-w 3 makes the same grid short enough (9.60 min): no --yes needed" \
 	eval 'out_has "^plan: .* = at most 9.60 min$" && ! err_has "--yes"'
 
+## a probe short of CPU (issue 32): the grid on an idle tmpfs loop with the run held to 3 %
+## of a core (cgroup v1 cpu quota). Under load 19-27 such a grid put best and limit at a
+## third of the device's, as if they were its own; now every step's CPU wait is measured,
+## no step that waited for a CPU is given a device-side reason, and the grid says its
+## conclusions are the probe's
+cpu_starved() {
+	local cg=/sys/fs/cgroup/cpu/ioprobe-grid.$$ f
+	[ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] || { fail "no cgroup v1 cpu quota here"; return; }
+	mkdir -p "$cg" && echo 100000 >"$cg/cpu.cfs_period_us" && echo 3000 >"$cg/cpu.cfs_quota_us" ||
+		{ fail "cannot set a cpu quota"; return; }
+	at_exit "rmdir '$cg' 2>/dev/null"
+	mkdir -p "$T_TMP/idle"
+	mountpoint -q "$T_TMP/idle" || { mount -t tmpfs -o size=80m tmpfs "$T_TMP/idle" &&
+		register_mount "$T_TMP/idle"; }
+	f=$(make_loop 64M "$T_TMP/idle/fast.img") || { fail "cannot make the loop"; return; }
+	timeout -k 5 120 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+		"$IOPROBE" --sweep -s 256k -Q 1,4 -A -w 1 -D "$f" >"$OUT" 2>"$ERR"
+	RC=$?
+	sed 's/^/# /' "$OUT"
+	check "cpu-starved grid: exit 0" rc_is 0
+	check "cpu-starved grid: the probe's CPU wait measured and said" \
+		out_has "^cpu: the probe waited for a CPU 50 ms of each second or more in [1-9][0-9]* of [0-9]+ steps \(up to [0-9]+ ms, measured\)"
+	check "cpu-starved grid: no step that waited for a CPU has a device-side reason (an idle device)" \
+		eval '[ -s "$OUT" ] && ! awk "/the probe waited [0-9]+ ms of each second/ {
+			match(\$0, /the probe waited [0-9]+ ms/); w = substr(\$0, RSTART + 17, RLENGTH - 20) + 0
+			if (w >= 50 && /device saturated|wait above the device|stalled|queue building|device slow|depth limited/) bad = 1 }
+			END { exit !bad }" "$OUT"'
+	check "cpu-starved grid: a limit found at the probe's CPU says it is the probe's" \
+		eval 'grep -q "^limit: .*beyond it falls short: probe limited" "$OUT" || exit 0
+		      out_has "^limit: .*beyond it falls short: probe limited[^)]*: the probe.s limit, not the device.s\)$" &&
+		      out_has "; [0-9]+ cells? stopped at the probe.s limit, not the device.s: best and limit are lower bounds of the device.s$"'
+}
+attempts 2 cpu_starved
+
 ## refusals
 probe --sweep -s 256k,,1m "$L"
 check "-s 256k,,1m: exit 1" eval 'rc_is 1 && err_has "^ioprobe: -s: bad size list \"256k,,1m\"$"'
