@@ -28,9 +28,10 @@ RC=0
 
 t_cleanup() {
 	local m l
-	for m in "${T_MOUNTS[@]}"; do
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-	done
+	# the loop devices first, while their backing files are still where they were made:
+	# a loop over a file on a tmpfs of the test, unmounted first (lazily, the loop holding
+	# it), is then bound to "/NAME" and was never detached (the /d1 ... /d8 and /fast.img
+	# loops left after every CI run). A loop still mounted is detached when unmounted below.
 	for l in "${T_LOOPS[@]}"; do
 		losetup -d "$l" 2>/dev/null
 	done
@@ -43,6 +44,9 @@ t_cleanup() {
 				losetup -d "$l" 2>/dev/null
 		done <"$T_TMP/loops"
 	fi
+	for m in "${T_MOUNTS[@]}"; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
 	rm -rf "$T_TMP"
 }
 
