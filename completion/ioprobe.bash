@@ -24,7 +24,8 @@ __ioprobe_opts=(
 	'uring U none' 'ignore-error E none' 'engine - engine' 'tui X none' 'no-color - none'
 	'ascii - none' 'json-lines - none' 'raw-percentiles - none' 'iostat - devices'
 	'fio-job - window' 'sweep - rates'
-	'depth Q count' 'response - none' 'layers - none' 'no-layers - none'
+	'depth Q count' 'arrivals - arrivals' 'response - none' 'layers - none'
+	'no-layers - none'
 	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
 	'qualify - profile' 'best-aqu - aqu' 'limit-aqu - aqu' 'yes - none'
@@ -133,6 +134,7 @@ __ioprobe_values() {
 	window) echo "5s 10s 30s 1m" ;;
 	rates) echo "auto 50,100,200,400" ;;
 	qualify) echo "db" ;;
+	arrivals) echo "fixed poisson" ;;
 	best-aqu) echo "1 0.9 1.5" ;;
 	limit-aqu) echo "4 2 8" ;;
 	names) echo "db,log a,b,c" ;;

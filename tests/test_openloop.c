@@ -128,6 +128,66 @@ Test(openloop, rebase)
 	cr_assert_eq(openloop_due(&s), 52 * MS);
 }
 
+/* --arrivals poisson: gaps of mean interval with a coefficient of variation of 1 (an
+ * exponential's), none below 0, the first slot where it was; the same seed, the same gaps. */
+Test(openloop, poisson_gaps_are_exponential_of_the_mean)
+{
+	struct openloop s, t;
+	const int n = 200000;
+	double sum = 0, sum2 = 0;
+	uint64_t prev;
+
+	openloop_init(&s, 1000, MS, 1, 4);
+	openloop_poisson(&s, 42);
+	cr_assert_eq(openloop_due(&s), 1000, "the first slot stays due where it was");
+	prev = openloop_start(&s, 1000);
+	for (int k = 0; k < n; k++) {
+		uint64_t due = openloop_due(&s), gap;
+
+		cr_assert_geq(due, prev);
+		gap = due - prev;
+		sum += (double)gap;
+		sum2 += (double)gap * (double)gap;
+		prev = openloop_start(&s, due);
+		openloop_complete(&s);
+	}
+	double mean = sum / n, sd = sqrt(sum2 / n - mean * mean);
+	cr_assert(fabs(mean - MS) < 0.01 * MS, "mean gap %.0f ns", mean);
+	cr_assert(fabs(sd / mean - 1) < 0.02, "coefficient of variation %.3f", sd / mean);
+	openloop_init(&s, 0, MS, 1, 4);
+	openloop_init(&t, 0, MS, 1, 4);
+	openloop_poisson(&s, 7);
+	openloop_poisson(&t, 7);
+	for (int k = 0; k < 100; k++)
+		cr_assert_eq(openloop_start(&s, 0), openloop_start(&t, 0), "slot %d", k);
+}
+
+/* Random arrivals with bursts: a burst's slots are due together, the bursts apart; a rebase
+ * (a pause, a sweep's next rate) makes the next slot due at once. */
+Test(openloop, poisson_bursts_and_rebase)
+{
+	struct openloop s;
+	uint64_t a, b;
+
+	openloop_init(&s, 0, 10 * MS, 3, 8);
+	openloop_poisson(&s, 1);
+	a = openloop_start(&s, 0);
+	cr_assert_eq(openloop_start(&s, 0), a);
+	cr_assert_eq(openloop_start(&s, 0), a);
+	b = openloop_start(&s, openloop_due(&s));
+	cr_assert_eq(openloop_start(&s, b), b);
+	openloop_rebase(&s, 77 * MS, 5 * MS);
+	cr_assert_eq(openloop_due(&s), 77 * MS);
+	cr_assert_eq(openloop_start(&s, 77 * MS), 77 * MS);
+	/* the gap draws are exponential: a fixed mean, and no gap from a 0 draw */
+	struct rng r;
+	rng_seed(&r, 3);
+	double sum = 0;
+	for (int k = 0; k < 100000; k++)
+		sum += (double)openloop_exp_gap(&r, 1000);
+	cr_assert(fabs(sum / 100000 - 1000) < 15, "mean %.1f", sum / 100000);
+}
+
 /* An interval near 2^64 saturates the due time instead of wrapping. */
 Test(openloop, huge_interval_saturates)
 {

@@ -127,6 +127,12 @@ static const struct engine_ops *cli_engine(const struct opts *o, int *code)
 	}
 	for (unsigned i = 0; i < o->ndepths; i++) /* a sweep across depths: its deepest */
 		deepest = o->depths[i] > deepest ? o->depths[i] : deepest;
+	if (ops && o->poisson && !engine_async(ops)) {
+		cli_msg("--arrivals poisson: the %s engine cannot start a request while one is in "
+			"flight; use -A (libaio), -U (io_uring) or --engine=null", ops->name);
+		*code = CLI_EXIT_USAGE;
+		return NULL;
+	}
 	if (ops && deepest > 1 && !engine_async(ops)) {
 		cli_msg("-Q %llu: the %s engine keeps one request in flight; use -A (libaio), "
 			"-U (io_uring) or --engine=null for a queue depth",

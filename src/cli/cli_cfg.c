@@ -61,6 +61,7 @@ void cli_probe_cfg(const struct opts *o, struct probe_cfg *pc)
 	pc->ignore_error = o->ignore_error;
 	pc->nowait = o->nowait;
 	pc->depth = (unsigned)o->depth;
+	pc->poisson = o->poisson;
 	pc->account.warmup = o->warmup;
 	pc->account.min_time = o->min_time;
 	pc->account.max_time = o->max_time;

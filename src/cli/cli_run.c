@@ -66,6 +66,24 @@ int cli_run_check(const struct opts *o)
 			"one target's sweep at a time");
 		return CLI_EXIT_USAGE;
 	}
+	if (o->poisson && !o->depth_set) {
+		cli_msg("--arrivals poisson is -Q's open-loop schedule: add -Q N (requests in "
+			"flight at most)");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->poisson && !opts_interval(o)) {
+		cli_msg("--arrivals poisson needs a mean rate: -i TIME or -r RATE, not -i 0");
+		return CLI_EXIT_USAGE;
+	}
+	/* the verdict weighs what the probe got against the asked rate over a few seconds: random
+	 * arrivals make that count random too (100/s over 1 s: +-10 %), so it would say "falls
+	 * short" of a device that keeps up */
+	if (o->poisson && (o->iostat || o->tui || o->sweep)) {
+		cli_msg("--arrivals poisson does not combine with %s yet: its verdict compares what "
+			"the probe got with a fixed rate", o->sweep ? "--sweep" : o->tui ? "-X" :
+			"--iostat");
+		return CLI_EXIT_USAGE;
+	}
 	if (o->npaths > 1 && o->sweep && o->tui) {
 		cli_msg("--sweep over several targets runs without the view: drop -X");
 		return CLI_EXIT_USAGE;

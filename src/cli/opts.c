@@ -25,6 +25,7 @@ enum opt_long_id {
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
 	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES, OPT_NAME, OPT_PERCENTILES,
 	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY, OPT_REPORT, OPT_LAYERS, OPT_NO_LAYERS,
+	OPT_ARRIVALS,
 };
 
 struct opt_def {
@@ -84,6 +85,7 @@ static const struct opt_def opt_table[] = {
 	{ "sweep", 0, ARG_OPTIONAL, false, OPT_SWEEP },
 	{ "depth", 'Q', ARG_REQUIRED, false, 0 },
 	{ "response", 0, ARG_NONE, false, OPT_RESPONSE },
+	{ "arrivals", 0, ARG_REQUIRED, false, OPT_ARRIVALS },
 	{ "layers", 0, ARG_NONE, false, OPT_LAYERS },
 	{ "no-layers", 0, ARG_NONE, false, OPT_NO_LAYERS },
 	{ "listen", 0, ARG_REQUIRED, false, OPT_LISTEN },
@@ -417,6 +419,16 @@ static int parse_depth(const char *word, uint64_t *d, char *msg, size_t msglen)
 	return 0;
 }
 
+/* --arrivals fixed|poisson into *poisson. Returns 0 or -EINVAL with msg filled. */
+static int parse_arrivals(const char *arg, bool *poisson, char *msg, size_t msglen)
+{
+	if (!strcmp(arg, "fixed") || !strcmp(arg, "poisson")) {
+		*poisson = arg[0] == 'p';
+		return 0;
+	}
+	return err_set(msg, msglen, -EINVAL, "--arrivals: fixed or poisson, not \"%s\"", arg);
+}
+
 /* -Q N, -Q A,B,... (a sweep across depths) or -Q auto. Returns 0 or -EINVAL with msg filled. */
 static int parse_depth_list(struct opts *o, const char *arg, char *msg, size_t msglen)
 {
@@ -653,9 +665,8 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 		o->limit_set = true;
 		break;
 	case 'e': o->seed = strtoull(arg, NULL, 0); break;
-	case 'Q':
-		ret = parse_depth_list(o, arg, msg, msglen);
-		break;
+	case 'Q': ret = parse_depth_list(o, arg, msg, msglen); break;
+	case OPT_ARRIVALS: ret = parse_arrivals(arg, &o->poisson, msg, msglen); break;
 	case OPT_BEST_AQU:
 		ret = parse_aqu("--best-aqu", arg, &o->best_aqu, msg, msglen);
 		o->best_aqu_set = true;

@@ -112,6 +112,7 @@ struct opts {
 	uint64_t depth;            /* -Q, --depth: requests in flight at most, default 1 */
 	bool depth_set;            /* -Q given (the summary then shows response times) */
 	bool response;             /* --response: response-time percentiles in the summary */
+	bool poisson;              /* --arrivals poisson (else fixed): -Q's open-loop gaps */
 	bool layers;               /* --layers (--no-layers: false, the default): each request's
 				    * time in the kernel's layers, measured with eBPF */
 	bool layers_set;           /* --layers or --no-layers given (--iostat then does not try

@@ -52,6 +52,8 @@
 	"      -Q, -depth <count>         up to <count> requests in flight, started on schedule\n" \
 	"                                 (libaio, io_uring, null; 1); buffers of a run:\n" \
 	"                                 targets x depth x size <= 1 GiB\n" \
+	"          -arrivals <how>        -Q's starts: fixed (every interval) or poisson\n" \
+	"                                 (random, exponential gaps of mean -i; seeded by -e)\n" \
 	"      -t, -min-time <time>       minimal valid request time (0us)\n" \
 	"      -T, -max-time <time>       maximum valid request time\n"
 

@@ -23,7 +23,7 @@
 struct aio_priv {
 	io_context_t ctx;
 	struct iocb cb;
-	struct iocb *cbs;          /* depth > 1: one per slot */
+	struct iocb *cbs;          /* one per slot (submit(), the open loop) */
 	struct io_event ev[AIO_REAP_MAX];
 };
 
@@ -35,7 +35,8 @@ static int aio_init(const struct engine_params *p, void **priv)
 
 	if (!a)
 		return -ENOMEM;
-	if (depth > 1 && !(a->cbs = calloc(depth, sizeof(*a->cbs)))) {
+	/* submit() at every depth: random arrivals run the open loop at depth 1 too */
+	if (!(a->cbs = calloc(depth, sizeof(*a->cbs)))) {
 		free(a);
 		return -ENOMEM;
 	}

@@ -17,7 +17,7 @@
 struct null_priv {
 	uint64_t latency; /* ns */
 	unsigned depth;
-	uint64_t *due;    /* depth > 1: completion time per slot, 0 = free */
+	uint64_t *due;    /* completion time per slot, 0 = free */
 };
 
 static int null_init(const struct engine_params *p, void **priv)
@@ -31,7 +31,8 @@ static int null_init(const struct engine_params *p, void **priv)
 		return -EINVAL;
 	}
 	n->depth = p->depth > 1 ? p->depth : 1;
-	if (n->depth > 1 && !(n->due = calloc(n->depth, sizeof(*n->due)))) {
+	/* every depth can submit: random arrivals run the open loop at depth 1 too */
+	if (!(n->due = calloc(n->depth, sizeof(*n->due)))) {
 		free(n);
 		return -ENOMEM;
 	}

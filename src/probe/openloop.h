@@ -3,7 +3,8 @@
  * Pure: the caller passes the times in, so tests drive it with a fake clock.
  *
  * Slot k (counted from the anchor) is due at anchor + floor(k / burst) *
- * interval. A request starts when its slot is due, whether or not earlier
+ * interval (with random arrivals, openloop_poisson(), at the sum of as many
+ * exponential gaps of mean interval). A request starts when its slot is due, whether or not earlier
  * requests completed, as long as fewer than depth are in flight; a slot that
  * comes due while depth requests are in flight starts as soon as one
  * completes, late, and its lateness is part of its response time (completion
@@ -17,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rng.h"
+
 struct openloop {
 	uint64_t anchor;    /* due time of slot 0 */
 	uint64_t interval;  /* ns between slots (between bursts with burst > 1) */
@@ -25,11 +28,29 @@ struct openloop {
 	uint64_t done;      /* requests completed */
 	unsigned depth;     /* most requests in flight, >= 1 */
 	unsigned inflight;  /* requests started and not completed */
+	bool poisson;       /* --arrivals poisson: exponential gaps (openloop_poisson) */
+	uint64_t next;      /* poisson: due time of the next slot */
+	struct rng rng;     /* poisson: the gaps' */
 };
 
 /* Start a schedule whose first slot is due at first (ns); burst 0 = 1, depth 0 = 1. */
 void openloop_init(struct openloop *s, uint64_t first, uint64_t interval, uint64_t burst,
 		unsigned depth);
+
+/*
+ * Random arrivals (--arrivals poisson): from now on the gaps between slots (between bursts
+ * with burst > 1) are exponential with mean interval — a Poisson process at the same mean
+ * rate, drawn from seed (the same seed, the same gaps) — instead of exactly interval: the
+ * load real clients make, under which a queue forms at a load a fixed schedule never shows
+ * (M/D/1 on a serial device rather than D/D/1). The next slot stays due where it was.
+ */
+void openloop_poisson(struct openloop *s, uint64_t seed);
+
+/*
+ * One exponential gap of mean mean_ns from r: -ln(u) x mean, u uniform in (0, 1] on 53 bits
+ * (a gap of 0 is possible, the longest about 36.7 means; saturates at UINT64_MAX).
+ */
+uint64_t openloop_exp_gap(struct rng *r, uint64_t mean_ns);
 
 /* Due time of the next slot (saturates at UINT64_MAX); with interval 0 the anchor. */
 uint64_t openloop_due(const struct openloop *s);

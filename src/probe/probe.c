@@ -23,6 +23,8 @@ void probe_init(struct probe *p, const struct probe_cfg *cfg, struct target *t,
 	p->target = t;
 	p->engine = e;
 	p->buf = buf;
+	if (p->cfg.poisson && !p->cfg.depth)
+		p->cfg.depth = 1; /* random arrivals run on the open loop, one slot at least */
 	rng_seed(&p->rng, cfg->seed ? cfg->seed : clock_now());
 	account_init(&p->acct, &cfg->account);
 }
@@ -423,7 +425,10 @@ static int probe_depth_reap(struct probe_depth *d, char *msg, size_t msglen)
 	return d->ret;
 }
 
-/* The run at depth > 1: start on the open-loop schedule, reap, until done; then drain. */
+/*
+ * The run at depth > 1 (or with random arrivals at any depth): start on the open-loop
+ * schedule, reap, until done; then drain.
+ */
 static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
 			   const volatile sig_atomic_t *stop, char *msg, size_t msglen)
 {
@@ -442,6 +447,8 @@ static int probe_run_depth(struct probe *p, const struct probe_sink *sink,
 	p->first_start = d.period_start = clock_now();
 	d.period_due = sat_add(p->first_start, c->print_interval);
 	openloop_init(&p->ol, p->first_start, c->interval, c->burst, c->depth);
+	if (c->poisson) /* the gaps apart from the offsets: the same -e, the same offsets */
+		openloop_poisson(&p->ol, (c->seed ? c->seed : clock_now()) ^ 0x9e3779b97f4a7c15ull);
 	while (d.issuing || p->ol.inflight) {
 		if (!d.ret && (ret = probe_depth_issue(&d, stop, msg, msglen)))
 			d.ret = ret;
@@ -670,7 +677,7 @@ int probe_run(struct probe *p, const struct probe_sink *sink, const volatile sig
 	    posix_fadvise(t->fd, (off_t)t->work_offset, (off_t)t->work_size, POSIX_FADV_RANDOM))
 		probe_warn(sink, "fadvise(RANDOM) failed, operations might perform unneeded "
 			   "readahead");
-	if (c->depth > 1)
+	if (c->depth > 1 || c->poisson)
 		return probe_run_depth(p, sink, stop, msg, msglen);
 	if (p->layers) {
 		int ret;

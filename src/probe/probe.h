@@ -35,6 +35,8 @@ struct probe_cfg {
 	bool ignore_error;       /* count failed requests and go on */
 	bool nowait;             /* EAGAIN is an expected failure */
 	unsigned depth;          /* -Q: requests in flight at most; 0 or 1 = one at a time */
+	bool poisson;            /* --arrivals poisson: exponential gaps of mean interval, on
+				  * the open-loop schedule even at depth 1 (an async engine) */
 	struct account_cfg account;
 };
 
