@@ -404,6 +404,16 @@ Test(verdict, await_climbing_is_queue_building)
 	r.await = 9.0; /* > 2 x 3.7 + 1 */
 	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
 	cr_assert_eq(v.state, VERDICT_QUEUE_BUILDING);
+	/* issue 36: the await rule leads with its own numbers; "aqu-sz 0.52 (the probe's own up
+	 * to 1)" first read as no queue at all */
+	cr_assert(v.queue_by_await);
+	{
+		char buf[512];
+
+		cr_assert_str_eq(line(&v, buf, sizeof(buf)), "queue building: await 9.00 ms, above 2 "
+				 "x the first intervals' 3.70 ms + 1 ms (aqu-sz 0.52, the probe's own "
+				 "up to 1)");
+	}
 	r.await = 8.0; /* below 2 x 3.7 + 1 */
 	judge(&h, wprobe(70, 256 << 10, true), 1280, VERDICT_CACHE_BACK, &r, &v);
 	cr_assert_eq(v.state, VERDICT_KEEPS_UP);
@@ -426,7 +436,8 @@ Test(verdict, a_queue_building_says_the_measured_queue_of_the_probes_requests)
 	verdict_probe_layers(&p, false, 70, 0, (double[4]){ 20000, 0, 513000, 687000 }, 1);
 	judge(&h, p, 1280, VERDICT_CACHE_BACK, &r, &v);
 	cr_assert_eq(v.state, VERDICT_QUEUE_BUILDING, "%s", line(&v, buf, sizeof(buf)));
-	cr_assert(strstr(line(&v, buf, sizeof(buf)), "await 9.00 ms (first intervals 3.70 ms); the "
+	cr_assert(strstr(line(&v, buf, sizeof(buf)), "queue building: await 9.00 ms, above 2 x the "
+			 "first intervals' 3.70 ms + 1 ms (aqu-sz 0.52, the probe's own up to 1); the "
 			 "probe's requests queued 513 us of 1.22 ms before the device (measured)"),
 		  "%s", buf);
 	/* without the layers, nothing is claimed of the probe's own requests */

@@ -172,9 +172,15 @@ char *tui_ov_reason(const struct tui_ov_row *r, bool ascii, char *buf, size_t le
 			 "busy %.0f %%, p99 %s", a, b, v->aqu, v->busy, t);
 		break;
 	case VERDICT_QUEUE_BUILDING:
-		snprintf(buf, len, "queue building: aqu-sz %.2f (the probe's own %.0f), await %s, "
-			 "busy %.0f %%, p99 %s", v->aqu, v->own_aqu,
-			 tui_fmt_time(u, sizeof(u), (uint64_t)(v->await * 1e6), ascii), v->busy, t);
+		tui_fmt_time(u, sizeof(u), (uint64_t)(v->await * 1e6), ascii);
+		if (v->queue_by_await) /* the await rule alone: its numbers first */
+			snprintf(buf, len, "queue building: await %s, above %g x the first "
+				 "intervals' %s (aqu-sz %.2f), busy %.0f %%, p99 %s", u,
+				 VERDICT_AWAIT_FACTOR, tui_fmt_time(w, sizeof(w),
+				 (uint64_t)(v->base_await * 1e6), ascii), v->aqu, v->busy, t);
+		else
+			snprintf(buf, len, "queue building: aqu-sz %.2f (the probe's own %.0f), await "
+				 "%s, busy %.0f %%, p99 %s", v->aqu, v->own_aqu, u, v->busy, t);
 		break;
 	default: /* falls short */
 		if (v->reason == VERDICT_WAIT_ABOVE) {

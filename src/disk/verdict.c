@@ -195,11 +195,13 @@ static void verdict_checks(const struct verdict_hist *h, const struct verdict_pr
 	 * await (VERDICT_STALL_*) */
 	/* ... nor by await alone while the probe or the host waited for a CPU: a device served by
 	 * threads (a loop device's worker, a FUSE server) then waits for one too */
-	v->queue_building = !h->win_stall[h->win_at] &&
-			    ((above && (h->prev_above || v->aqu > h->prev_aqu)) ||
-			     (h->base_n >= VERDICT_BASELINE_PERIODS && !v->cpu_material &&
-			      !v->host_short &&
-			      v->await > VERDICT_AWAIT_FACTOR * h->base_await + VERDICT_AWAIT_MIN_MS));
+	bool by_aqu = above && (h->prev_above || v->aqu > h->prev_aqu);
+	bool by_await = h->base_n >= VERDICT_BASELINE_PERIODS && !v->cpu_material &&
+			!v->host_short &&
+			v->await > VERDICT_AWAIT_FACTOR * h->base_await + VERDICT_AWAIT_MIN_MS;
+
+	v->queue_building = !h->win_stall[h->win_at] && (by_aqu || by_await);
+	v->queue_by_await = v->queue_building && !by_aqu;
 }
 
 /* Remember this interval for the next one. */
@@ -498,9 +500,16 @@ static void put_dev(struct sbuf *sb, const struct verdict *v, double expected, b
  */
 static void put_queue(struct sbuf *sb, const struct verdict *v)
 {
-	sbuf_printf(sb, "aqu-sz %.2f (the probe's own up to %.0f), await %.2f ms", v->aqu,
-		    v->own_aqu, v->await);
-	if (v->base_await > 0)
+	if (v->queue_by_await) /* the await rule alone: its numbers first, an aqu-sz below the
+				* probe's own would read as no queue at all */
+		sbuf_printf(sb, "await %.2f ms, above %g x the first intervals' %.2f ms + %g ms "
+			    "(aqu-sz %.2f, the probe's own up to %.0f)", v->await,
+			    VERDICT_AWAIT_FACTOR, v->base_await, VERDICT_AWAIT_MIN_MS, v->aqu,
+			    v->own_aqu);
+	else
+		sbuf_printf(sb, "aqu-sz %.2f (the probe's own up to %.0f), await %.2f ms", v->aqu,
+			    v->own_aqu, v->await);
+	if (v->base_await > 0 && !v->queue_by_await)
 		sbuf_printf(sb, " (first intervals %.2f ms)", v->base_await);
 	if (!v->layers_known)
 		return;

@@ -374,6 +374,7 @@ struct verdict {
 	enum verdict_state state;
 	enum verdict_reason reason;
 	bool queue_building;   /* the queue check held (whatever the state) */
+	bool queue_by_await;   /* ... by the await rule alone (aqu-sz not above the probe's own) */
 	bool falls_short;      /* achieved below asked (whatever the state) */
 	bool other_io;
 	bool device_less;      /* the device saw under VERDICT_LESS_SHARE of the probe's own */

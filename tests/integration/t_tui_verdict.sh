@@ -117,7 +117,7 @@ check "writers 80x24: other I/O" shows "^ other I/O: dev [0-9]+/s, the probe's o
 # says, and the panel keeps the rows the verdict needs)
 check "writers 80x24: the compound verdict whole, to its last clause" \
 	shows_joined " other I/O: dev [0-9]+/s, the probe's own [0-9.]+/s(; queue building: [^;]*(; the probe's requests queued [^;]*)?)?; falls short: [a-z ]+: [^;│]*(at this depth|held it\)|or network) *q quit" 10
-check "writers 80x24: queue building" shows_joined "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)" 6
+check "writers 80x24: queue building" shows_joined "queue building: (aqu-sz [0-9.]+ \(the probe's own up to 1\)|await [0-9.]+ ms, above 2 x the first intervals' [0-9.]+ ms \+ 1 ms)" 6
 keep_pane writers-80x24
 check "writers 80x24: nothing wider than the screen" fits80
 kill "${WRITERS[@]}" 2>/dev/null

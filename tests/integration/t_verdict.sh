@@ -233,7 +233,7 @@ writers() {
 	RC=$?
 	check "writers: exit 0" rc_is 0
 	check "writers: other I/O" some_verdict "^other I/O: dev [0-9]+/s, the probe's own [0-9]+/s"
-	check "writers: queue building" some_verdict "queue building: aqu-sz [0-9.]+ \(the probe's own up to 1\)"
+	check "writers: queue building" some_verdict "queue building: (aqu-sz [0-9.]+ \(the probe's own up to 1\)|await [0-9.]+ ms, above 2 x the first intervals' [0-9.]+ ms \+ 1 ms)"
 	check "writers: the first block (before them) keeps up" \
 		test "$(verdicts | head -1 | cut -c1-8)" = "keeps up"
 	cp "$OUT" "$T_TMP/writers.txt"
