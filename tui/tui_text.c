@@ -80,11 +80,18 @@ void tui_text_setup(bool color)
 	}
 }
 
+/* Whether wc can be inside a number as the screens print them: a digit, a point, a comma. */
+static bool tui_text_in_number(wchar_t wc)
+{
+	return (wc >= L'0' && wc <= L'9') || wc == L'.' || wc == L',';
+}
+
 int tui_text_put(int y, int x, int w, enum tui_attr a, const char *s)
 {
 	wchar_t wbuf[512];
 	mbstate_t st;
 	int cells = 0, n = 0;
+	bool cut = false;
 
 	if (w <= 0 || !s)
 		return 0;
@@ -104,11 +111,18 @@ int tui_text_put(int y, int x, int w, enum tui_attr a, const char *s)
 			wc = L'?';
 			cw = 1;
 		}
-		if (cells + cw > w)
+		if (cells + cw > w) {
+			cut = tui_text_in_number(wc);
 			break;
+		}
 		wbuf[n++] = wc;
 		cells += cw;
 		s += k;
+	}
+	/* never a number cut short ("17959 requests of 400" for 40000): the whole number goes */
+	while (cut && n > 0 && tui_text_in_number(wbuf[n - 1])) {
+		n--;
+		cells--; /* digits, points and commas are one cell each */
 	}
 	wbuf[n] = L'\0';
 	attrset(tui_attrs[a]);

@@ -28,7 +28,10 @@ void tui_text_setup(bool color);
 
 /*
  * Put UTF-8 text at (y, x), at most w cells, in attribute a. Undecodable
- * bytes and non-printable characters show as '?'. Returns the cells used.
+ * bytes and non-printable characters show as '?'. Text cut at w never ends
+ * in part of a number: a number (digits, points, commas) the cut would fall
+ * inside is left out whole ("17959 requests of " rather than "... of 400"
+ * for 40000). Returns the cells used.
  */
 int tui_text_put(int y, int x, int w, enum tui_attr a, const char *s);
 

@@ -121,6 +121,23 @@ check "SIGTERM mid-step: ends in $((T1 - T0)) ms (< 1 s), NOT RUN, exit 2, nothi
 	eval '[ $((T1 - T0)) -lt 1000 ] && in_pane "^QUALIFY long: NOT RUN \\(step \"long\" was interrupted\\)$" &&
 	      in_pane "^EXIT=2" && [ -z "$(ls -A "$D")" ] && terminal_restored'
 
+## a cut line never ends in part of a number (issue 36: "17959 requests of 400" for 40000):
+## a step with a count and a deadline on terminals one cell apart, where the progress row's
+## end falls inside the count, after it or before it; the row shows it whole or not at all
+printf 'qualify count\nstep count -D -s 4k -c 40000 -w 60s -i 1ms\nrequire IOPS > 1\n' \
+	>"$T_TMP/count.prof"
+for cols in 78 79 80 81 82; do
+	start "$cols" 24 -- --qualify "$T_TMP/count.prof" -S 16m -X "$P2"
+	wait_for "^running .* requests" 5 >/dev/null
+	sleep 1
+	cap
+	ROW=$(grep "^running " "$PANE" | head -1)
+	check "$cols columns: the progress row's count whole or left out (${ROW##*left, })" \
+		eval '[ -n "$ROW" ] && { ! echo "$ROW" | grep -Eq " of [0-9]+$" || echo "$ROW" | grep -Eq " of 40000$"; }'
+	TM send-keys -t t q
+	wait_for "^EXIT=" 5 >/dev/null
+done
+
 ## refusals
 start 80 24 -- --qualify "$T_TMP/good.prof" -WWW -S 16m -X -J "$P2"
 check "-X with -J: refused (exit 1), nothing run" \
