@@ -301,6 +301,15 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	mkdir -p "$FS"
 	if mkfs.ext4 -q -F "$DEV3" >/dev/null 2>&1 && mount "$DEV3" "$FS"; then
 		register_mount "$FS"
+		# fs_left: what is in $FS besides lost+found once it empties, or 5 s passed
+		fs_left() {
+			local tries=500
+			while [ -n "$(ls -A "$FS" | grep -v lost+found)" ] && [ "$tries" -gt 0 ]; do
+				sleep 0.01
+				tries=$((tries - 1))
+			done
+			ls -A "$FS" | grep -v lost+found
+		}
 		prep_hang() {
 			local pid
 			fault_ctl "$M3" "hang 1"
@@ -316,13 +325,8 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 				eval 'rc_is 2 && err_has "^ioprobe: preparing $FS: a request did not complete within 0\\.5 s of the stop \\(the disk hangs\\); given up$"'
 			check "stop while preparing on a hung disk: nothing on stdout" out_empty
 			fault_ctl "$M3" "hang 0"
-			local tries=500
-			while [ -n "$(ls -A "$FS" | grep -v lost+found)" ] && [ "$tries" -gt 0 ]; do
-				sleep 0.01
-				tries=$((tries - 1))
-			done
 			check "once the disk answers, the preparation's child removes its temp file" \
-				test -z "$(ls -A "$FS" | grep -v lost+found)"
+				test -z "$(fs_left)"
 			hang_release "-S 16m -c 3 -i 0.05 $FS" "prep"
 		}
 		attempts 2 prep_hang
@@ -426,13 +430,8 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 			check "--check on a disk hung before the start: no zero latency in the perfdata" \
 				eval '[ -s "$OUT" ] && ! grep -q "=0\\.000000ms" "$OUT"'
 			fault_ctl "$M3" "hang 0"
-			local tries=500
-			while [ -n "$(ls -A "$FS" | grep -v lost+found)" ] && [ "$tries" -gt 0 ]; do
-				sleep 0.01
-				tries=$((tries - 1))
-			done
 			check "--check on a disk hung before the start: once it answers, nothing is left" \
-				test -z "$(ls -A "$FS" | grep -v lost+found)"
+				test -z "$(fs_left)"
 			hang_release "--check 50ms,100ms --check-timeout 3s -c 200 -i 20ms -S 16m $FS" \
 				"--check hung before the start"
 		}
