@@ -37,6 +37,15 @@ stop_timed() {
 	RC=$?
 }
 
+# ended PID T0 SECONDS: wait up to SECONDS for PID to end by itself (then SIGKILL); DT is the
+# ms since T0 (now_ms), RC its exit status.
+ended() {
+	wait_exit "$1" "$3" || kill -KILL "$1"
+	DT=$(($(now_ms) - $2))
+	wait "$1"
+	RC=$?
+}
+
 # hang_case NAME TARGET... -- ARGS...: start ioprobe ARGS TARGET... (stdout through a pipe
 # to cat), let it probe, hang the disk, wait until the request is in the FUSE server, then
 # SIGTERM. Sets RC, DT (ms from SIGTERM to exit) and CAT_DT (ms until the pipe reader saw
@@ -150,10 +159,7 @@ check_timeout_case() {
 	FLEET_BG+=("$pid")
 	sleep 0.4
 	fault_ctl "$M" "hang 1"
-	wait_exit "$pid" 6 || kill -KILL "$pid"
-	DT=$(($(now_ms) - t0))
-	wait "$pid"
-	RC=$?
+	ended "$pid" "$t0" 6
 	check "--check-timeout 1.5: answers by itself within 1.5 + 1 s (${DT} ms)" \
 		test "$DT" -le 2500
 	check "--check-timeout: CRITICAL (exit 2)" rc_is 2
@@ -418,10 +424,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 				>"$OUT" 2>"$ERR" &
 			pid=$!
 			FLEET_BG+=("$pid")
-			wait_exit "$pid" 10 || kill -KILL "$pid"
-			DT=$(($(now_ms) - t0))
-			wait "$pid"
-			RC=$?
+			ended "$pid" "$t0" 10
 			check "--check on a disk hung before the start: answers within 3 + 1 s (${DT} ms)" \
 				test "$DT" -le 4000
 			check "--check on a disk hung before the start: CRITICAL (exit 2, rc $RC)" rc_is 2
