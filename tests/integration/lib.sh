@@ -104,11 +104,15 @@ require_loop() {
 # next test's device (a write-through loop has no flushes: t_verdict's throttle then never
 # throttled).
 loop_fresh() {
-	local q=/sys/block/${1#/dev/}/queue hw
+	local q=/sys/block/${1#/dev/}/queue hw tags
 
 	echo "write back" >"$q/write_cache" 2>/dev/null
 	hw=$(cat "$q/max_hw_sectors_kb" 2>/dev/null) &&
 		echo $((hw < 1280 ? hw : 1280)) >"$q/max_sectors_kb" 2>/dev/null
+	# a queue a test made shallow (nr_requests 4) stays so on the device it leaves behind:
+	# the next test's depth 8 then measured aqu-sz 4
+	tags=$(cat "/sys/block/${1#/dev/}/mq/0/nr_tags" 2>/dev/null) &&
+		echo "$tags" >"$q/nr_requests" 2>/dev/null
 	return 0
 }
 
