@@ -99,7 +99,7 @@ require_loop() {
 }
 
 # loop_fresh DEV: a fresh loop device's queue settings on DEV (write back, max_sectors_kb
-# 1280 or the hardware's). The kernel keeps a loop number's settings across detach and
+# 1280 or the hardware's, nr_requests its tags). The kernel keeps a loop number's settings across detach and
 # attach, so a test that left its device write-through or with small requests changed the
 # next test's device (a write-through loop has no flushes: t_verdict's throttle then never
 # throttled).
