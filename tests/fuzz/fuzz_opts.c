@@ -131,6 +131,7 @@ static void check_msg(enum opts_status st, const char *msg)
 		"--replay needs a file name",
 		"--report needs a file name",
 		"--replay takes no destination: ",
+		"--arrivals: fixed or poisson, not \"",
 		NULL,
 	};
 	const char *const *p;
