@@ -127,7 +127,8 @@ echo 1280 >"/sys/block/$N/queue/max_sectors_kb"
 
 ## other I/O on the same device: four dd writers (1 MiB direct) on a queue of 4 requests
 ## (nr_requests: a shallow device queue) — the probe's own requests wait for a place in
-## it, so the queue layer grows, measured (here 19 us alone, 454 us beside them), and the
+## it, so the queue layer grows, measured (here 2-19 us alone, 53-454 us beside them, as
+## often as the writers fill the 4 places), and the
 ## verdict's queue building says what the probe's requests waited in it
 probe -c 31 -i 20ms -D -J --layers "$L"
 Q0=$(jfield 'int(d["layers"]["queue"]["avg"])')
@@ -143,8 +144,8 @@ done
 sleep 0.5
 probe -c 31 -i 20ms -D -J --layers "$L"
 Q1=$(jfield 'int(d["layers"]["queue"]["avg"])')
-check "other I/O: the queue layer grows ($Q0 ns alone, $Q1 ns beside 4 writers: 10 x and 100 us at least)" \
-	eval '[ "$Q1" -ge $((10 * Q0)) ] && [ "$Q1" -ge 100000 ]'
+check "other I/O: the queue layer grows ($Q0 ns alone, $Q1 ns beside 4 writers: 10 x and 20 us at least)" \
+	eval '[ "$Q1" -ge $((10 * Q0)) ] && [ "$Q1" -ge 20000 ]'
 probe -i 20ms -w 3.5 -D -q --iostat --layers "$L"
 check "other I/O --iostat: the verdict says other I/O and the probe's requests' measured queue" \
 	out_has "^other I/O: dev [0-9.]+/s, the probe's own [0-9.]+/s; queue building: .*; the probe's requests queued [0-9.]+ [mun]?s of [0-9.]+ [mun]?s before the device \(measured\)"
