@@ -173,3 +173,30 @@ Test(influx, layer_fields)
 			 "layer_device_avg_ms=0.000120,layer_device_p99_ms=0.000120 5\n");
 	sbuf_free(&sb);
 }
+
+/* A judged target's line ends with its last verdict's state and reason (string fields). */
+Test(influx, verdict_fields)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct influx_point p = {
+		.target = "/d", .operation = "read", .device = "", .requests = 0, .time = 5,
+		.verdict = "falls_short", .reason = "device_saturated",
+	};
+
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert_str_eq(sbuf_str(&sb),
+			 "ioprobe,target=/d,operation=read requests=0i,errors=0i,bytes=0i,in_flight=0i,"
+			 "oldest_in_flight_ms=0.000,skipped=0i,verdict=\"falls_short\","
+			 "reason=\"device_saturated\" 5\n");
+	p.verdict = "keeps_up";
+	p.reason = "";
+	sbuf_reset(&sb);
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert(strstr(sbuf_str(&sb), ",verdict=\"keeps_up\",reason=\"\" 5\n"), "%s",
+		  sbuf_str(&sb));
+	p.verdict = NULL; /* not judged: no field */
+	sbuf_reset(&sb);
+	cr_assert_eq(influx_line(&sb, &p), 0);
+	cr_assert_null(strstr(sbuf_str(&sb), "verdict"), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+}

@@ -148,6 +148,33 @@ Test(metrics, record_keeps_skipped_and_snapshot_copies)
 	metrics_target_destroy(&t);
 }
 
+/* Each judged interval: the current state and reason, its time added to its state's. */
+Test(metrics, judged_intervals_add_to_their_state)
+{
+	struct metrics_target t;
+	struct metrics_info in = info();
+	struct metrics_snap s;
+	struct verdict v = { .state = VERDICT_KEEPS_UP, .reason = VERDICT_STALLED };
+
+	cr_assert_eq(metrics_target_init(&t, &in, NULL), 0);
+	cr_assert_not(metrics_verdict_get(&t).judged);
+	metrics_judged(&t, &v, 1000 * MS);
+	metrics_judged(&t, &v, 999 * MS);
+	v.state = VERDICT_FALLS_SHORT;
+	metrics_judged(&t, &v, 1001 * MS);
+	metrics_snapshot(&t, 0, &s);
+	cr_assert(s.counts.verdict.judged);
+	cr_assert_eq(s.counts.verdict.state, VERDICT_FALLS_SHORT);
+	cr_assert_eq(s.counts.verdict.reason, VERDICT_STALLED);
+	cr_assert_eq(s.counts.verdict.state_ns[VERDICT_KEEPS_UP], 1999 * MS);
+	cr_assert_eq(s.counts.verdict.state_ns[VERDICT_FALLS_SHORT], 1001 * MS);
+	cr_assert_eq(s.counts.verdict.intervals, 3);
+	v.state = VERDICT_OTHER_IO; /* its reason field is a later check's: not published */
+	metrics_judged(&t, &v, 1000 * MS);
+	cr_assert_eq(metrics_verdict_get(&t).reason, VERDICT_NO_REASON);
+	metrics_target_destroy(&t);
+}
+
 Test(metrics, in_flight_age_grows_without_completions)
 {
 	struct metrics_target t;

@@ -325,3 +325,48 @@ Test(promfmt, layer_families_only_for_targets_that_measure_them)
 	has(t, "# TYPE ioprobe_layer_pieces counter");
 	has(t, "ioprobe_layer_pieces_total{" T1 "} 12");
 }
+
+/* The verdict: its families only with a judged target; the current state once judged. */
+Test(promfmt, verdict_families_for_judged_targets)
+{
+	static struct sbuf sb = SBUF_INIT;
+	struct metrics_info with = in1;
+	struct metrics_snap s[2];
+	const char *t;
+
+	snaps(s);
+	lacks(render(PROMFMT_TEXT), "ioprobe_verdict");
+	with.verdict = true;
+	s[0].info = &with;
+	sbuf_reset(&sb);
+	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_TEXT), 0);
+	t = sbuf_str(&sb);
+	/* not judged yet: no current state, every state's seconds at 0 */
+	has(t, "# TYPE ioprobe_verdict gauge");
+	lacks(t, "ioprobe_verdict{");
+	has(t, "# TYPE ioprobe_verdict_seconds_total counter");
+	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"none\"} 0.0");
+	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"queue_building\"} 0.0");
+	s[0].counts.verdict = (struct metrics_verdict){
+		.judged = true, .state = VERDICT_FALLS_SHORT, .reason = VERDICT_PROBE_CPU,
+		.intervals = 3,
+		.state_ns = { [VERDICT_KEEPS_UP] = 2000 * MS, [VERDICT_FALLS_SHORT] = 1250 * MS },
+	};
+	sbuf_reset(&sb);
+	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_TEXT), 0);
+	t = sbuf_str(&sb);
+	has(t, "ioprobe_verdict{" T1 ",device=\"sda1\",state=\"falls_short\","
+	       "reason=\"probe_limited_cpu\"} 1");
+	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"keeps_up\"} 2.0");
+	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"falls_short\"} 1.25");
+	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"other_io\"} 0.0");
+	lacks(t, "ioprobe_verdict_seconds_total{target=\"/dev/nvme0n1\"");
+	lacks(t, "ioprobe_verdict{target=\"/dev/nvme0n1\"");
+	sbuf_reset(&sb);
+	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_OPENMETRICS), 0);
+	t = sbuf_str(&sb);
+	has(t, "# TYPE ioprobe_verdict gauge");
+	has(t, "# TYPE ioprobe_verdict_seconds counter");
+	has(t, "# UNIT ioprobe_verdict_seconds seconds");
+	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"falls_short\"} 1.25");
+}

@@ -241,6 +241,13 @@ static void same_as_text(bool native, bool layers)
 		s[1].counts.layers.requests = 4;
 		s[1].counts.layers.pieces = 6;
 		s[1].counts.layers.no_device = 1;
+		/* and its verdict: the current one and the seconds in each state */
+		with.verdict = true;
+		s[1].counts.verdict = (struct metrics_verdict){
+			.judged = true, .state = VERDICT_FALLS_SHORT,
+			.reason = VERDICT_DEVICE_SATURATED, .intervals = 4,
+			.state_ns = { [VERDICT_KEEPS_UP] = 3000 * MS, [VERDICT_FALLS_SHORT] = 1001 * MS },
+		};
 	}
 	cr_assert_eq(promfmt_write(&text, s, 2, "1.2.3", PROMFMT_TEXT), 0);
 	fam = render(&pb, s, 2);
@@ -263,7 +270,7 @@ static void same_as_text(bool native, bool layers)
 		}
 	}
 	cr_assert_null(fam[k], "a family text does not have");
-	cr_assert_eq(k, layers ? 17 : 13);
+	cr_assert_eq(k, layers ? 19 : 13);
 	release(fam);
 	sbuf_free(&text);
 	sbuf_free(&pb);

@@ -172,6 +172,37 @@ Test(verdict, words)
 	cr_assert_str_eq(verdict_reason_text(VERDICT_PROBE_LIMITED), "probe limited");
 }
 
+/*
+ * The fleet outputs' keys: every state and reason has one, distinct, a label value without
+ * spaces; the reason published only with falls short and no verdict.
+ */
+Test(verdict, keys)
+{
+	const char *seen[32];
+	size_t n = 0;
+
+	for (int st = 0; st < VERDICT_STATES; st++)
+		seen[n++] = verdict_state_key((enum verdict_state)st);
+	cr_assert_str_eq(verdict_state_key(VERDICT_FALLS_SHORT), "falls_short");
+	cr_assert_str_eq(verdict_state_key(VERDICT_NONE), "none");
+	cr_assert_str_eq(verdict_reason_key(VERDICT_NO_REASON), "");
+	cr_assert_str_eq(verdict_reason_key(VERDICT_PROBE_CPU), "probe_limited_cpu");
+	for (int r = VERDICT_DEVICE_SATURATED; r <= VERDICT_PAGE_CACHE; r++)
+		seen[n++] = verdict_reason_key((enum verdict_reason)r);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert(*seen[i] && !strpbrk(seen[i], " :/-"), "key \"%s\"", seen[i]);
+		for (size_t j = 0; j < i; j++)
+			cr_assert_str_neq(seen[i], seen[j]);
+	}
+	struct verdict v = { .state = VERDICT_KEEPS_UP, .reason = VERDICT_STALLED };
+
+	cr_assert_eq(verdict_reason_of(&v), VERDICT_NO_REASON); /* a later check's, not said */
+	v.state = VERDICT_FALLS_SHORT;
+	cr_assert_eq(verdict_reason_of(&v), VERDICT_STALLED);
+	v = (struct verdict){ .state = VERDICT_NONE, .reason = VERDICT_PAGE_CACHE };
+	cr_assert_eq(verdict_reason_of(&v), VERDICT_PAGE_CACHE);
+}
+
 /* The first words: the reason only after "falls short"; cut to the buffer. */
 Test(verdict, first_words)
 {

@@ -116,12 +116,19 @@ int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t
 	return 0;
 }
 
+bool cli_fleet_judges(const struct opts *o)
+{
+	/* not with random arrivals: the verdict weighs what the probe got against a fixed rate */
+	return (o->listen || o->prometheus || o->influx) && !o->poisson;
+}
+
 int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target *t,
-		  struct probe *p)
+		  struct probe *p, bool judged)
 {
 	const struct exporters_target_cfg tc = {
 		.path = o->path, .name = o->name, .interval = opts_interval(o), .write = o->write > 0,
 		.read_write = o->read_write, .response = opts_response(o), .layers = o->layers,
+		.verdict = judged,
 	};
 	char msg[MSG_MAX];
 	int err = exporters_add(x, &tc, t, p, msg, sizeof(msg));

@@ -539,11 +539,17 @@ int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t
 		      struct exporters **x);
 
 /*
- * Describe target t probed by p (opened from o) to the exporters x; 0 or
- * -errno (said).
+ * Describe target t probed by p (opened from o) to the exporters x; judged: its verdict is
+ * published (the run or the view judges it). 0 or -errno (said).
  */
 int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target *t,
-		  struct probe *p);
+		  struct probe *p, bool judged);
+
+/*
+ * Do the fleet outputs ask the run to judge its targets (--listen, --prometheus, --influx:
+ * their verdict series and fields), --iostat or not? Not with --arrivals poisson.
+ */
+bool cli_fleet_judges(const struct opts *o);
 
 /* Start the prepared exporters; 0, or the exit code (said; they are stopped and freed). */
 int cli_fleet_run(struct exporters **x);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "devwatch.h"
+#include "exporters.h"
 #include "iostat.h"
 #include "layerstat.h"
 #include "opts.h"
@@ -195,12 +196,12 @@ static void cli_iv_need(struct cli_target *tg)
  * the first -errno. */
 static int cli_iostat_sample(struct cli_run *r, uint64_t now)
 {
-	int err = devwatch_sample(r->watch, NULL, now);
+	int err = r->watch ? devwatch_sample(r->watch, NULL, now) : 0;
 
 	for (size_t i = 0; !err && i < r->n; i++) {
 		struct cli_target *tg = &r->tg[i];
 
-		if (tg->state == CLI_TARGET_RUNNING && tg->watch != r->watch)
+		if (tg->state == CLI_TARGET_RUNNING && tg->watch && tg->watch != r->watch)
 			err = devwatch_sample(tg->watch, NULL, now);
 		cli_iv_need(tg); /* the probe's own count as close to its device's read as can be */
 	}
@@ -300,20 +301,11 @@ static void cli_iostat_json(struct cli_run *r, const struct verdict *v, struct s
 }
 
 /*
- * One --iostat block (every second, or every -P period): the time, sysstat's
- * `iostat -dx` header and a row per device (the union of the targets'
- * stacks), as `iostat -dx -t` prints them, then for each target the probe's
- * line for the same interval and the verdict on its own stack, and a blank
- * line; with -J an "iostat" object per target with sysstat's JSON keys,
- * "probe" and "verdict".
+ * Sample the devices, close each judged target's interval and judge it into v[i]; the
+ * exporters hear each verdict. Returns 0 or the sample's -errno (said once).
  */
-static void cli_iostat_tick(void *arg)
+static int cli_iostat_judge(struct cli_run *r, struct verdict *v)
 {
-	struct cli_run *r = arg;
-	struct sbuf sb = SBUF_INIT;
-	struct iostat_dev_row rows[DEVWATCH_MAX];
-	struct verdict *v = calloc(r->n, sizeof(*v));
-	size_t n;
 	uint64_t period = r->o->print_interval ? r->o->print_interval : OPTS_IOSTAT_PERIOD;
 	int err = cli_iostat_sample(r, 0); /* each read dated by itself (devwatch_sample) */
 
@@ -324,19 +316,44 @@ static void cli_iostat_tick(void *arg)
 			cli_iv_close(&r->tg[i], r->tg[i].watch->prev_ns);
 	if (err) {
 		if (!r->iostat_failed) /* say it once, the probe goes on */
-			cli_msg("--iostat: cannot read /proc/diskstats: %s", strerror(-err));
+			cli_msg("%s: cannot read /proc/diskstats: %s",
+				r->o->iostat ? "--iostat" : "the verdict", strerror(-err));
 		r->iostat_failed = true;
+		return err;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0])
+			continue;
+		cli_iv_judge(tg, &v[i]);
+		if (r->x)
+			exporters_verdict(r->x, tg->xi, &v[i], tg->vp.period_ns);
+	}
+	return 0;
+}
+
+/*
+ * One --iostat block (every second, or every -P period): the time, sysstat's
+ * `iostat -dx` header and a row per device (the union of the targets'
+ * stacks), as `iostat -dx -t` prints them, then for each target the probe's
+ * line for the same interval and the verdict on its own stack, and a blank
+ * line; with -J an "iostat" object per target with sysstat's JSON keys,
+ * "probe" and "verdict". Without --iostat (the fleet outputs' verdict) only the judging.
+ */
+static void cli_iostat_tick(void *arg)
+{
+	struct cli_run *r = arg;
+	struct sbuf sb = SBUF_INIT;
+	struct iostat_dev_row rows[DEVWATCH_MAX];
+	struct verdict *v = calloc(r->n, sizeof(*v));
+	size_t n;
+
+	if (!v || cli_iostat_judge(r, v) || !r->watch ||
+	    !(n = devwatch_rows(r->watch, rows, DEVWATCH_MAX))) {
 		free(v);
 		return;
 	}
-	n = devwatch_rows(r->watch, rows, DEVWATCH_MAX);
-	if (!n || !v) {
-		free(v);
-		return;
-	}
-	for (size_t i = 0; i < r->n; i++)
-		if (r->tg[i].state == CLI_TARGET_RUNNING)
-			cli_iv_judge(&r->tg[i], &v[i]);
 	if (r->rec)
 		cli_iostat_record(r, rows, n, v);
 	pthread_mutex_lock(&r->out.lock);
@@ -387,12 +404,38 @@ static int cli_iostat_watch(const struct opts *o, const char *const *paths, size
 	return 0;
 }
 
+/*
+ * Without --iostat (the fleet outputs' verdict): each prepared target's own stack, quietly;
+ * a target with no block device under it (tmpfs, a network file system) is not judged.
+ */
+static void cli_iostat_prepare_quiet(struct cli_run *r)
+{
+	char msg[MSG_MAX];
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_READY || !(tg->watch = malloc(sizeof(*tg->watch))))
+			continue;
+		if (devwatch_for_path(tg->watch, tg->o.path, NULL, msg, sizeof(msg)) ||
+		    devwatch_sample(tg->watch, NULL, 0)) {
+			free(tg->watch);
+			tg->watch = NULL;
+		}
+	}
+}
+
 int cli_iostat_prepare(struct cli_run *r)
 {
-	const char **paths = calloc(r->n, sizeof(*paths));
+	const char **paths;
 	size_t n = 0;
 	int code;
 
+	if (!r->o->iostat) {
+		cli_iostat_prepare_quiet(r);
+		return 0;
+	}
+	paths = calloc(r->n, sizeof(*paths));
 	if (!paths) {
 		cli_msg("out of memory");
 		return CLI_EXIT_PREPARE;
@@ -438,7 +481,7 @@ int cli_iostat_start(struct cli_run *r)
 	for (size_t i = 0; i < r->n; i++) {
 		struct cli_target *tg = &r->tg[i];
 
-		if (tg->state != CLI_TARGET_READY)
+		if (tg->state != CLI_TARGET_READY || !tg->watch)
 			continue;
 		tg->iv_lat[0] = malloc(sizeof(struct stats));
 		tg->iv_lat[1] = malloc(sizeof(struct stats));
@@ -462,7 +505,8 @@ int cli_iostat_start(struct cli_run *r)
 	ret = ticker_start(&r->iostat, o->print_interval ? o->print_interval : OPTS_IOSTAT_PERIOD,
 			   cli_iostat_tick, r);
 	if (ret) {
-		cli_msg("--iostat: cannot start its thread: %s", strerror(-ret));
+		cli_msg("%s: cannot start its thread: %s", o->iostat ? "--iostat" : "the verdict",
+			strerror(-ret));
 		return CLI_EXIT_PREPARE;
 	}
 	return 0;

@@ -545,7 +545,7 @@ static void run_watchdog_start(struct cli_run *r)
  * --listen/--prometheus/--influx: one series set per prepared target, in the
  * order given; started before the probes. Returns 0 or the exit code (said).
  */
-static int run_fleet_start(struct cli_run *r)
+static int run_fleet_start(struct cli_run *r, bool view)
 {
 	int code = cli_fleet_prepare(r->o, r->ops, r->n, &r->x);
 
@@ -555,7 +555,8 @@ static int run_fleet_start(struct cli_run *r)
 		if (tg->state != CLI_TARGET_READY)
 			continue;
 		tg->xi = r->x->n;
-		if (cli_fleet_add(r->x, &tg->o, &tg->t, tg->p)) {
+		/* judged by the view, or by the run's verdict ticker where a device is watched */
+		if (cli_fleet_add(r->x, &tg->o, &tg->t, tg->p, view || tg->watch)) {
 			cli_fleet_end(&r->x);
 			code = CLI_EXIT_PREPARE;
 		}
@@ -707,14 +708,16 @@ static int run_plain(struct cli_run *r, int code)
 {
 	int c;
 
-	if (r->o->iostat && (c = cli_iostat_prepare(r)))
+	bool judge = r->o->iostat || cli_fleet_judges(r->o);
+
+	if (judge && (c = cli_iostat_prepare(r)))
 		return c;
 	if (r->rec && (c = cli_record_start(r, !r->o->print_count && !r->o->print_interval)))
 		return c;
-	if (r->o->iostat && (c = cli_iostat_start(r)))
+	if ((c = run_fleet_start(r, false)))
 		return c;
-	if ((c = run_fleet_start(r))) {
-		ticker_stop(&r->iostat);
+	if (judge && (c = cli_iostat_start(r))) {
+		cli_fleet_end(&r->x);
 		return c;
 	}
 	if (r->o->json && !r->o->json_lines) {
@@ -735,14 +738,19 @@ static int run_plain(struct cli_run *r, int code)
 	return r->o->check ? run_check(r) : run_conclude(r, code);
 }
 
-/* view_params.judged with --record: target ctx's judged interval to the recording. */
+/* view_params.judged: target ctx's judged interval to the recording (--record) and the
+ * exporters. */
 static void run_view_judged(void *ctx, uint64_t seq, uint64_t real,
 			    const struct iostat_dev_row *rows, size_t n,
 			    const struct verdict_probe *p, const struct verdict *v)
 {
 	struct cli_target *tg = ctx;
 
-	cli_vrec_judged(tg->run->vrec, (size_t)(tg - tg->run->tg), seq, real, rows, n, p, v);
+	if (tg->run->vrec)
+		cli_vrec_judged(tg->run->vrec, (size_t)(tg - tg->run->tg), seq, real, rows, n, p,
+				v);
+	if (tg->run->x)
+		exporters_verdict(tg->run->x, tg->xi, v, p->period_ns);
 }
 
 /* view_params.ended with --record: target ctx's last periods are written. */
@@ -766,7 +774,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 	struct sbuf deferred = SBUF_INIT, table = SBUF_INIT;
 	char msg[MSG_MAX] = "";
 	size_t n = 0;
-	int ret = -ENOMEM, c = run_fleet_start(r);
+	int ret = -ENOMEM, c = run_fleet_start(r, true);
 
 	for (size_t i = 0; !c && vp && vc && of && i < r->n; i++) {
 		struct cli_target *tg = &r->tg[i];
@@ -792,7 +800,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 			.sweep_out = r->o->sweep ? &table : NULL,
 			.sweep_grid = r->o->sweep_grid ?
 				      &((struct cli_grid *)r->o->sweep_grid)->g : NULL,
-			.judged = r->vrec ? run_view_judged : NULL,
+			.judged = r->vrec || r->x ? run_view_judged : NULL,
 			.ended = r->rec ? run_view_ended : NULL, .judged_ctx = tg,
 		};
 		if (r->vrec)

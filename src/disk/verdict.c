@@ -410,6 +410,45 @@ const char *verdict_reason_text(enum verdict_reason r)
 	return "";
 }
 
+const char *verdict_state_key(enum verdict_state s)
+{
+	switch (s) {
+	case VERDICT_KEEPS_UP: return "keeps_up";
+	case VERDICT_FALLS_SHORT: return "falls_short";
+	case VERDICT_OTHER_IO: return "other_io";
+	case VERDICT_QUEUE_BUILDING: return "queue_building";
+	case VERDICT_NONE: break;
+	}
+	return "none";
+}
+
+const char *verdict_reason_key(enum verdict_reason r)
+{
+	switch (r) {
+	case VERDICT_DEVICE_SATURATED: return "device_saturated";
+	case VERDICT_WAIT_ABOVE: return "wait_above_device";
+	case VERDICT_PROBE_LIMITED: return "probe_limited";
+	case VERDICT_PROBE_CPU: return "probe_limited_cpu";
+	case VERDICT_THROTTLED: return "throttled";
+	case VERDICT_QUEUED: return "queued";
+	case VERDICT_DEVICE_SLOW: return "device_slow";
+	case VERDICT_PAGE_CACHE: return "page_cache";
+	case VERDICT_UNPACED: return "unpaced";
+	case VERDICT_NO_DEVICE: return "no_device_row";
+	case VERDICT_DEVICE_LESS: return "device_less";
+	case VERDICT_DEPTH_LIMITED: return "depth_limited";
+	case VERDICT_STALLED: return "stalled";
+	case VERDICT_NO_REASON: break;
+	}
+	return "";
+}
+
+enum verdict_reason verdict_reason_of(const struct verdict *v)
+{
+	return v->state == VERDICT_FALLS_SHORT || v->state == VERDICT_NONE ? v->reason :
+	       VERDICT_NO_REASON;
+}
+
 char *verdict_words(const struct verdict *v, char *buf, size_t len)
 {
 	bool why = v->state == VERDICT_FALLS_SHORT && v->reason != VERDICT_NO_REASON;

@@ -220,6 +220,7 @@ enum verdict_state {
 	VERDICT_OTHER_IO,
 	VERDICT_QUEUE_BUILDING,
 };
+#define VERDICT_STATES (VERDICT_QUEUE_BUILDING + 1)
 
 enum verdict_reason {
 	VERDICT_NO_REASON,
@@ -455,6 +456,26 @@ const char *verdict_state_text(enum verdict_state s);
 
 /* "device saturated", "wait above the device", "probe limited", "unpaced", ...; "" for none. */
 const char *verdict_reason_text(enum verdict_reason r);
+
+/*
+ * The state as a metric label value: "none", "keeps_up", "falls_short", "other_io",
+ * "queue_building" (the fleet outputs' words: the text's, in snake case).
+ */
+const char *verdict_state_key(enum verdict_state s);
+
+/*
+ * The reason as a metric label value: "device_saturated", "wait_above_device",
+ * "probe_limited", "probe_limited_cpu", "throttled", "queued", "device_slow", "depth_limited",
+ * "stalled", "page_cache", "unpaced", "no_device_row", "device_less"; "" for none.
+ */
+const char *verdict_reason_key(enum verdict_reason r);
+
+/*
+ * The reason v gives with its state, as its words do: a falls short's, or what a
+ * "no verdict" lacks; VERDICT_NO_REASON for the other states (their reason field may
+ * hold what a later check found).
+ */
+enum verdict_reason verdict_reason_of(const struct verdict *v);
 
 /*
  * The verdict's first words, as operators grep them: the state, and for

@@ -78,6 +78,7 @@ static void exporters_info(struct exporters *x, struct exporters_tgt *g,
 	in->op[OP_READ] = !w;
 	in->op[OP_WRITE] = w || rw;
 	in->response = o->response; /* as the summary's response line */
+	in->verdict = o->verdict;
 }
 
 int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, size_t n, char *msg,
@@ -277,6 +278,13 @@ static uint64_t exporters_hung_period(const struct exporters *x)
 	return x->cfg.influx_period ? x->cfg.influx_period : 1000000000ull;
 }
 
+/* The state key of t's last verdict mv for --influx, or NULL: not judged (yet). */
+static const char *exporters_verdict_key(const struct metrics_target *t,
+					 const struct metrics_verdict *mv)
+{
+	return t->info.verdict && mv->judged ? verdict_state_key(mv->state) : NULL;
+}
+
 /* How often the hung-target lines are looked for: an eighth of their period. */
 #define EXPORTERS_HUNG_LOOKS 8
 
@@ -297,6 +305,7 @@ static void exporters_hung_tick(void *arg)
 		struct metrics_target *m = &x->target[i];
 		int op = m->info.op[OP_WRITE] && !m->info.op[OP_READ] ? OP_WRITE : OP_READ;
 		uint64_t oldest, last = atomic_load(&x->tgt[i].last_line);
+		struct metrics_verdict mv;
 		unsigned n;
 
 		if (now - last < period + period / 2)
@@ -304,11 +313,13 @@ static void exporters_hung_tick(void *arg)
 		metrics_in_flight(m, now, &n, &oldest);
 		if (!n)
 			continue;
+		mv = metrics_verdict_get(m);
 		influx_line(&sb, &(struct influx_point){
 			.target = m->info.target, .name = m->info.name, .pcts = x->cfg.pcts,
 			.operation = exporters_ops[op],
 			.device = m->info.device, .in_flight = n, .oldest_ms = (double)oldest / 1e6,
-			.time = clock_realtime() });
+			.verdict = exporters_verdict_key(m, &mv),
+			.reason = verdict_reason_key(mv.reason), .time = clock_realtime() });
 		/* the next one a period on (on the same grid, not drifting by the looks' eighth),
 		 * unless the probe's own line comes first */
 		last = now - (last + period) < period + period / 2 ? last + period : now - period / 2;
@@ -384,16 +395,25 @@ void exporters_skipped(struct exporters *x, size_t i, uint64_t hi, uint64_t step
 		stats_add_series(&x->tgt[i].period[m->last_op].response, hi, step, n);
 }
 
+void exporters_verdict(struct exporters *x, size_t i, const struct verdict *v,
+		       uint64_t period_ns)
+{
+	if (i < x->n && x->target[i].info.verdict)
+		metrics_judged(&x->target[i], v, period_ns);
+}
+
 int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 {
 	struct exporters_tgt *g = &x->tgt[i];
 	const struct metrics_info *in = &x->target[i].info;
 	uint64_t now = clock_now(), oldest, skipped, total;
+	struct metrics_verdict mv;
 	unsigned in_flight;
 	int err;
 
 	if (!g->period)
 		return 0;
+	mv = metrics_verdict_get(&x->target[i]);
 	metrics_in_flight(&x->target[i], now, &in_flight, &oldest);
 	total = metrics_skipped(&x->target[i]);
 	skipped = total - g->skip_mark;
@@ -411,7 +431,8 @@ int exporters_period(struct exporters *x, size_t i, uint64_t now_real)
 			.skipped = op == (int)x->target[i].last_op ? skipped : 0,
 			.valid = &pe->valid, .response = in->response ? &pe->response : NULL,
 			.layers = in->layers ? &pe->layers : NULL,
-			.time = now_real,
+			.verdict = exporters_verdict_key(&x->target[i], &mv),
+			.reason = verdict_reason_key(mv.reason), .time = now_real,
 		};
 
 		if (in->op[op])

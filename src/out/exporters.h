@@ -48,6 +48,7 @@ struct exporters_target_cfg {
 	bool response;             /* -Q or --response: response times are published */
 	bool layers;               /* --layers asked (its probe measures them): published; not
 	                            * --iostat's own try, whose replay could not publish them */
+	bool verdict;              /* the run judges it (exporters_verdict): published */
 };
 
 /* Per operation, the current period's latencies (and response times) for --influx. */
@@ -122,6 +123,13 @@ void exporters_request(struct exporters *x, size_t i, const struct sample *s, en
 
 /* Probe thread of target i: skipped slots (probe_sink.skipped) enter its response times. */
 void exporters_skipped(struct exporters *x, size_t i, uint64_t hi, uint64_t step, uint64_t n);
+
+/*
+ * The judging thread (the run's verdict ticker, the view): target i's interval of period_ns
+ * was judged v. Its verdict series and the next --influx lines carry it.
+ */
+void exporters_verdict(struct exporters *x, size_t i, const struct verdict *v,
+		       uint64_t period_ns);
 
 /*
  * Probe thread of target i: a period closed; with --influx write its lines

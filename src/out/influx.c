@@ -133,6 +133,12 @@ int influx_line(struct sbuf *sb, const struct influx_point *p)
 		influx_stats(sb, "resp_", p->response, p->pcts ? p->pcts : &pcts_default);
 	if (p->layers)
 		influx_layers(sb, p->layers);
+	if (p->verdict) {
+		sbuf_puts(sb, ",verdict=");
+		influx_escape(sb, p->verdict, INFLUX_FIELD_STRING);
+		sbuf_puts(sb, ",reason=");
+		influx_escape(sb, p->reason ? p->reason : "", INFLUX_FIELD_STRING);
+	}
 	sbuf_printf(sb, " %" PRIu64 "\n", p->time);
 	return sb->error;
 }

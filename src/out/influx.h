@@ -41,6 +41,9 @@ struct influx_point {
 	const struct stats *valid; /* latencies of the period's valid requests */
 	const struct stats *response; /* their response times and skipped slots', or NULL */
 	const struct layer_tally *layers; /* --layers: the period's measured layers, or NULL */
+	const char *verdict;    /* the last judged interval's state key (verdict_state_key), or
+				 * NULL: the target is not judged or not yet */
+	const char *reason;     /* ... its reason key ("" for none) */
 	uint64_t time;          /* CLOCK_REALTIME ns at the end of the period */
 	const struct pcts *pcts; /* the percentile fields; NULL: p50 p90 p99 p999 */
 };
@@ -55,7 +58,8 @@ struct influx_point {
  * (resp_min_ms ... resp_max_ms), left out when they are empty. With layers:
  * layer_requests, layer_no_device (integers) and, when a measured request reached
  * the device, layer_pieces (block requests per request) and per layer
- * layer_submit_avg_ms, layer_submit_p99_ms, ... throttle, queue, device. Returns sb->error.
+ * layer_submit_avg_ms, layer_submit_p99_ms, ... throttle, queue, device. With a verdict:
+ * the string fields verdict and reason last. Returns sb->error.
  */
 int influx_line(struct sbuf *sb, const struct influx_point *p);
 

@@ -62,6 +62,30 @@ void metrics_target_destroy(struct metrics_target *t)
 	pthread_mutex_destroy(&t->lock);
 }
 
+void metrics_judged(struct metrics_target *t, const struct verdict *v, uint64_t period_ns)
+{
+	struct metrics_verdict *mv = &t->counts.verdict;
+	enum verdict_state st = v->state < VERDICT_STATES ? v->state : VERDICT_NONE;
+
+	pthread_mutex_lock(&t->lock);
+	mv->judged = true;
+	mv->state = st;
+	mv->reason = verdict_reason_of(v);
+	mv->state_ns[st] += period_ns;
+	mv->intervals++;
+	pthread_mutex_unlock(&t->lock);
+}
+
+struct metrics_verdict metrics_verdict_get(struct metrics_target *t)
+{
+	struct metrics_verdict mv;
+
+	pthread_mutex_lock(&t->lock);
+	mv = t->counts.verdict;
+	pthread_mutex_unlock(&t->lock);
+	return mv;
+}
+
 size_t metrics_bucket_index(uint64_t ns)
 {
 	size_t lo = 0, hi = METRICS_BUCKETS;

@@ -40,6 +40,7 @@
 
 #include "account.h"
 #include "layerstat.h"
+#include "verdict.h"
 
 /* Finite buckets: 1-2-5 per decade from 10 us to 10 s; one more counts the rest (+Inf). */
 #define METRICS_BUCKETS 19
@@ -78,6 +79,7 @@ struct metrics_info {
 	bool op[METRICS_OPS]; /* the operations this probe performs */
 	bool response;        /* response times are published (-Q or --response) */
 	bool layers;          /* the requests' layers are measured (--layers): published */
+	bool verdict;         /* the run judges this target (its device watched): published */
 };
 
 /* A histogram over the fleet buckets. */
@@ -122,11 +124,21 @@ struct metrics_layers {
 	uint64_t no_device;                   /* requests served without a block request */
 };
 
+/* The saturation verdict on the target's device (metrics_judged), published when info.verdict. */
+struct metrics_verdict {
+	bool judged;                          /* an interval was judged */
+	enum verdict_state state;             /* the last interval's state */
+	enum verdict_reason reason;           /* ... and its reason (verdict_reason_of) */
+	uint64_t state_ns[VERDICT_STATES];    /* the judged intervals' time in each state */
+	uint64_t intervals;                   /* intervals judged */
+};
+
 /* One target's live counters (metrics_record) and its copy (metrics_snapshot). */
 struct metrics_counts {
 	struct metrics_op op[METRICS_OPS];
 	uint64_t skipped;                     /* schedule slots missed so far */
 	struct metrics_layers layers;         /* published when info.layers */
+	struct metrics_verdict verdict;       /* published when info.verdict */
 };
 
 struct metrics_target {
@@ -189,6 +201,16 @@ void metrics_snapshot(struct metrics_target *t, uint64_t now, struct metrics_sna
  */
 void metrics_in_flight(const struct metrics_target *t, uint64_t now, unsigned *n,
 		       uint64_t *oldest);
+
+/*
+ * The judging side (the run's verdict ticker or the view): one judged interval of period_ns
+ * ended in v's state with verdict_reason_of(v): it becomes the current one and its time is
+ * added to that state's (under t's lock).
+ */
+void metrics_judged(struct metrics_target *t, const struct verdict *v, uint64_t period_ns);
+
+/* Exporter side: the last verdict and the time in each state (under t's lock). */
+struct metrics_verdict metrics_verdict_get(struct metrics_target *t);
 
 /* Exporter side: the schedule slots missed so far (under t's lock). */
 uint64_t metrics_skipped(struct metrics_target *t);

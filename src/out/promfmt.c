@@ -131,6 +131,15 @@ const struct promfmt_fam promfmt_fams[PROMFMT_FAMS] = {
 		"ioprobe_layer_no_device_requests", PROMFMT_COUNTER, NULL,
 		"Measured probe requests served without a block request (the page cache)."
 	},
+	[PROMFMT_FAM_VERDICT] = {
+		"ioprobe_verdict", PROMFMT_GAUGE, NULL,
+		"The last interval's saturation verdict on the target's device (state, and reason "
+		"for falls_short or none): 1 on the one series of the current state."
+	},
+	[PROMFMT_FAM_VERDICT_SECONDS] = {
+		"ioprobe_verdict_seconds", PROMFMT_COUNTER, "seconds",
+		"Time of the judged intervals in each verdict state."
+	},
 	[PROMFMT_FAM_PROBE_INFO] = {
 		"ioprobe_probe", PROMFMT_INFO, NULL,
 		"Probe description; device and disk join node_exporter's node_disk_* series."
@@ -385,6 +394,46 @@ static void label(struct sbuf *sb, const char *name, const char *value)
 	sbuf_putc(sb, '"');
 }
 
+/*
+ * The judged targets' verdicts: the current one (after the first judged interval) with its
+ * device, state and reason labels, then the seconds in each state (every state, 0 included).
+ * Nothing when no target is judged.
+ */
+static void write_verdict(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
+			  enum promfmt_format fmt)
+{
+	const struct promfmt_fam *fv = &promfmt_fams[PROMFMT_FAM_VERDICT];
+	const struct promfmt_fam *fs = &promfmt_fams[PROMFMT_FAM_VERDICT_SECONDS];
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any |= snap[i].info->verdict;
+	if (!any)
+		return;
+	fam_head(sb, fv, fmt);
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_verdict *v = &snap[i].counts.verdict;
+
+		if (!snap[i].info->verdict || !v->judged)
+			continue;
+		series_open(sb, fv->name, "", &snap[i]);
+		label(sb, "device", snap[i].info->device);
+		label(sb, "state", verdict_state_key(v->state));
+		label(sb, "reason", verdict_reason_key(v->reason));
+		sbuf_puts(sb, "} 1\n");
+	}
+	fam_head(sb, fs, fmt);
+	for (size_t i = 0; i < n; i++) {
+		for (int st = 0; snap[i].info->verdict && st < VERDICT_STATES; st++) {
+			series_with(sb, fs->name, "_total", &snap[i], "state",
+				    verdict_state_key((enum verdict_state)st));
+			sbuf_puts(sb, "} ");
+			promfmt_seconds(sb, snap[i].counts.verdict.state_ns[st]);
+			sbuf_putc(sb, '\n');
+		}
+	}
+}
+
 static void write_info(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 		       const char *version, enum promfmt_format fmt)
 {
@@ -424,6 +473,7 @@ int promfmt_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n, co
 	write_per_target(sb, &fam_size, TV_SIZE, snap, n, f);
 	write_per_target(sb, &fam_start, TV_START, snap, n, f);
 	write_layers(sb, snap, n, f);
+	write_verdict(sb, snap, n, f);
 	write_info(sb, snap, n, version, f);
 	if (f == PROMFMT_OPENMETRICS)
 		sbuf_puts(sb, "# EOF\n");

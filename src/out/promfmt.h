@@ -43,6 +43,8 @@ enum promfmt_fam_id {
 	/* --layers only (targets whose info.layers is set) */
 	PROMFMT_FAM_LAYER, PROMFMT_FAM_LAYER_REQUESTS, PROMFMT_FAM_LAYER_PIECES,
 	PROMFMT_FAM_LAYER_NO_DEVICE,
+	/* judged targets only (info.verdict): the current verdict, the time in each state */
+	PROMFMT_FAM_VERDICT, PROMFMT_FAM_VERDICT_SECONDS,
 	PROMFMT_FAM_PROBE_INFO, PROMFMT_FAM_BUILD_INFO, PROMFMT_FAMS
 };
 

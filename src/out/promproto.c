@@ -494,6 +494,39 @@ static int write_layers(struct sbuf *sb, const struct metrics_snap *snap, size_t
 	return err;
 }
 
+/* The judged targets' current verdicts, then their seconds in each state (promfmt's rules). */
+static int write_verdict(struct sbuf *sb, const struct metrics_snap *snap, size_t n, size_t cap)
+{
+	struct fam b;
+	int err = fam_begin(&b, PROMFMT_FAM_VERDICT, cap);
+
+	for (size_t i = 0; !err && i < n; i++) {
+		const struct metrics_verdict *v = &snap[i].counts.verdict;
+		pb_metric *m;
+
+		if (!snap[i].info->verdict || !v->judged)
+			continue;
+		m = series(&b, &snap[i], -1);
+		err = m ? label(&b, m, "device", snap[i].info->device) : -ENOMEM;
+		err = err ? err : label(&b, m, "state", verdict_state_key(v->state));
+		err = err ? err : label(&b, m, "reason", verdict_reason_key(v->reason));
+		err = err ? err : value(&b, m, 1);
+	}
+	if ((err = fam_end(&b, sb, err))) /* a family without series is left out */
+		return err;
+	err = fam_begin(&b, PROMFMT_FAM_VERDICT_SECONDS, cap);
+	for (size_t i = 0; !err && i < n; i++) {
+		for (int st = 0; !err && snap[i].info->verdict && st < VERDICT_STATES; st++) {
+			pb_metric *m = series(&b, &snap[i], -1);
+
+			err = m ? label(&b, m, "state", verdict_state_key((enum verdict_state)st)) :
+				  -ENOMEM;
+			err = err ? err : value(&b, m, seconds(snap[i].counts.verdict.state_ns[st]));
+		}
+	}
+	return fam_end(&b, sb, err);
+}
+
 static int write_info(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 		      const char *version, size_t cap)
 {
@@ -539,6 +572,7 @@ int promproto_write(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 	for (int id = PROMFMT_FAM_IN_FLIGHT; !err && id <= PROMFMT_FAM_START; id++)
 		err = write_per_target(sb, (enum promfmt_fam_id)id, snap, n, cap);
 	err = err ? err : write_layers(sb, snap, n, cap, w);
+	err = err ? err : write_verdict(sb, snap, n, cap);
 	err = err ? err : write_info(sb, snap, n, version, cap);
 	free(w);
 	return err ? err : sb->error;
