@@ -136,8 +136,8 @@ Test(check, several_targets_worst_first_perfdata_per_target)
 {
 	uint64_t fast[] = { 1 * MS, 1 * MS }, slow[] = { 20 * MS, 20 * MS };
 	struct tally a = tally_of(fast, 2, 0), b = tally_of(slow, 2, 0), c = tally_of(fast, 2, 0);
-	struct check_target t[] = { { "/dev/a", &a, NULL, false }, { "/dev/b", &b, NULL, false },
-				    { "/x'y=z", &c, NULL, false } };
+	struct check_target t[] = { { "/dev/a", &a, NULL, false, NULL }, { "/dev/b", &b, NULL, false, NULL },
+				    { "/x'y=z", &c, NULL, false, NULL } };
 	char out[4096];
 
 	cr_assert_eq(run_multi(t, 3, out, sizeof(out)), CHECK_WARNING);
@@ -154,8 +154,8 @@ Test(check, several_targets_critical_beats_unknown_beats_ok)
 {
 	uint64_t fast[] = { 1 * MS }, awful[] = { 80 * MS };
 	struct tally a = tally_of(fast, 1, 0), b = tally_of(awful, 1, 0);
-	struct check_target t[] = { { "/a", &a, NULL, false },
-				    { "/gone", NULL, "cannot open", false }, { "/b", &b, NULL, false } };
+	struct check_target t[] = { { "/a", &a, NULL, false, NULL },
+				    { "/gone", NULL, "cannot open", false, NULL }, { "/b", &b, NULL, false, NULL } };
 	char out[4096];
 
 	cr_assert_eq(run_multi(t, 2, out, sizeof(out)), CHECK_UNKNOWN);
@@ -171,8 +171,8 @@ Test(check, hung_at_the_timeout_is_critical)
 {
 	uint64_t fast[] = { 1 * MS, 1 * MS };
 	struct tally a = tally_of(fast, 2, 0), h = tally_of(fast, 2, 0);
-	struct check_target t[] = { { "/a", &a, NULL, false },
-				    { "/hung", &h, "1 request in flight (hung 8.5 s)", true } };
+	struct check_target t[] = { { "/a", &a, NULL, false, NULL },
+				    { "/hung", &h, "1 request in flight (hung 8.5 s)", true, NULL } };
 	struct sbuf sb = SBUF_INIT;
 	char out[4096];
 
@@ -197,7 +197,7 @@ Test(check, hung_at_the_timeout_is_critical)
 Test(check, hung_before_any_request_gives_unknown_values_not_zero)
 {
 	struct tally none = tally_of(NULL, 0, 0);
-	struct check_target t[] = { { "/never", NULL, "preparing /never: given up", true } };
+	struct check_target t[] = { { "/never", NULL, "preparing /never: given up", true, NULL } };
 	struct check_cfg ic = cfg;
 	struct sbuf sb = SBUF_INIT;
 	char out[4096];
@@ -262,4 +262,30 @@ Test(check, p99_inside_a_band)
 
 	cr_assert_eq(run(&c, &t, NULL, out, sizeof(out)), CHECK_WARNING, "%s", out);
 	cr_assert(strstr(out, "'p99'=3.000000ms;@1.000000:5.000000;50.000000;0"), "%s", out);
+}
+
+/* The device's verdict follows the figures (said, not judged: the thresholds set the state). */
+Test(check, verdict_follows_the_figures)
+{
+	uint64_t fast[] = { 1 * MS, 1 * MS }, slow[] = { 20 * MS };
+	struct tally a = tally_of(fast, 2, 0), b = tally_of(slow, 1, 0);
+	struct check_target t[] = { { "/a", &a, NULL, false, "falls short: device saturated" },
+				    { "/b", &b, NULL, false, "keeps up" },
+				    { "/c", &a, "cannot open", false, "keeps up" } };
+	struct sbuf sb = SBUF_INIT;
+	char out[4096];
+
+	cr_assert_eq(check_report_verdict(&sb, &cfg, &a, NULL, false, "falls short: device|x"),
+		     CHECK_OK);
+	cr_assert(strstr(sbuf_str(&sb), " 0 failed, falls short: device x | 'p99'="), "%s",
+		  sbuf_str(&sb));
+	sbuf_reset(&sb);
+	cr_assert_eq(check_report_verdict(&sb, &cfg, &a, NULL, false, NULL), CHECK_OK);
+	cr_assert(strstr(sbuf_str(&sb), " 0 failed | 'p99'="), "%s", sbuf_str(&sb));
+	sbuf_free(&sb);
+	cr_assert_eq(run_multi(t, 3, out, sizeof(out)), CHECK_WARNING);
+	cr_assert(strstr(out, "/b WARNING p99 20.000 ms, avg 20.000 ms, 50.0 iops, 1 requests, "
+			      "0 failed, keeps up; /c UNKNOWN cannot open; /a OK "), "%s", out);
+	cr_assert(strstr(out, "0 failed, falls short: device saturated | "), "%s", out);
+	cr_assert_null(strstr(out, "cannot open, keeps up"), "%s", out);
 }

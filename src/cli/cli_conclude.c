@@ -78,7 +78,7 @@ int cli_conclude_check(const struct opts *o, const struct cli_end *t, size_t n,
 	int code;
 
 	if (n == 1 && (t[0].total || t[0].ret)) /* ran, or its preparation failed */
-		return cli_check_conclude(o, t[0].total, t[0].ret, t[0].msg, timed_out);
+		return cli_check_conclude(o, &t[0], timed_out);
 	ct = calloc(n, sizeof(*ct));
 	if (!ct) {
 		cli_msg("out of memory");
@@ -95,6 +95,7 @@ int cli_conclude_check(const struct opts *o, const struct cli_end *t, size_t n,
 		if (e->ran)
 			ct[i].tally = e->total;
 		ct[i].critical = e->critical;
+		ct[i].verdict = e->verdict;
 	}
 	code = cli_check_multi(o, ct, n);
 	free(ct);

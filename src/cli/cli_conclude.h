@@ -32,6 +32,7 @@ struct cli_end {
 	const struct tally *total;
 	const struct stats *read, *write; /* -G: reads and writes apart, else NULL */
 	const struct layer_tally *layers; /* --layers' tally, or NULL */
+	const char *verdict;          /* --check: its device's last verdict (words), or NULL */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli_conclude.h"
 #include "common.h"
 #include "engine.h"
 #include "exporters.h"
@@ -179,19 +180,22 @@ static int cli_check_say(struct sbuf *sb, enum check_state st)
 	return err && err != -EPIPE ? CHECK_UNKNOWN : (int)st;
 }
 
-int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg,
-		       bool timed_out)
+int cli_check_conclude(const struct opts *o, const struct cli_end *e, bool timed_out)
 {
 	struct check_cfg cfg = cli_check_cfg(o);
 	struct sbuf sb = SBUF_INIT;
 	char text[MSG_MAX + 64];
+	const char *problem = e->ret ? e->msg : NULL;
+	bool critical = false;
 
-	if (timed_out && ret == -ETIMEDOUT) { /* the disk did not answer within the timeout */
-		snprintf(text, sizeof(text), "%s (--check-timeout %.1f s)", msg,
+	if (timed_out && e->ret == -ETIMEDOUT) { /* the disk did not answer within the timeout */
+		snprintf(text, sizeof(text), "%s (--check-timeout %.1f s)", e->msg,
 			 (double)o->check_timeout / NS_PER_S);
-		return cli_check_say(&sb, check_report_as(&sb, &cfg, t, text, true));
+		problem = text;
+		critical = true;
 	}
-	return cli_check_say(&sb, check_report(&sb, &cfg, t, ret ? msg : NULL));
+	return cli_check_say(&sb, check_report_verdict(&sb, &cfg, e->total, problem, critical,
+						       e->verdict));
 }
 
 int cli_check_multi(const struct opts *o, const struct check_target *t, size_t n)

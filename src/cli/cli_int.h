@@ -170,6 +170,8 @@ struct cli_target {
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
 	struct verdict_hist vhist;
 	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
+	uint64_t iv_judged_added; /* iv_added at the last judged interval's close */
+	char vwords[64];         /* the last verdict's first words (verdict_words), "" none yet */
 };
 
 /* What the targets of a run share: stdout, the devices shown, the helpers. */
@@ -259,6 +261,12 @@ int cli_iostat_prepare(struct cli_run *r);
 
 /* Start the --iostat sampler. Returns 0 or the exit code (said). */
 int cli_iostat_start(struct cli_run *r);
+
+/*
+ * --check, after the probes ended and the sampler stopped: judge the interval since the last
+ * one when requests finished in it (a plugin run is often shorter than one interval).
+ */
+void cli_iostat_final(struct cli_run *r);
 
 /* Release what cli_iostat_prepare() and the sampler took (the sampler stopped). */
 void cli_iostat_release(struct cli_run *r);
@@ -511,10 +519,10 @@ bool cli_argv_check(int argc, char *argv[]);
 /* Defaults the fleet modes imply, then their usage checks; -1 to go on, or the exit code. */
 int cli_fleet_setup(struct opts *o);
 
-/* --check, one target: the plugin line on stdout for its tally t (or its failure msg when
- * ret); the exit code is its state. */
-int cli_check_conclude(const struct opts *o, const struct tally *t, int ret, const char *msg,
-		       bool timed_out);
+/* --check, one target: the plugin line on stdout for its end e (its tally, or its failure
+ * message when e->ret; its device's verdict after the figures); the exit code is its state. */
+struct cli_end;
+int cli_check_conclude(const struct opts *o, const struct cli_end *e, bool timed_out);
 
 /* --check: a run that ended before its verdict is UNKNOWN, with the last message. */
 int cli_check_unknown(int code);

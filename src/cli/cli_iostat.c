@@ -120,6 +120,7 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	pthread_mutex_lock(&tg->iv_lock);
 	lat = tg->iv_lat[tg->iv_cur];
 	lay = tg->iv_lay[tg->iv_cur];
+	tg->iv_judged_added = tg->iv_added;
 	tg->iv_cur ^= 1;
 	tg->iv_cut = 0;
 	skipped = tg->iv_skipped;
@@ -327,6 +328,7 @@ static int cli_iostat_judge(struct cli_run *r, struct verdict *v)
 		if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0])
 			continue;
 		cli_iv_judge(tg, &v[i]);
+		verdict_words(&v[i], tg->vwords, sizeof(tg->vwords));
 		if (r->x)
 			exporters_verdict(r->x, tg->xi, &v[i], tg->vp.period_ns);
 	}
@@ -510,6 +512,26 @@ int cli_iostat_start(struct cli_run *r)
 		return CLI_EXIT_PREPARE;
 	}
 	return 0;
+}
+
+void cli_iostat_final(struct cli_run *r)
+{
+	struct verdict *v;
+	bool any = false;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct cli_target *tg = &r->tg[i];
+
+		if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0])
+			continue;
+		pthread_mutex_lock(&tg->iv_lock);
+		any |= tg->iv_added > tg->iv_judged_added;
+		pthread_mutex_unlock(&tg->iv_lock);
+	}
+	if (!any || !(v = calloc(r->n, sizeof(*v))))
+		return;
+	cli_iostat_judge(r, v);
+	free(v);
 }
 
 void cli_iostat_release(struct cli_run *r)

@@ -579,6 +579,7 @@ static void run_end_of(const struct cli_run *r, const struct cli_target *tg, str
 		.total = ran ? &a->total : NULL,
 		.read = ran && a->cfg.split ? &a->read : NULL,
 		.write = ran && a->cfg.split ? &a->write : NULL, .layers = tg->ltot,
+		.verdict = ran && tg->vwords[0] ? tg->vwords : NULL,
 	};
 }
 
@@ -708,7 +709,7 @@ static int run_plain(struct cli_run *r, int code)
 {
 	int c;
 
-	bool judge = r->o->iostat || cli_fleet_judges(r->o);
+	bool judge = r->o->iostat || cli_fleet_judges(r->o) || (r->o->check && !r->o->poisson);
 
 	if (judge && (c = cli_iostat_prepare(r)))
 		return c;
@@ -733,6 +734,8 @@ static int run_plain(struct cli_run *r, int code)
 	ticker_stop(&r->check_timer);
 	code = c > code ? c : code;
 	ticker_stop(&r->iostat);
+	if (judge && r->o->check) /* the plugin's line gives the verdict of the run's end */
+		cli_iostat_final(r);
 	cli_fleet_end(&r->x); /* the probes have stopped: the textfile's last version */
 	run_watchdog_stop(r); /* after the exporters: its page holds the in-flight starts */
 	return r->o->check ? run_check(r) : run_conclude(r, code);

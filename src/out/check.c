@@ -160,6 +160,22 @@ enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, cons
 enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
 				 const struct tally *t, const char *problem, bool critical)
 {
+	return check_report_verdict(sb, cfg, t, problem, critical, NULL);
+}
+
+/* ", VERDICT" after the figures (the plugin text's rules), when there is one. */
+static void check_verdict(struct sbuf *sb, const char *verdict)
+{
+	if (!verdict || !*verdict)
+		return;
+	sbuf_puts(sb, ", ");
+	check_text(sb, verdict);
+}
+
+enum check_state check_report_verdict(struct sbuf *sb, const struct check_cfg *cfg,
+				      const struct tally *t, const char *problem, bool critical,
+				      const char *verdict)
+{
 	enum check_state st = check_judge(cfg, t, problem, critical);
 
 	if (st == CHECK_UNKNOWN) {
@@ -174,6 +190,7 @@ enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
 		sbuf_puts(sb, "; ");
 	}
 	check_figures(sb, t);
+	check_verdict(sb, verdict);
 	sbuf_puts(sb, " | ");
 	check_perfdata(sb, cfg, t, "");
 	sbuf_putc(sb, '\n');
@@ -217,6 +234,8 @@ enum check_state check_report_multi(struct sbuf *sb, const struct check_cfg *cfg
 				sbuf_puts(sb, "no valid request completed");
 			else
 				check_figures(sb, t[i].tally);
+			if (!t[i].problem && st != CHECK_UNKNOWN)
+				check_verdict(sb, t[i].verdict);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -62,6 +62,15 @@ enum check_state check_report(struct sbuf *sb, const struct check_cfg *cfg, cons
 enum check_state check_report_as(struct sbuf *sb, const struct check_cfg *cfg,
 				 const struct tally *t, const char *problem, bool critical);
 
+/*
+ * check_report_as(), with the device's saturation verdict (its first words: "keeps up",
+ * "falls short: device saturated"; NULL: none) after the figures. It is said, not judged:
+ * the state comes from the thresholds alone.
+ */
+enum check_state check_report_verdict(struct sbuf *sb, const struct check_cfg *cfg,
+				      const struct tally *t, const char *problem, bool critical,
+				      const char *verdict);
+
 /* One target of a --check run over several targets. */
 struct check_target {
 	const char *name;          /* the target as given */
@@ -69,6 +78,7 @@ struct check_target {
 				    * unless critical) */
 	const char *problem;       /* why it could not run or ended early, or NULL */
 	bool critical;             /* the problem is CRITICAL (a request hung), not UNKNOWN */
+	const char *verdict;       /* its device's saturation verdict (first words), or NULL */
 };
 
 /*
