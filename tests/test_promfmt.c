@@ -341,9 +341,9 @@ Test(promfmt, verdict_families_for_judged_targets)
 	sbuf_reset(&sb);
 	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_TEXT), 0);
 	t = sbuf_str(&sb);
-	/* not judged yet: no current state, every state's seconds at 0 */
-	has(t, "# TYPE ioprobe_verdict gauge");
+	/* not judged yet: no current state (nor its family), every state's seconds at 0 */
 	lacks(t, "ioprobe_verdict{");
+	lacks(t, "ioprobe_verdict ");
 	has(t, "# TYPE ioprobe_verdict_seconds_total counter");
 	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"none\"} 0.0");
 	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"queue_building\"} 0.0");
@@ -355,6 +355,7 @@ Test(promfmt, verdict_families_for_judged_targets)
 	sbuf_reset(&sb);
 	cr_assert_eq(promfmt_write(&sb, s, 2, "1.2.3", PROMFMT_TEXT), 0);
 	t = sbuf_str(&sb);
+	has(t, "# TYPE ioprobe_verdict gauge");
 	has(t, "ioprobe_verdict{" T1 ",device=\"sda1\",state=\"falls_short\","
 	       "reason=\"probe_limited_cpu\"} 1");
 	has(t, "ioprobe_verdict_seconds_total{" T1 ",state=\"keeps_up\"} 2.0");

@@ -255,9 +255,11 @@ void cli_iv_add(struct cli_target *tg, const struct sample *s, enum notice n);
 /*
  * Watch the devices --iostat (or a sweep) shows for the run's prepared
  * targets, baseline taken: r->watch, and each target's own stack when n > 1.
- * Returns 0 or the exit code (said).
+ * quiet (the fleet outputs' and --check's verdict, nothing printed): each target's own stack
+ * only, r->watch NULL, and a target whose stack cannot be watched (or the null engine's) is
+ * left unjudged instead of failing the run. Returns 0 or the exit code (said).
  */
-int cli_iostat_prepare(struct cli_run *r);
+int cli_iostat_prepare(struct cli_run *r, bool quiet);
 
 /* Start the --iostat sampler. Returns 0 or the exit code (said). */
 int cli_iostat_start(struct cli_run *r);

@@ -328,7 +328,11 @@ static int cli_iostat_judge(struct cli_run *r, struct verdict *v)
 		if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0])
 			continue;
 		cli_iv_judge(tg, &v[i]);
-		verdict_words(&v[i], tg->vwords, sizeof(tg->vwords));
+		/* --check's text: a verdict to say (none when nothing could be compared) */
+		if (v[i].state == VERDICT_NONE)
+			tg->vwords[0] = '\0';
+		else
+			verdict_words(&v[i], tg->vwords, sizeof(tg->vwords));
 		if (r->x)
 			exporters_verdict(r->x, tg->xi, &v[i], tg->vp.period_ns);
 	}
@@ -407,14 +411,15 @@ static int cli_iostat_watch(const struct opts *o, const char *const *paths, size
 }
 
 /*
- * Without --iostat (the fleet outputs' verdict): each prepared target's own stack, quietly;
- * a target with no block device under it (tmpfs, a network file system) is not judged.
+ * Without --iostat (the fleet outputs' and --check's verdict): each prepared target's own
+ * stack, quietly; a target with no block device under it (tmpfs, a network file system) or
+ * probed by an engine that reaches no device (null) is not judged.
  */
 static void cli_iostat_prepare_quiet(struct cli_run *r)
 {
 	char msg[MSG_MAX];
 
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; !r->ops->no_device && i < r->n; i++) {
 		struct cli_target *tg = &r->tg[i];
 
 		if (tg->state != CLI_TARGET_READY || !(tg->watch = malloc(sizeof(*tg->watch))))
@@ -427,13 +432,13 @@ static void cli_iostat_prepare_quiet(struct cli_run *r)
 	}
 }
 
-int cli_iostat_prepare(struct cli_run *r)
+int cli_iostat_prepare(struct cli_run *r, bool quiet)
 {
 	const char **paths;
 	size_t n = 0;
 	int code;
 
-	if (!r->o->iostat) {
+	if (quiet) {
 		cli_iostat_prepare_quiet(r);
 		return 0;
 	}

@@ -579,7 +579,9 @@ static void run_end_of(const struct cli_run *r, const struct cli_target *tg, str
 		.total = ran ? &a->total : NULL,
 		.read = ran && a->cfg.split ? &a->read : NULL,
 		.write = ran && a->cfg.split ? &a->write : NULL, .layers = tg->ltot,
-		.verdict = ran && tg->vwords[0] ? tg->vwords : NULL,
+		/* the verdict's rate counts valid requests: with failed ones the failure is the
+		 * finding, its "falls short" would blame the probe's pace */
+		.verdict = ran && tg->vwords[0] && !a->total.failed ? tg->vwords : NULL,
 	};
 }
 
@@ -711,7 +713,7 @@ static int run_plain(struct cli_run *r, int code)
 
 	bool judge = r->o->iostat || cli_fleet_judges(r->o) || (r->o->check && !r->o->poisson);
 
-	if (judge && (c = cli_iostat_prepare(r)))
+	if (judge && (c = cli_iostat_prepare(r, !r->o->iostat)))
 		return c;
 	if (r->rec && (c = cli_record_start(r, !r->o->print_count && !r->o->print_interval)))
 		return c;
@@ -863,7 +865,7 @@ static int run_view(struct cli_run *r, const struct view_ops *view, int code)
 static int run_sweep(struct cli_run *r)
 {
 	struct cli_target *tg = &r->tg[0];
-	int c = cli_iostat_prepare(r), ret;
+	int c = cli_iostat_prepare(r, false), ret;
 
 	if (c || (r->rec && (c = cli_record_start(r, false))))
 		return c;

@@ -37,6 +37,7 @@ struct engine_done {
 struct engine_ops {
 	const char *name;
 	bool takes_arg;   /* accepts --engine=name:ARG (the others refuse an argument) */
+	bool no_device;   /* its requests never reach a device (null): no verdict to give */
 	/* Set up; store private state in *priv. Returns 0 or -errno. */
 	int (*init)(const struct engine_params *p, void **priv);
 	/*

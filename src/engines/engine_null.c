@@ -114,6 +114,7 @@ static void null_cleanup(void *priv)
 const struct engine_ops engine_null = {
 	.name = "null",
 	.takes_arg = true,
+	.no_device = true,
 	.init = null_init,
 	.io = null_io,
 	.submit = null_submit,

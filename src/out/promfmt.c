@@ -396,21 +396,24 @@ static void label(struct sbuf *sb, const char *name, const char *value)
 
 /*
  * The judged targets' verdicts: the current one (after the first judged interval) with its
- * device, state and reason labels, then the seconds in each state (every state, 0 included).
- * Nothing when no target is judged.
+ * device, state and reason labels (the family only once one has it), then the seconds in
+ * each state (every state, 0 included). Nothing when no target is judged.
  */
 static void write_verdict(struct sbuf *sb, const struct metrics_snap *snap, size_t n,
 			  enum promfmt_format fmt)
 {
 	const struct promfmt_fam *fv = &promfmt_fams[PROMFMT_FAM_VERDICT];
 	const struct promfmt_fam *fs = &promfmt_fams[PROMFMT_FAM_VERDICT_SECONDS];
-	bool any = false;
+	bool any = false, current = false;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		any |= snap[i].info->verdict;
+		current |= snap[i].info->verdict && snap[i].counts.verdict.judged;
+	}
 	if (!any)
 		return;
-	fam_head(sb, fv, fmt);
+	if (current) /* a family without series is left out, as the protobuf one must be */
+		fam_head(sb, fv, fmt);
 	for (size_t i = 0; i < n; i++) {
 		const struct metrics_verdict *v = &snap[i].counts.verdict;
 

@@ -164,15 +164,19 @@ timeout -k 5 60 "$IOPROBE" -A -D -Q 2 -i 20ms -w 8 -q --listen "$PORT" "$A" "$B"
 PID=$!
 FLEET_BG+=("$PID")
 wait_http "http://127.0.0.1:$PORT/metrics"
-sleep 1
-scrape_both "$PORT"
+# once each target's first interval was judged (about a second): its verdict series too
+for _ in $(seq 40); do
+	scrape_both "$PORT"
+	[ "$(grep -c '^ioprobe_verdict{' "$T_TMP/text.out")" = 3 ] && break
+	sleep 0.25
+done
 check "three targets: promtool check metrics clean" promtool check metrics <"$T_TMP/text.out"
-check "three targets: strict OpenMetrics parser, 13 families, 3 targets each, one build" \
+check "three targets: strict OpenMetrics parser, 15 families (the verdict's two), 3 targets each, one build" \
 	/usr/bin/python3 -c '
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
 fams = list(parse(open(sys.argv[1]).read()))
-assert len(fams) == 13, len(fams)
+assert len(fams) == 15, len(fams)
 for f in fams:
     if f.name == "ioprobe_build":  # one sample for the process, no target
         assert len(f.samples) == 1 and "target" not in f.samples[0].labels, f.samples

@@ -91,11 +91,13 @@ check "promtool check metrics: /metrics text 0.0.4 clean" promtool check metrics
 check "probe_info: a whole loop device with no disk below is its own disk (the node_disk_* key)" \
 	grep -q "^ioprobe_probe_info{target=\"$DEV\",device=\"${DEV#/dev/}\",disk=\"${DEV#/dev/}\"," \
 	"$T_TMP/text.out"
-check "OpenMetrics: strict parser accepts /metrics (12 families)" /usr/bin/python3 -c '
+check "OpenMetrics: strict parser accepts /metrics (12 families, 13 or 14 with the verdict's)" \
+	/usr/bin/python3 -c '
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
-fams = list(parse(open(sys.argv[1]).read()))
-sys.exit(len(fams) != 12)' "$T_TMP/om.out"
+fams = {f.name for f in parse(open(sys.argv[1]).read())}
+sys.exit(not (len(fams) == 12 + ("ioprobe_verdict_seconds" in fams) + ("ioprobe_verdict" in fams)
+              and "ioprobe_verdict_seconds" in fams))' "$T_TMP/om.out"
 sleep 9
 q() { prom_query "$PPORT" "$1" value; }
 UP=$(q 'up{job="ioprobe"}')
