@@ -298,7 +298,54 @@ def fleet(a):
              f"{med_p99(paced)} ({len(paced)} scrapes)", "goal <= 2 ms"),
             ("16 targets -C -i 1ms beside the scrapes, achieved/asked min / max",
              f"{min(ratios):.4f} / {max(ratios):.4f} ({len(ratios)} targets)", "goal >= 0.995")]
+    rows += fleet_idle(a)
     write_table(a, rows, "<!-- bench-fleet:begin -->", "<!-- bench-fleet:end -->")
+
+
+def idle_cpu(cmd, port, secs):
+    """Run cmd (an exporter listening on port) for secs, scraped every 15 s as Prometheus does
+    by default; its CPU (user + system, its reaped children included) in seconds."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + secs
+    time.sleep(1)
+    while time.monotonic() < end - 0.5:
+        try:
+            scrape(port)
+        except OSError:
+            pass
+        time.sleep(min(15, max(0, end - 0.5 - time.monotonic())))
+    p.terminate()
+    _, _, ru = os.wait4(p.pid, 0)
+    return ru.ru_utime + ru.ru_stime
+
+
+def fleet_idle(a):
+    """#35's idle cost: --listen at the default 1 request a second, 16 file targets and one,
+    against prometheus-node-exporter's own (defaults) in the same run, each scraped every 15 s."""
+    probe = build_probe(a)
+    secs = 10 if a.quick else 60
+    work = tempfile.mkdtemp(prefix="ioprobe-bench.")
+    try:
+        paths = make_files(work, 16)
+        rows, cost = [], {}
+        for n in (16, 1):
+            port = free_port()
+            cpu = idle_cpu([probe, "-q", "--listen", str(port)] + paths[:n], port, secs)
+            cost[n] = cpu
+            rows.append((f"--listen idle: {n} target{'s' if n > 1 else ''} at 1 request/s, "
+                         f"scraped every 15 s ({secs} s): CPU",
+                         f"{cpu / secs * 100:.2f} % of a core ({cpu / (n * secs) * 1e3:.2f} ms "
+                         f"per request)", "goal <= 0.3 % for 16 targets" if n > 1 else ""))
+        ne = shutil.which("prometheus-node-exporter")
+        if ne:
+            port = free_port()
+            cpu = idle_cpu([ne, f"--web.listen-address=127.0.0.1:{port}"], port, secs)
+            rows.append(("prometheus-node-exporter (its default collectors), the same "
+                         "scrapes: CPU", f"{cpu / secs * 100:.2f} % of a core; 16 targets "
+                         f"are {cost[16] / max(cpu, 1e-9):.1f} x it", ""))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
 
 
 def scrape_body(port):

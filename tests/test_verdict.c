@@ -187,7 +187,7 @@ Test(verdict, keys)
 	cr_assert_str_eq(verdict_state_key(VERDICT_NONE), "none");
 	cr_assert_str_eq(verdict_reason_key(VERDICT_NO_REASON), "");
 	cr_assert_str_eq(verdict_reason_key(VERDICT_PROBE_CPU), "probe_limited_cpu");
-	for (int r = VERDICT_DEVICE_SATURATED; r <= VERDICT_PAGE_CACHE; r++)
+	for (int r = VERDICT_DEVICE_SATURATED; r <= VERDICT_FAILED; r++)
 		seen[n++] = verdict_reason_key((enum verdict_reason)r);
 	for (size_t i = 0; i < n; i++) {
 		cr_assert(*seen[i] && !strpbrk(seen[i], " :/-"), "key \"%s\"", seen[i]);
@@ -1217,4 +1217,62 @@ Test(verdict, a_stall_is_net_of_the_cpu_wait_of_the_interval_it_began_in)
 	cr_assert_eq(v.stall_ns, 0, "%s", buf);
 	cr_assert_neq(v.reason, VERDICT_STALLED, "%s", buf);
 	cr_assert_eq(v.reason, VERDICT_PROBE_CPU, "%s", buf);
+}
+
+/*
+ * Requests answered with an error (EIO) are not the rate the device keeps: a window with
+ * failed requests falls short for that reason, measured (never "probe limited", which would
+ * blame the probe's pace), with the count beside it; once they leave the window it keeps up.
+ */
+Test(verdict, failed_requests_are_the_reason_not_the_probe)
+{
+	static const struct rec calm = { 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.7, 3.7, 0.52, 53, 7.46 };
+	static const struct rec held = { 21, 0, 7.44, 7.6, 42, 21, 0.05, 3.7, 3.7, 0.16, 86, 7.46 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 8; i++) {
+		struct verdict_probe p = wprobe(70, 256 << 10, true);
+
+		p.max_ns = (uint64_t)8.1 * MS;
+		p.failed = i == 3 ? 49 : 0;
+		judge(&h, p, 1280, VERDICT_CACHE_BACK, i == 3 ? &held : &calm, &v);
+		line(&v, buf, sizeof(buf));
+		if (i < 3 || i > 5) {
+			cr_assert_eq(v.state, VERDICT_KEEPS_UP, "interval %d: %s", i, buf);
+			continue;
+		}
+		cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "interval %d: %s", i, buf);
+		cr_assert_eq(v.reason, VERDICT_FAILED, "interval %d: %s", i, buf);
+		cr_assert_eq(v.failed, 49, "interval %d", i);
+		cr_assert(strstr(buf, "falls short: requests failed: got "), "%s", buf);
+		cr_assert(strstr(buf, ", 49 failed in 3.0 s beside "), "%s", buf);
+	}
+	cr_assert_str_eq(verdict_reason_key(VERDICT_FAILED), "requests_failed");
+}
+
+/* A few failed requests beside a stall that explains the shortfall: the stall is the reason. */
+Test(verdict, a_stall_beats_a_few_failed_requests)
+{
+	static const struct rec calm = { 70, 0, 7.44, 8.1, 140, 70, 0.05, 3.7, 3.7, 0.52, 53, 7.46 };
+	static const struct rec held = { 21, 0, 7.44, 7.6, 42, 21, 0.05, 3.7, 3.7, 0.16, 86, 7.46 };
+	struct verdict_hist h;
+	struct verdict v;
+	char buf[512];
+
+	verdict_hist_init(&h);
+	for (int i = 0; i < 4; i++) {
+		struct verdict_probe p = wprobe(70, 256 << 10, true);
+
+		p.max_ns = (uint64_t)((i < 3 ? 8.1 : 7.6) * MS);
+		p.inflight_ns = i == 3 ? 700 * MS : 0;
+		p.failed = i == 3 ? 3 : 0; /* 3 of the 49 the window lacks */
+		judge(&h, p, 1280, VERDICT_CACHE_BACK, i < 3 ? &calm : &held, &v);
+	}
+	line(&v, buf, sizeof(buf));
+	cr_assert_eq(v.state, VERDICT_FALLS_SHORT, "%s", buf);
+	cr_assert_eq(v.reason, VERDICT_STALLED, "%s", buf);
+	cr_assert_eq(v.failed, 3);
 }

@@ -66,7 +66,8 @@ enum tui_ov_vclass tui_ov_vclass(const struct tui_ov_row *r)
 	case VERDICT_FALLS_SHORT:
 		if (r->v.reason == VERDICT_DEVICE_SATURATED || r->v.reason == VERDICT_WAIT_ABOVE ||
 		    r->v.reason == VERDICT_STALLED || r->v.reason == VERDICT_THROTTLED ||
-		    r->v.reason == VERDICT_QUEUED || r->v.reason == VERDICT_DEVICE_SLOW)
+		    r->v.reason == VERDICT_QUEUED || r->v.reason == VERDICT_DEVICE_SLOW ||
+		    r->v.reason == VERDICT_FAILED)
 			return TUI_OV_VC_DEVICE;
 		return TUI_OV_VC_PROBE;
 	case VERDICT_NONE:
@@ -97,6 +98,7 @@ const char *tui_ov_vshort(const struct tui_ov_row *r)
 		case VERDICT_THROTTLED: return "throttled";
 		case VERDICT_QUEUED: return "queued";
 		case VERDICT_DEVICE_SLOW: return "dev slow";
+		case VERDICT_FAILED: return "failing";
 		default: return "short";
 		}
 	case VERDICT_NONE:

@@ -27,6 +27,8 @@ void tui_verdict_add(struct tui_verdict *tv, const struct sample *s)
 
 	if (s->result >= 0) /* as --iostat counts them */
 		stats_add(lat, s->time);
+	else
+		(*(later ? &tv->next_failed : &tv->failed))++;
 	if (s->lateness > *late)
 		*late = s->lateness;
 	tv->skipped_run = s->skipped;
@@ -55,6 +57,9 @@ bool tui_verdict_judge(struct tui_verdict *tv, const struct devwatch *w, uint64_
 	verdict_probe_interval(&tv->p, period_ns, &tv->lat, tv->skipped_run - tv->skip_mark,
 			       inflight_ns);
 	tv->p.late_max_ns = tv->late_max;
+	tv->p.failed = tv->failed;
+	tv->failed = tv->next_failed;
+	tv->next_failed = 0;
 	tv->late_max = tv->next_late_max;
 	tv->next_late_max = 0;
 	if (tv->cpu_set)

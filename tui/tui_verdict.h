@@ -35,6 +35,7 @@ struct tui_verdict {
 	uint64_t cut;              /* tui_verdict_cut(): where the open interval ends; 0 = open */
 	struct stats next;         /* requests that finished after cut: the next interval's */
 	uint64_t next_late_max;
+	uint64_t failed, next_failed; /* the open interval's failed requests (and the next's) */
 	uint64_t added;            /* requests added so far (tui_verdict_add()) */
 };
 

@@ -159,6 +159,7 @@ struct cli_target {
 	uint64_t iv_skipped;     /* skipped slots of the run, as of the last sample */
 	uint64_t iv_first;       /* boottime ns the first request started; 0 = none yet */
 	uint64_t iv_late_max;    /* the interval's latest start against its due time */
+	uint64_t iv_failed[2];   /* failed requests of the interval, beside iv_lat */
 	uint64_t iv_cut;         /* run ns the open interval ends at (the device's read); 0 = open */
 	uint64_t iv_added;       /* requests added so far */
 	uint64_t iv_need;        /* the probe's finished requests at the cut (the ticker's) */

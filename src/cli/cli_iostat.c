@@ -54,6 +54,8 @@ void cli_iv_add(struct cli_target *tg, const struct sample *s, enum notice n)
 		tg->iv_first = cli_iv_boottime(tg->p ? tg->p->first_start + s->start : 0, s);
 	if (s->result >= 0)
 		stats_add(tg->iv_lat[to], s->time);
+	else
+		tg->iv_failed[to]++;
 	if (tg->iv_lay[0])
 		layer_tally_add(tg->iv_lay[to], s, n);
 	tg->iv_added++;
@@ -115,11 +117,13 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	struct layer_tally *lay;
 	struct cpuwait_delta cd;
 	struct cpuwait prev;
-	uint64_t skipped, first, from, late;
+	uint64_t skipped, first, from, late, failed;
 
 	pthread_mutex_lock(&tg->iv_lock);
 	lat = tg->iv_lat[tg->iv_cur];
 	lay = tg->iv_lay[tg->iv_cur];
+	failed = tg->iv_failed[tg->iv_cur];
+	tg->iv_failed[tg->iv_cur] = 0;
 	tg->iv_judged_added = tg->iv_added;
 	tg->iv_cur ^= 1;
 	tg->iv_cut = 0;
@@ -141,6 +145,7 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	verdict_probe_cpu(&tg->vp, cd.have_wait, cd.wait_ns, cd.have_throttle, cd.throttled_ns,
 			  cd.have_host ? (int64_t)cd.host_some_ns : -1);
 	tg->vp.late_max_ns = late;
+	tg->vp.failed = failed;
 	if (tg->iv_have_need && tg->iv_need >= tg->iv_need_prev) /* the probe's own count */
 		verdict_probe_finished(&tg->vp, tg->iv_need - tg->iv_need_prev);
 	if (tg->iv_have_need)

@@ -29,6 +29,7 @@ void sweep_judge(struct verdict_hist *h, const struct sweep_probe *sp, double ra
 	vp.period_ns = t->wall;
 	vp.done = t->requests;
 	vp.skipped = t->skipped;
+	vp.failed = t->failed;
 	vp.p50_ns = stats_percentile(&t->valid, 50);
 	vp.p99_ns = stats_percentile(&t->valid, 99);
 	vp.sum_ns = t->valid.sum;

@@ -123,6 +123,10 @@ static enum verdict_reason verdict_why(const struct verdict_hist *h, const struc
 	/* the probe's own time per request but its measured CPU wait */
 	double above = fmax(0, v->mean_ns - v->cpu_req_ns) / 1e6;
 
+	/* requests answered with an error that explain the shortfall: theirs, measured */
+	if (v->failed && (double)v->failed >= VERDICT_FAILED_SHARE *
+						     (v->asked - v->achieved) * v->window_s)
+		return VERDICT_FAILED;
 	if (v->stall_ns) /* one request held far longer than the rest: the window's shortfall */
 		return VERDICT_STALLED;
 	if (!v->done) /* nothing finished: either the device is busy or it never saw the request */
@@ -259,6 +263,7 @@ static void verdict_window_push(struct verdict_hist *h, const struct verdict_pro
 	h->win_ns[h->win_at] = p->period_ns;
 	h->win_sum[h->win_at] = p->sum_ns;
 	h->win_stall[h->win_at] = stall;
+	h->win_failed[h->win_at] = p->failed;
 	/* net of the CPU wait the stall is no longer equal to the age in flight: say which it was */
 	h->win_stall_inflight[h->win_at] = stall && p->inflight_ns && p->inflight_ns >= p->max_ns;
 	h->win_cpu[h->win_at] = p->cpu_wait_ns;
@@ -285,6 +290,7 @@ static void verdict_window(const struct verdict_hist *h, const struct verdict_pr
 			cpu_ns += (double)h->win_ns[k];
 			cpu_done += (double)h->win_done[k];
 		}
+		v->failed += h->win_failed[k];
 		if (h->win_stall[k] > v->stall_ns) {
 			v->stall_ns = h->win_stall[k];
 			v->stall_now = i == 0 && h->win_stall_inflight[k];
@@ -405,6 +411,7 @@ const char *verdict_reason_text(enum verdict_reason r)
 	case VERDICT_DEVICE_LESS: return "the device saw less";
 	case VERDICT_DEPTH_LIMITED: return "depth limited";
 	case VERDICT_STALLED: return "stalled";
+	case VERDICT_FAILED: return "requests failed";
 	case VERDICT_NO_REASON: break;
 	}
 	return "";
@@ -438,6 +445,7 @@ const char *verdict_reason_key(enum verdict_reason r)
 	case VERDICT_DEVICE_LESS: return "device_less";
 	case VERDICT_DEPTH_LIMITED: return "depth_limited";
 	case VERDICT_STALLED: return "stalled";
+	case VERDICT_FAILED: return "requests_failed";
 	case VERDICT_NO_REASON: break;
 	}
 	return "";
@@ -636,6 +644,11 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 			put_time(sb, " (the others' p50 ", v->p50_ns);
 		sbuf_printf(sb, "%s, busy %.0f %%", v->p50_ns ? ")" : "", v->busy);
 		break;
+	case VERDICT_FAILED:
+		sbuf_printf(sb, "%" PRIu64 " failed in %.1f s beside %" PRIu64 " done (answered with "
+			    "an error, measured), busy %.0f %%", v->failed, v->window_s,
+			    (uint64_t)(v->achieved * v->window_s + 0.5), v->busy);
+		break;
 	case VERDICT_PROBE_LIMITED:
 		sbuf_printf(sb, "busy %.0f %%, the device's time %.0f %% of the probe's (inferred: "
 			    "its schedule or the file system held it)", v->busy,
@@ -743,6 +756,7 @@ void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const s
 	p->sum_ns = lat->sum;
 	p->max_ns = lat->max;
 	p->inflight_ns = inflight_ns;
+	p->failed = 0;
 	p->late_max_ns = 0;
 	p->finished = 0;
 	p->finished_known = false; /* verdict_probe_finished() */

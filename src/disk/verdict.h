@@ -211,6 +211,13 @@
  * inferred "the device saw less".
  */
 #define VERDICT_LAYER_SHARE 0.5
+/*
+ * Requests that failed (an errno) are the reason a window falls short when they are at least
+ * half of the requests it lacks: a disk answering EIO to 8 of 100 requests a second fell
+ * 8 % short for them alone; beside a stall that held one request 0.8 s (78 slots skipped),
+ * 11 failed of 89 missing are not why (the stall is).
+ */
+#define VERDICT_FAILED_SHARE 0.5
 #define VERDICT_DEVICE_SLOW_SHARE 0.85
 
 enum verdict_state {
@@ -248,6 +255,9 @@ enum verdict_reason {
 				* limit */
 	VERDICT_PAGE_CACHE,    /* for VERDICT_NONE: --layers measured every request served
 				* without a block request (what VERDICT_DEVICE_LESS infers) */
+	VERDICT_FAILED,        /* requests failed in the window (an errno: the device or the
+				* file system answered with an error): they are not the rate the
+				* device keeps, and neither the probe's pace nor its CPU is to blame */
 };
 
 enum verdict_cache {
@@ -269,6 +279,7 @@ struct verdict_probe {
 	                        * heard of yet or not (finished_known); the device's share */
 	bool finished_known;
 	uint64_t skipped;      /* schedule slots missed in the interval */
+	uint64_t failed;       /* requests that failed in the interval (not in done) */
 	uint64_t p50_ns;       /* latency percentiles of those requests; 0 if none */
 	uint64_t p99_ns;
 	uint64_t sum_ns;       /* the sum of their latencies (the probe's time waiting on them) */
@@ -321,6 +332,7 @@ void verdict_probe_settings(struct verdict_probe *p, double asked, uint64_t size
  * Fill p's per-interval fields: the interval is period_ns long, lat holds the
  * latencies of its successful requests, skipped its missed slots, inflight_ns
  * the age at the interval's end of the oldest request still in flight (0: none).
+ * Its failed requests are 0 until the caller sets p->failed.
  */
 void verdict_probe_interval(struct verdict_probe *p, uint64_t period_ns, const struct stats *lat,
 			    uint64_t skipped, uint64_t inflight_ns);
@@ -366,6 +378,7 @@ struct verdict_hist {
 	uint64_t win_done[VERDICT_WINDOW], win_ns[VERDICT_WINDOW], win_sum[VERDICT_WINDOW];
 	uint64_t win_stall[VERDICT_WINDOW];  /* each interval's stall (its longest request), 0 */
 	bool win_stall_inflight[VERDICT_WINDOW]; /* ... which was still in flight at its end */
+	uint64_t win_failed[VERDICT_WINDOW]; /* each interval's failed requests */
 	uint64_t win_cpu[VERDICT_WINDOW];    /* each interval's CPU wait (run delay) */
 	bool win_cpu_known[VERDICT_WINDOW];
 	bool was_short;        /* the last judged interval fell short (VERDICT_RECOVER_SHARE) */
@@ -388,6 +401,7 @@ struct verdict {
 	double probe_busy;     /* its requests' time / (depth x window): 1 = it waited throughout */
 	double rate;           /* this interval's completions per second (device comparisons) */
 	uint64_t done, skipped, p50_ns, p99_ns;
+	uint64_t failed;       /* the window's failed requests (VERDICT_FAILED) */
 	bool have_dev;
 	double dev_rate;       /* r/s + w/s of the top device */
 	double expected;       /* what the asked rate explains */

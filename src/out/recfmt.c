@@ -336,6 +336,8 @@ void recfmt_verdict(struct sbuf *sb, uint64_t seq, size_t i, const struct iostat
 	put_u64(sb, "inflight", p->inflight_ns);
 	/* the probe's measured CPU wait (version 1 readers skip unknown keys; absent: unknown) */
 	put_u64(sb, "late_max", p->late_max_ns);
+	if (p->failed) /* absent: none failed (and older files) */
+		put_u64(sb, "failed", p->failed);
 	if (p->cpu_known)
 		put_u64(sb, "cpu_wait", p->cpu_wait_ns);
 	if (p->throttle_known)

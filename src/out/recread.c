@@ -451,6 +451,7 @@ static void rr_probe_layers(struct rr *r, int p, struct verdict_probe *vp)
 static void rr_probe_cpu(struct rr *r, int p, struct verdict_probe *vp)
 {
 	vp->late_max_ns = jsonr_get(&r->rd->j, p, "late_max") >= 0 ? rr_u64(r, p, "late_max") : 0;
+	vp->failed = jsonr_get(&r->rd->j, p, "failed") >= 0 ? rr_u64(r, p, "failed") : 0;
 	vp->cpu_known = jsonr_get(&r->rd->j, p, "cpu_wait") >= 0;
 	vp->cpu_wait_ns = vp->cpu_known ? rr_u64(r, p, "cpu_wait") : 0;
 	vp->throttle_known = jsonr_get(&r->rd->j, p, "cpu_throttled") >= 0;
@@ -679,6 +680,7 @@ void recread_judge(struct verdict_hist *vh, struct verdict_probe *vp, const stru
 	vp->max_ns = got->max_ns;
 	vp->inflight_ns = got->inflight_ns;
 	vp->late_max_ns = got->late_max_ns;
+	vp->failed = got->failed;
 	vp->cpu_known = got->cpu_known;
 	vp->cpu_wait_ns = got->cpu_wait_ns;
 	vp->throttle_known = got->throttle_known;

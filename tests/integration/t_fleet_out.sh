@@ -117,7 +117,8 @@ check "... iops perfdata with ranges" out_has "'iops'=[0-9.]+;500\.000:;100\.000
 fault_ctl "$M" "eio 0-16M"
 probe --check 1s,2s -D -c 20 -i 10ms "$DEV"
 check "half EIO, --check 1s,2s: CRITICAL (exit $RC)" rc_is 2
-check "... failed requests counted" out_has '^IOPROBE CRITICAL - .*, [1-9][0-9]* failed \| '
+check "... failed requests counted, and the verdict gives them as its reason" \
+	out_has '^IOPROBE CRITICAL - .*, [1-9][0-9]* failed, falls short: requests failed \| '
 fault_ctl "$M" "eio 0+32M"
 probe --check 1s,2s -D -c 5 -i 10ms "$DEV"
 check "all EIO: CRITICAL (exit $RC)" rc_is 2
