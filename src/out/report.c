@@ -462,6 +462,7 @@ static void json_verdict(struct json_w *w, const struct verdict *v)
 	json_w_raw(w, "waited", "%.3f", v->probe_busy);
 	json_w_u64(w, "requests", v->done);
 	json_w_u64(w, "skipped", v->skipped);
+	json_w_u64(w, "failed", v->failed);
 	json_w_u64(w, "p50", v->p50_ns);
 	json_w_u64(w, "p99", v->p99_ns);
 	json_w_u64(w, "late_max", v->late_max_ns);
