@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "esc.h"
+#include "prober.h"
 #include "sbuf.h"
 #include "tui_fmt.h"
 #include "tui_keys.h"
@@ -64,8 +65,10 @@ static void tui_prep_keys(struct tui_prep *p)
 	int ch;
 
 	while ((ch = getch()) != ERR) {
-		if (tui_key_action(ch) == TUI_ACT_QUIT && p->stop)
+		if (tui_key_action(ch) == TUI_ACT_QUIT && p->stop) {
 			*p->stop = 1;
+			prober_notify_stop(); /* every probe's reader wakes */
+		}
 		if (ch == KEY_RESIZE)
 			p->last_draw = 0;
 	}

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "prober.h"
 #include "session.h"
 #include "tui_fmt.h"
 #include "tui_int.h"
@@ -215,6 +216,7 @@ static int tq_step(struct tq *t, char *msg, size_t msglen)
 		snprintf(msg, msglen, "%s", why);
 	if (t->quit) {
 		*t->vp->stop = 1; /* the battery ends: not run */
+		prober_notify_stop(); /* every probe's reader wakes */
 		return ret;
 	}
 	if (t->q->done)

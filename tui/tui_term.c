@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "prober.h"
 
 /* Synchronous faults: always ours while the screen is (the process is broken anyway). */
 static const int tui_crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
@@ -133,8 +134,10 @@ static void tui_term_on_fatal(int sig)
 static void tui_term_on_stop(int sig)
 {
 	(void)sig;
-	if (tui_term.stop)
+	if (tui_term.stop) {
 		*tui_term.stop = 1;
+		prober_notify_stop(); /* every probe's reader wakes */
+	}
 }
 
 static bool tui_term_in(const int *list, size_t n, int sig)

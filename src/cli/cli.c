@@ -20,6 +20,7 @@
 #include "msg.h"
 #include "opts.h"
 #include "out.h"
+#include "prober.h"
 #include "sbuf.h"
 #include "sweep.h"
 #include "target.h"
@@ -43,6 +44,7 @@ static void cli_on_signal(int sig)
 	}
 	atomic_store(&cli_stop_at, clock_now()); /* clock_gettime: async-signal-safe */
 	cli_stop = 1;
+	prober_notify_stop(); /* every probe's reader wakes */
 }
 
 static void cli_signals(void)

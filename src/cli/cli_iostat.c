@@ -382,8 +382,10 @@ static void cli_iostat_tick(void *arg)
 		}
 		sbuf_putc(&sb, '\n');
 	}
-	if (outw_flush(&r->out, &sb))
+	if (outw_flush(&r->out, &sb)) {
 		cli_stop = 1; /* stdout is gone (or full): end the run like a signal would */
+		prober_notify_stop(); /* every probe's reader wakes */
+	}
 	pthread_mutex_unlock(&r->out.lock);
 	sbuf_free(&sb);
 	free(v);

@@ -190,8 +190,10 @@ static int run_flush(struct cli_run *r, struct sbuf *sb)
 {
 	int ret = outw_flush(&r->out, sb);
 
-	if (ret)
+	if (ret) {
 		cli_stop = 1;
+		prober_notify_stop(); /* every probe's reader wakes */
+	}
 	return ret;
 }
 
@@ -249,6 +251,7 @@ static int run_on_period(void *ctx, const struct tally *t)
 			if (!r->out.err) {
 				outw_keep_err(&r->out, ret);
 				cli_stop = 1;
+				prober_notify_stop(); /* every probe's reader wakes */
 			}
 			pthread_mutex_unlock(&r->out.lock);
 		}
@@ -628,6 +631,7 @@ static void run_check_timeout(void *arg)
 	if (!cli_stop) {
 		r->timed_out = 1;
 		cli_stop = 1;
+		prober_notify_stop(); /* every probe's reader wakes */
 	}
 }
 

@@ -57,8 +57,9 @@ struct probe_sink {
 	/*
 	 * Optional, prober_run only (probe_run never calls it): called on the
 	 * caller's thread every time it looks at the child (at least every
-	 * 20 ms, also while a request hangs), for what the caller looks
-	 * after meanwhile (the hang watchdog's process: watchdog_check).
+	 * second, every 20 ms after a stop; also while a request hangs), for
+	 * what the caller looks after meanwhile (the hang watchdog's process:
+	 * watchdog_check).
 	 */
 	void (*idle)(void *ctx);
 };

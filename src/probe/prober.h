@@ -97,6 +97,13 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	       char *msg, size_t msglen);
 
 /*
+ * A stop was asked (the flag a prober_run() watches is set): wake every prober_run() of the
+ * process now, whichever thread the signal reached (they sleep up to a second when idle).
+ * Async-signal-safe; call it after setting the flag.
+ */
+void prober_notify_stop(void);
+
+/*
  * Whether p's last prober_run() started its child: false when it failed before (its ring,
  * its eventfd — out of descriptors —, its fork): a failure to prepare, not of the run.
  */
