@@ -100,7 +100,8 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
  * DEVWATCH_READ_TRIES reads bracketed by the clocks (a process held off its CPU between the read
  * and a clock would otherwise date the counts up to a throttling period late).
  */
-static int devwatch_read(struct devwatch *w, char **text, uint64_t *boot_ns, uint64_t *mono_ns)
+static int devwatch_read(const struct devwatch *w, char **text, uint64_t *boot_ns,
+			 uint64_t *mono_ns)
 {
 	uint64_t best = UINT64_MAX;
 	int err = 0;
@@ -169,6 +170,21 @@ int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns)
 	w->prev_ns = now_ns;
 	free(owned);
 	return 0;
+}
+
+int devwatch_read_dated(const struct devwatch *w, char **text, uint64_t *boot_ns,
+			uint64_t *mono_ns)
+{
+	return devwatch_read(w, text, boot_ns, mono_ns);
+}
+
+int devwatch_sample_dated(struct devwatch *w, const char *text, uint64_t boot_ns,
+			  uint64_t mono_ns)
+{
+	int err = devwatch_sample(w, text, boot_ns);
+
+	w->read_mono_ns = mono_ns;
+	return err;
 }
 
 size_t devwatch_rows(const struct devwatch *w, struct iostat_dev_row *out, size_t max)

@@ -82,6 +82,17 @@ int devwatch_init(struct devwatch *w, const struct devstack *ds, const char *ext
 int devwatch_sample(struct devwatch *w, const char *text, uint64_t now_ns);
 
 /*
+ * One read of w's diskstats file for several watches: *text (the caller frees it) dated as
+ * devwatch_sample() dates a read of its own (*boot_ns, *mono_ns). Returns 0 or -errno.
+ */
+int devwatch_read_dated(const struct devwatch *w, char **text, uint64_t *boot_ns,
+			uint64_t *mono_ns);
+
+/* devwatch_sample() of text read at boot_ns / mono_ns (devwatch_read_dated()'s). */
+int devwatch_sample_dated(struct devwatch *w, const char *text, uint64_t boot_ns,
+			  uint64_t mono_ns);
+
+/*
  * The devices with a row this interval (state OK or RESET), in watch order,
  * as plain rows pointing into w (valid until the next sample): at most max
  * of them into out. Returns how many.

@@ -10,9 +10,9 @@
 /* Sleeps end this long before the deadline; the rest is spun. */
 #define CLOCK_SPIN_NS 50000ull
 /*
- * Longest single sleep: a signal caught by another thread (the --iostat
- * ticker) does not interrupt this one's sleep, so *stop is looked at least
- * this often.
+ * Longest single sleep by default: a signal caught by another thread (the
+ * --iostat ticker) does not interrupt this one's sleep, so *stop is looked at
+ * least this often.
  */
 #define CLOCK_SLICE_NS 50000000ull
 
@@ -23,8 +23,14 @@
 
 /* This thread's spin (clock_set_spin()), and its adaptive state (clock_set_adaptive()). */
 static _Thread_local uint64_t clock_spin = CLOCK_SPIN_NS;
+static _Thread_local uint64_t clock_slice = CLOCK_SLICE_NS; /* clock_set_slice() */
 static _Thread_local bool clock_adapt;
 static _Thread_local uint64_t clock_overshoot = CLOCK_ADAPT_FIRST_NS;
+
+void clock_set_slice(uint64_t ns)
+{
+	clock_slice = ns ? ns : CLOCK_SLICE_NS;
+}
 
 void clock_set_spin(uint64_t ns)
 {
@@ -80,11 +86,11 @@ int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop)
 
 	while (now + lead < deadline) {
 		uint64_t wake = deadline - lead;
-		bool last = wake - now <= CLOCK_SLICE_NS;
+		bool last = wake - now <= clock_slice;
 		struct timespec ts;
 
 		if (!last)
-			wake = now + CLOCK_SLICE_NS;
+			wake = now + clock_slice;
 		ts.tv_sec = (time_t)(wake / 1000000000ull);
 		ts.tv_nsec = (long)(wake % 1000000000ull);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)

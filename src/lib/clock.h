@@ -24,8 +24,8 @@ uint64_t clock_boottime(void);
  * the start is not late by timer slack. Returns 0 at the deadline, or -EINTR
  * as soon as *stop becomes non-zero (a signal handler sets it; the sleep is
  * interrupted because handlers are installed without SA_RESTART, and it is
- * cut into slices of at most 50 ms, so a signal taken by another thread is
- * seen within 50 ms too). Any deadline works, UINT64_MAX included.
+ * cut into slices of at most 50 ms (clock_set_slice), so a signal taken by
+ * another thread is seen within 50 ms too). Any deadline works, UINT64_MAX included.
  */
 int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
 
@@ -35,6 +35,13 @@ int clock_wait_until(uint64_t deadline, const volatile sig_atomic_t *stop);
  * whole wait instead (0).
  */
 void clock_set_spin(uint64_t ns);
+
+/*
+ * This thread's longest single sleep in clock_wait_until() (default 50 ms: a signal another
+ * thread took is seen that late at most). A thread that is woken by a signal of its own when
+ * it must stop (the prober's child: its caller's kick) sleeps longer and wakes less.
+ */
+void clock_set_slice(uint64_t ns);
 
 /*
  * Many probe threads on few cores, without spinning each other off the CPU:
