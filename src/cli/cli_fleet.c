@@ -123,6 +123,11 @@ bool cli_fleet_judges(const struct opts *o)
 	return (o->listen || o->prometheus || o->influx) && !o->poisson;
 }
 
+bool cli_run_judges(const struct opts *o)
+{
+	return o->iostat || cli_fleet_judges(o) || (o->check && !o->poisson);
+}
+
 int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target *t,
 		  struct probe *p, bool judged)
 {

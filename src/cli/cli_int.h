@@ -562,6 +562,9 @@ int cli_fleet_add(struct exporters *x, const struct opts *o, const struct target
  */
 bool cli_fleet_judges(const struct opts *o);
 
+/* Does a plain run judge its targets: --iostat, the fleet outputs' or --check's verdict? */
+bool cli_run_judges(const struct opts *o);
+
 /* Start the prepared exporters; 0, or the exit code (said; they are stopped and freed). */
 int cli_fleet_run(struct exporters **x);
 

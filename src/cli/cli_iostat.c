@@ -288,7 +288,7 @@ static void cli_iostat_record(struct cli_run *r, const struct iostat_dev_row *ro
 		const struct cli_target *tg = &r->tg[i];
 		size_t k = 0;
 
-		if (tg->state != CLI_TARGET_RUNNING)
+		if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0]) /* not judged */
 			continue;
 		if (r->n > 1)
 			k = devwatch_rows(tg->watch, own[i], DEVWATCH_MAX);
@@ -375,8 +375,18 @@ static void cli_iostat_tick(void *arg)
 	struct verdict *v = calloc(r->n, sizeof(*v));
 	size_t n;
 
-	if (!v || cli_iostat_judge(r, v) || !r->watch ||
-	    !(n = devwatch_rows(r->watch, rows, DEVWATCH_MAX))) {
+	if (!v || cli_iostat_judge(r, v)) {
+		free(v);
+		return;
+	}
+	if (!r->watch) { /* quiet: nothing printed, the verdicts recorded (one target: its rows) */
+		n = r->n == 1 && r->tg[0].watch ? devwatch_rows(r->tg[0].watch, rows, DEVWATCH_MAX) : 0;
+		if (r->rec && (n || r->n > 1))
+			cli_iostat_record(r, n ? rows : NULL, n, v);
+		free(v);
+		return;
+	}
+	if (!(n = devwatch_rows(r->watch, rows, DEVWATCH_MAX))) {
 		free(v);
 		return;
 	}

@@ -81,6 +81,15 @@ static void cli_record_stack(const struct cli_target *tg, struct rec_target *rt)
 	free(own);
 }
 
+/* Does the run watch a target's device (its verdicts are judged: cli_iostat_prepare)? */
+static bool cli_record_watched(const struct cli_run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->tg[i].watch)
+			return true;
+	return false;
+}
+
 /* The header: the run's settings, its targets and their devices; the writer started. */
 static int cli_record_header(struct cli_run *r, bool own_periods)
 {
@@ -121,7 +130,11 @@ static int cli_record_header(struct cli_run *r, bool own_periods)
 	h.rate_limit = o->rate_limit;
 	h.speed_limit = o->speed_limit;
 	h.response = opts_response(o);
-	h.iostat = o->iostat || (o->tui && !o->sweep && !o->qualify_step); /* the view's panels */
+	/* the view's panels, or the plain run's verdicts (printed, or the fleet outputs' and
+	 * --check's on the targets it watches) */
+	h.iostat = o->iostat || (o->tui && !o->sweep && !o->qualify_step) ||
+		   (!o->tui && !o->sweep && !o->qualify_step && cli_run_judges(o) &&
+		    cli_record_watched(r));
 	h.requests = o->record_requests;
 	if (own_periods) {
 		h.period = o->print_interval ? o->print_interval : OPTS_IOSTAT_PERIOD;

@@ -148,7 +148,8 @@ static int rp_metrics_init(struct replay *p, size_t i)
 		.device = t->mdevice, .disk = t->mdisk, .fstype = t->fstype,
 		.engine = h->engine, .interval = h->interval, .size = h->size,
 		.start_real = h->real, .response = h->response,
-		.verdict = h->iostat, /* the run judged it: its verdicts are recorded */
+		/* .verdict: from its first recorded verdict (a target the run did not judge,
+		 * tmpfs or the null engine, has none) */
 		.mode = h->read_write ? "read-write" : h->write ? "write" : "read",
 	};
 
@@ -447,8 +448,10 @@ static void rp_verdict(struct replay *p, const struct rec_event *ev)
 		return; /* another block's (a damaged file): not judged on this one's rows */
 	recread_judge(&t->vh, &t->vp, rt, rows, nrows, &ev->probe, &t->v);
 	t->have_v = true;
-	if (t->m) /* --prometheus: the verdict series as the live exporters had them */
+	if (t->m) { /* --prometheus: the verdict series as the live exporters had them */
+		t->m->info.verdict = true;
 		metrics_judged(t->m, &t->v, ev->probe.period_ns);
+	}
 	if (p->hr) {
 		uint64_t end = p->block_real > p->h->real ? p->block_real - p->h->real : 0;
 

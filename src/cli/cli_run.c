@@ -713,7 +713,7 @@ static int run_plain(struct cli_run *r, int code)
 {
 	int c;
 
-	bool judge = r->o->iostat || cli_fleet_judges(r->o) || (r->o->check && !r->o->poisson);
+	bool judge = cli_run_judges(r->o);
 
 	if (judge && (c = cli_iostat_prepare(r, !r->o->iostat)))
 		return c;

@@ -7,7 +7,8 @@
 # state and reason. Without --iostat the run judges quietly (nothing printed) for --listen,
 # --influx (verdict and reason fields) and the view (-X, in tmux); a target with no block
 # device under it (a tmpfs directory) and a run with Poisson arrivals publish no verdict. The
-# --check plugin line gives the verdict of the run's end after its figures.
+# --check plugin line gives the verdict of the run's end after its figures. A recording of a
+# run without --iostat keeps its verdicts: the replay's textfile has the live verdict series.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fleet.sh"
 
@@ -131,6 +132,16 @@ probe --check 1s,2s -D "$L" "$T_TMP/shm"
 check "--check, a device and a tmpfs directory: exit 0" rc_is 0
 check "--check: the device keeps up (10 requests in a second, judged at the end)" \
 	out_has "^IOPROBE OK - $L OK p99 [0-9.]+ ms, avg [0-9.]+ ms, [0-9.]+ iops, 10 requests, 0 failed, keeps up; $T_TMP/shm OK p99 [0-9.]+ ms, avg [0-9.]+ ms, [0-9.]+ iops, 10 requests, 0 failed \| "
+
+# ---- --record without --iostat: the quiet verdicts are recorded, the replay's textfile has them ----
+probe -D -i 20ms -w 3 -q --prometheus "$T_TMP/d.prom" --prometheus-period 200ms \
+	--record "$T_TMP/d.rec" "$L" "$T_TMP/shm"
+check "--record --prometheus: exit 0" rc_is 0
+probe --replay "$T_TMP/d.rec" -q --prometheus "$T_TMP/drep.prom"
+check "--replay --prometheus: exit 0" rc_is 0
+check "--replay --prometheus: the live verdict series, the same seconds, none for tmpfs" \
+	eval 'grep -q "^ioprobe_verdict{target=\"$L\"" "$T_TMP/d.prom" &&
+	      diff <(grep "^ioprobe_verdict" "$T_TMP/d.prom") <(grep "^ioprobe_verdict" "$T_TMP/drep.prom")'
 
 # ---- Poisson arrivals: the verdict weighs a fixed rate, so none is published ----
 probe -D -A -Q 2 --arrivals poisson -i 20ms -w 3 -q --prometheus "$T_TMP/c.prom" "$L"
