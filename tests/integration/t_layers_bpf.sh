@@ -122,7 +122,7 @@ check "plain --prometheus: no layer family (nothing measured)" \
 	      ! grep -q "ioprobe_layer" "$T_TMP/plain.prom"'
 probe -c 41 -i 10ms -D -s 512k --layers --influx -P 100ms "$L"
 check "split --influx: each period's line has its requests' layers, 4 pieces each" \
-	eval 'rc_is 0 && [ "$(grep -Ec ",layer_requests=[0-9]+i,layer_no_device=0i,layer_pieces=4\.000,layer_submit_avg_ms=[0-9.]+,layer_submit_p99_ms=[0-9.]+,layer_throttle_avg_ms=.*,layer_device_p99_ms=[0-9.]+ [0-9]+$" "$OUT")" -ge 3 ]'
+	eval 'rc_is 0 && [ "$(grep -Ec ",layer_requests=[0-9]+i,layer_no_device=0i,layer_pieces=4\.000,layer_submit_avg_ms=[0-9.]+,layer_submit_p99_ms=[0-9.]+,layer_throttle_avg_ms=.*,layer_device_p99_ms=[0-9.]+(,verdict=\"[a-z_]+\",reason=\"[a-z_]*\")? [0-9]+$" "$OUT")" -ge 3 ]'
 echo 1280 >"/sys/block/$N/queue/max_sectors_kb"
 
 ## other I/O on the same device: four dd writers (1 MiB direct) on a queue of 4 requests
