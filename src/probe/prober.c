@@ -369,6 +369,15 @@ static void prober_stop_make(void)
 	atomic_store(&prober_stop_fd, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 }
 
+/* At exit the notice is closed (nothing is left open); a signal after finds -1. */
+__attribute__((destructor)) static void prober_stop_release(void)
+{
+	int fd = atomic_exchange(&prober_stop_fd, -1);
+
+	if (fd >= 0)
+		close(fd);
+}
+
 void prober_notify_stop(void)
 {
 	int fd = atomic_load(&prober_stop_fd);
