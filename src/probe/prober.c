@@ -391,16 +391,24 @@ void prober_notify_stop(void)
 /*
  * Sleep on the eventfd until the child wakes us, it ends (pidfd; -1: unknown), a stop is
  * notified (once seen, *stop_seen: the notice stays readable) or the wait passed: the idle
- * one, or PROBER_POLL_MS while stopping or when an end could go unheard.
+ * one, or PROBER_POLL_MS while stopping, while records come (busy: the last look found some;
+ * or the child's last wake is recent, so it may not wake us for the next) or when an end
+ * could go unheard.
  */
-static void prober_sleep(struct prober_shm *m, int pidfd, bool *stop_seen, bool stopping)
+static void prober_sleep(struct prober_shm *m, int pidfd, bool *stop_seen, bool stopping,
+			 bool busy)
 {
 	int sfd = atomic_load(&prober_stop_fd);
 	struct pollfd pfd[3] = {
 		{ .fd = m->wake_fd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN },
 		{ .fd = *stop_seen ? -1 : sfd, .events = POLLIN }, /* a negative fd is skipped */
 	};
-	int wait = stopping || pidfd < 0 || sfd < 0 || *stop_seen ? PROBER_POLL_MS : PROBER_IDLE_MS;
+	/* the child wakes us at most every PROBER_WAKE_GAP_NS: a record it pushed less than that
+	 * after its last wake is found by looking again soon, not in a second */
+	bool recent = clock_now() - atomic_load_explicit(&m->last_wake, memory_order_relaxed) <
+		      2 * PROBER_WAKE_GAP_NS;
+	int wait = stopping || busy || recent || pidfd < 0 || sfd < 0 || *stop_seen ?
+			   PROBER_POLL_MS : PROBER_IDLE_MS;
 	uint64_t v;
 
 	atomic_store_explicit(&m->waiting, true, memory_order_release);
@@ -514,7 +522,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	pthread_once(&prober_stop_once, prober_stop_make);
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1 (before Linux 5.3): looked for often */
 	for (;;) {
-		bool reaped;
+		bool reaped, busy = ring_count(&m->recs) > 0; /* records came since the last look */
 
 		prober_drain(m, sink, &sink_err);
 		reaped = waitpid(pid, &status, WNOHANG) == pid;
@@ -541,7 +549,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 		}
 		if (sink->idle)
 			sink->idle(sink->ctx);
-		prober_sleep(m, pidfd, &stop_seen, stop_at != 0);
+		prober_sleep(m, pidfd, &stop_seen, stop_at != 0, busy);
 	}
 	if (pidfd >= 0)
 		close(pidfd);
