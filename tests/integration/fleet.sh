@@ -55,6 +55,18 @@ scrape_both() {
 		"http://127.0.0.1:$1/metrics" >"$T_TMP/om.out"
 }
 
+# poll_until SECONDS CMD...: poll CMD (250 ms) until it succeeds; fails after SECONDS.
+poll_until() {
+	local tries=$(($1 * 4))
+	shift
+	while [ "$tries" -gt 0 ]; do
+		"$@" && return 0
+		tries=$((tries - 1))
+		sleep 0.25
+	done
+	return 1
+}
+
 # metric FILE NAME_AND_LABELS: the value of the one series whose line starts with it.
 metric() { awk -v k="$2" 'index($0, k " ") == 1 { print $NF; exit }' "$1"; }
 

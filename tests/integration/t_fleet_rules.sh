@@ -212,24 +212,13 @@ nseries() {
 d = json.load(sys.stdin)
 print(len(d["data"]["result"]) if d.get("status") == "success" else -1)' 2>/dev/null || echo -1
 }
-# wait_for SECONDS CMD...: poll (250 ms) until CMD succeeds.
-wait_for() {
-	local tries=$(($1 * 4))
-	shift
-	while [ "$tries" -gt 0 ]; do
-		"$@" && return 0
-		tries=$((tries - 1))
-		sleep 0.25
-	done
-	return 1
-}
 # two_up: prometheus scrapes ioprobe and node_exporter. both_probes: the rules have
 # evaluated the rates of both probes (two scrapes of each).
 two_up() { [ "$(nseries 'up == 1')" = 2 ]; }
 both_probes() { [ "$(nseries 'target:ioprobe_requests:rate5m > 0')" = 2 ]; }
 
-check "both probes scraped (up)" wait_for 20 two_up
-check "the recording rules see both probes (--listen and the textfile)" wait_for 20 both_probes
+check "both probes scraped (up)" poll_until 20 two_up
+check "the recording rules see both probes (--listen and the textfile)" poll_until 20 both_probes
 sleep 2 # two more evaluations of every rule
 
 # /api/v1/rules: every group loaded, every rule evaluated without error
@@ -385,7 +374,7 @@ print(sorted((x["labels"].get("job"), x["labels"].get("target")) for x in a
 }
 fault_ctl "$M" "hang 1"
 t0=$(now_ms)
-check "hang: IoprobeRequestHung pending for --listen and the textfile" wait_for 20 hung_pending
+check "hang: IoprobeRequestHung pending for --listen and the textfile" poll_until 20 hung_pending
 t1=$(now_ms)
 fault_ctl "$M" "hang 0"
 check "hang: alert pending within 15 s ($((t1 - t0)) ms; threshold 5 s)" [ $((t1 - t0)) -lt 15000 ]
@@ -415,7 +404,7 @@ wait_exit "$LISTEN_PID" 5
 wait_exit "$TF_PID" 5
 rm -f "$T_TMP/tf/ioprobe-test.prom"
 check "exporter killed: IoprobeExporterDown pending for job ioprobe, IoprobeTargetGone for the textfile's target" \
-	wait_for 20 gone_pending
+	poll_until 20 gone_pending
 echo "# ExporterDown: $(pending_for IoprobeExporterDown); TargetGone: $(pending_for IoprobeTargetGone)"
 check "prometheus log: no rule error" bash -c '! grep -Ei "level=(error|warn).*rule" "$1"' _ "$T_TMP/prom.log"
 

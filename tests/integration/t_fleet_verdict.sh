@@ -22,18 +22,6 @@ mkdir -p "$T_TMP/shm"
 mount -t tmpfs -o size=64m none "$T_TMP/shm" || skip "cannot mount a tmpfs"
 register_mount "$T_TMP/shm"
 
-# within SECONDS CMD...: poll CMD (250 ms) until it succeeds; fails after SECONDS.
-within() {
-	local tries=$(( $1 * 4 ))
-	shift
-	while [ "$tries" -gt 0 ]; do
-		"$@" && return 0
-		tries=$((tries - 1))
-		sleep 0.25
-	done
-	return 1
-}
-
 # compare OUT PROM: the CLI's verdict lines in OUT against the textfile PROM (see the top).
 compare() {
 	python3 - "$1" "$2" <<'EOT'
@@ -97,7 +85,7 @@ saturated() {
 		grep -q '^ioprobe_verdict{target="'"$L"'",device="[^"]*",state="falls_short",reason="device_saturated"} 1$' "$T_TMP/text.out" &&
 		grep -q '^ioprobe_verdict{target="'"$L"'",device="[^"]*",state="falls_short",reason="device_saturated"} 1$' "$T_TMP/om.out"
 }
-check "--listen, no --iostat: falls short, device saturated (text and OpenMetrics)" within 10 saturated
+check "--listen, no --iostat: falls short, device saturated (text and OpenMetrics)" poll_until 10 saturated
 check "--listen: time counted in falls_short" \
 	awk '$1 ~ /^ioprobe_verdict_seconds_total\{.*state="falls_short"/ && $2 > 0 { f = 1 } END { exit !f }' "$T_TMP/text.out"
 check "--listen: one current verdict series" test "$(grep -c '^ioprobe_verdict{' "$T_TMP/text.out")" = 1
@@ -157,7 +145,7 @@ if "$IOPROBE" -h 2>/dev/null | grep -q -- '-tui'; then
 	start 120 40 -- -X -D -i 3ms --listen "127.0.0.1:$PORT" "$L"
 	check "-X --listen comes up" wait_http "http://127.0.0.1:$PORT/metrics"
 	check "-X --listen: the view's verdict is served: falls short, device saturated" \
-		within 10 saturated
+		poll_until 10 saturated
 	check "-X: the view shows the same verdict" wait_for "falls short: device saturated" 5
 	TM send-keys -t t q
 	check "-X: q quits with 0" wait_for "^EXIT=0" 10
