@@ -360,7 +360,7 @@ static void prober_drain(struct prober_shm *m, const struct probe_sink *sink, in
 		*err = ret;
 }
 
-/* The process-wide stop notice (an eventfd, never closed once made; -1 before). */
+/* The process-wide stop notice: an eventfd made at the first prober_run, closed at exit (-1). */
 static _Atomic int prober_stop_fd = -1;
 static pthread_once_t prober_stop_once = PTHREAD_ONCE_INIT;
 
