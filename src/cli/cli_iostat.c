@@ -380,7 +380,9 @@ static void cli_iostat_tick(void *arg)
 		return;
 	}
 	if (!r->watch) { /* quiet: nothing printed, the verdicts recorded (one target: its rows) */
-		n = r->n == 1 && r->tg[0].watch ? devwatch_rows(r->tg[0].watch, rows, DEVWATCH_MAX) : 0;
+		const struct devwatch *w = r->n == 1 ? r->tg[0].watch : NULL;
+
+		n = w ? devwatch_rows(w, rows, DEVWATCH_MAX) : 0;
 		if (r->rec && (n || r->n > 1))
 			cli_iostat_record(r, n ? rows : NULL, n, v);
 		free(v);

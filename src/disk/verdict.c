@@ -651,8 +651,9 @@ static void put_short(struct sbuf *sb, const struct verdict *v, bool brief)
 		sbuf_printf(sb, "%s, busy %.0f %%", v->p50_ns ? ")" : "", v->busy);
 		break;
 	case VERDICT_FAILED:
-		sbuf_printf(sb, "%" PRIu64 " failed in %.1f s beside %" PRIu64 " done (answered with "
-			    "an error, measured), busy %.0f %%", v->failed, v->window_s,
+		sbuf_printf(sb, "%" PRIu64 " failed in %.1f s beside %" PRIu64
+			    " done (answered with an error, measured), busy %.0f %%", v->failed,
+			    v->window_s,
 			    (uint64_t)(v->achieved * v->window_s + 0.5), v->busy);
 		break;
 	case VERDICT_PROBE_LIMITED:

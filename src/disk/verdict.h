@@ -255,9 +255,10 @@ enum verdict_reason {
 				* limit */
 	VERDICT_PAGE_CACHE,    /* for VERDICT_NONE: --layers measured every request served
 				* without a block request (what VERDICT_DEVICE_LESS infers) */
-	VERDICT_FAILED,        /* requests failed in the window (an errno: the device or the
-				* file system answered with an error): they are not the rate the
-				* device keeps, and neither the probe's pace nor its CPU is to blame */
+	VERDICT_FAILED,        /* requests failed in the window (an errno: the device or
+				* the file system answered with an error): not the rate the
+				* device keeps; neither the probe's pace nor its CPU is to
+				* blame */
 };
 
 enum verdict_cache {

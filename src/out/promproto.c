@@ -521,7 +521,8 @@ static int write_verdict(struct sbuf *sb, const struct metrics_snap *snap, size_
 
 			err = m ? label(&b, m, "state", verdict_state_key((enum verdict_state)st)) :
 				  -ENOMEM;
-			err = err ? err : value(&b, m, seconds(snap[i].counts.verdict.state_ns[st]));
+			err = err ? err :
+			      value(&b, m, seconds(snap[i].counts.verdict.state_ns[st]));
 		}
 	}
 	return fam_end(&b, sb, err);
