@@ -171,7 +171,6 @@ struct cli_target {
 	uint64_t iv_skip_mark;   /* iv_skipped at the previous block (the ticker's) */
 	struct verdict_hist vhist;
 	struct verdict_probe vp; /* what the run asks for (the per-interval fields are the ticker's) */
-	uint64_t iv_judged_added; /* iv_added at the last judged interval's close */
 	char vwords[64];         /* the last verdict's first words (verdict_words), "" none yet */
 };
 

@@ -124,7 +124,6 @@ static void cli_iv_close(struct cli_target *tg, uint64_t now)
 	lay = tg->iv_lay[tg->iv_cur];
 	failed = tg->iv_failed[tg->iv_cur];
 	tg->iv_failed[tg->iv_cur] = 0;
-	tg->iv_judged_added = tg->iv_added;
 	tg->iv_cur ^= 1;
 	tg->iv_cut = 0;
 	skipped = tg->iv_skipped;
@@ -564,7 +563,8 @@ void cli_iostat_final(struct cli_run *r)
 		if (tg->state != CLI_TARGET_RUNNING || !tg->iv_lat[0])
 			continue;
 		pthread_mutex_lock(&tg->iv_lock);
-		any |= tg->iv_added > tg->iv_judged_added;
+		/* the open interval's requests, done or failed */
+		any |= tg->iv_lat[tg->iv_cur]->count || tg->iv_failed[tg->iv_cur];
 		pthread_mutex_unlock(&tg->iv_lock);
 	}
 	if (!any || !(v = calloc(r->n, sizeof(*v))))
