@@ -24,24 +24,29 @@ fi
 # Build and run: compiler, meson, ninja, pkg-config, ncursesw (the view), libaio and liburing
 # (engines), protobuf-c and its protoc-c generator (the protobuf exposition with native
 # histograms), zlib (--record FILE.gz and --replay), libbpf, bpftool and clang (--layers: the
-# eBPF programs are compiled with clang, their skeleton made by bpftool at build time).
+# eBPF programs are compiled with clang, their skeleton made by bpftool at build time), libyaml,
+# OpenSSL and libcrypt (--web-config: its YAML file, TLS, basic auth's bcrypt hashes).
 DEB_PKGS="gcc pkg-config meson ninja-build libncurses-dev libaio-dev liburing-dev
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libbpf-dev bpftool clang"
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libbpf-dev bpftool clang libyaml-dev
+	libssl-dev libcrypt-dev"
 RPM_PKGS="gcc pkgconf-pkg-config meson ninja-build ncurses-devel libaio-devel liburing-devel
-	protobuf-c-devel protobuf-c-compiler zlib-devel libbpf-devel bpftool clang"
-PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib libbpf bpf clang"
+	protobuf-c-devel protobuf-c-compiler zlib-devel libbpf-devel bpftool clang libyaml-devel
+	openssl-devel libxcrypt-devel"
+PAC_PKGS="gcc pkgconf meson ninja ncurses libaio liburing protobuf-c zlib libbpf bpf clang
+	libyaml openssl libxcrypt"
 # Tests (--tests): criterion (unit suites), ioping (reference), sysstat (iostat reference), tmux
-# (view tests), chromium (the --report file rendered headless), python3 and python3-yaml (JSON and rule files), util-linux and mount (losetup,
-# mount), e2fsprogs (mkfs), fuse3 (the fault-injecting test disk), man-db and groff (man page
-# lint), clang (fuzzers), valgrind, time (benchmark RSS), locales (de_DE for the decimal-comma
-# test), fio (loads and the fio-job check), prometheus, prometheus-node-exporter,
-# python3-prometheus-client and curl (fleet outputs), systemd (systemd-analyze verify of the
-# unit), strace (the io_uring engine's system calls), procps; packaging: dpkg-dev, debhelper,
-# lintian, fakeroot, bash-completion.
+# (view tests), chromium (the --report file rendered headless), python3 and python3-yaml (JSON
+# and rule files), util-linux and mount (losetup, mount), e2fsprogs (mkfs), fuse3 (the
+# fault-injecting test disk), man-db and groff (man page lint), clang (fuzzers), valgrind, time
+# (benchmark RSS), locales (de_DE for the decimal-comma test), fio (loads and the fio-job check),
+# prometheus, prometheus-node-exporter, python3-prometheus-client, curl and openssl (fleet
+# outputs; certificates for --web-config), systemd (systemd-analyze verify of the unit), strace
+# (the io_uring engine's system calls), procps; packaging: dpkg-dev, debhelper, lintian,
+# fakeroot, bash-completion.
 DEB_TEST_PKGS="locales libcriterion-dev libfuse3-dev fuse3 ioping sysstat tmux python3 util-linux
 	mount e2fsprogs man-db groff-base clang libclang-rt-14-dev valgrind procps time dpkg-dev
 	debhelper lintian fakeroot bash-completion fio prometheus prometheus-node-exporter
-	python3-prometheus-client curl systemd strace python3-yaml chromium"
+	python3-prometheus-client curl openssl systemd strace python3-yaml chromium"
 RPM_TEST_PKGS="criterion-devel fuse3-devel fuse3 ioping sysstat tmux python3 util-linux e2fsprogs
 	man-db clang glibc-locale-source strace"
 PAC_TEST_PKGS="criterion fuse3 ioping sysstat tmux python util-linux e2fsprogs man-db clang strace"

@@ -173,17 +173,48 @@ Test(http, answer_head)
 {
 	struct sbuf sb = SBUF_INIT;
 
-	cr_assert_eq(http_head(&sb, 200, "text/plain", 12, true), 0);
+	cr_assert_eq(http_head(&sb, 200, "text/plain", 12, true, NULL), 0);
 	cr_assert_str_eq(sbuf_str(&sb), "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
 			 "Content-Length: 12\r\nCache-Control: no-store\r\n\r\n");
 	sbuf_reset(&sb);
-	http_head(&sb, 405, NULL, 0, false);
+	http_head(&sb, 405, NULL, 0, false, NULL);
 	cr_assert(strstr(sbuf_str(&sb), "HTTP/1.1 405 Method Not Allowed\r\n"));
 	cr_assert(strstr(sbuf_str(&sb), "\r\nAllow: GET, HEAD\r\n"));
 	cr_assert(strstr(sbuf_str(&sb), "\r\nConnection: close\r\n\r\n"));
 	sbuf_free(&sb);
 	cr_assert_str_eq(http_reason(414), "URI Too Long");
 	cr_assert_str_eq(http_reason(431), "Request Header Fields Too Large");
+}
+
+Test(http, authorization_header_kept)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+				  "authorization:  Basic dXNlcjpwYXNz \r\n\r\n";
+	struct http_req r;
+
+	cr_assert_eq(http_parse(req, strlen(req), &r), HTTP_DONE);
+	cr_assert_eq(r.status, 0);
+	cr_assert_not_null(r.auth);
+	cr_assert_eq(r.auth_len, strlen("Basic dXNlcjpwYXNz"));
+	cr_assert(!memcmp(r.auth, "Basic dXNlcjpwYXNz", r.auth_len));
+	cr_assert_eq(http_parse("GET / HTTP/1.1\r\n\r\n", 18, &r), HTTP_DONE);
+	cr_assert_null(r.auth);
+}
+
+Test(http, answer_401_429_and_extra_headers)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	http_head(&sb, 401, "text/plain", 13, true, "X-Frame-Options: deny\r\n");
+	cr_assert(strstr(sbuf_str(&sb), "HTTP/1.1 401 Unauthorized\r\n"), "%s", sbuf_str(&sb));
+	cr_assert(strstr(sbuf_str(&sb), "\r\nWWW-Authenticate: Basic\r\n"));
+	cr_assert(strstr(sbuf_str(&sb), "\r\nX-Frame-Options: deny\r\n"));
+	cr_assert(!strstr(sbuf_str(&sb), "Connection: close"));
+	sbuf_reset(&sb);
+	http_head(&sb, 200, NULL, 0, true, NULL);
+	cr_assert(!strstr(sbuf_str(&sb), "WWW-Authenticate"));
+	sbuf_free(&sb);
+	cr_assert_str_eq(http_reason(429), "Too Many Requests");
 }
 
 Test(http, listen_addresses)

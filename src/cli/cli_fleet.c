@@ -69,6 +69,10 @@ int cli_fleet_setup(struct opts *o)
 			"other");
 		return CLI_EXIT_USAGE;
 	}
+	if (o->web_config && !o->listen) {
+		cli_msg("--web-config needs --listen");
+		return CLI_EXIT_USAGE;
+	}
 	if (o->check_iops && !o->check) {
 		cli_msg("--check-iops needs --check");
 		return CLI_EXIT_USAGE;
@@ -91,7 +95,7 @@ int cli_fleet_prepare(const struct opts *o, const struct engine_ops *ops, size_t
 		      struct exporters **x)
 {
 	struct exporters_cfg cfg = {
-		.listen = o->listen, .prom_file = o->prometheus,
+		.listen = o->listen, .web_config = o->web_config, .prom_file = o->prometheus,
 		.prom_period = o->prometheus_period, .influx = o->influx,
 		.influx_period = o->print_count ? 0 : o->print_interval, .engine = ops->name,
 		.pcts = o->pcts_set ? &o->pcts : NULL,

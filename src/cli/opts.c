@@ -21,7 +21,7 @@ enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 /* The ids of the options without a letter: past every letter, so one switch takes all. */
 enum opt_long_id {
 	OPT_ENGINE = 256, OPT_NO_COLOR, OPT_ASCII, OPT_JSON_LINES, OPT_RAW_PERCENTILES,
-	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_PROMETHEUS,
+	OPT_IOSTAT, OPT_FIO_JOB, OPT_SWEEP, OPT_RESPONSE, OPT_LISTEN, OPT_WEB_CONFIG, OPT_PROMETHEUS,
 	OPT_PROMETHEUS_PERIOD, OPT_INFLUX, OPT_CHECK, OPT_CHECK_IOPS, OPT_CHECK_TIMEOUT,
 	OPT_QUALIFY, OPT_BEST_AQU, OPT_LIMIT_AQU, OPT_YES, OPT_NAME, OPT_PERCENTILES,
 	OPT_RECORD, OPT_RECORD_REQUESTS, OPT_REPLAY, OPT_REPORT, OPT_LAYERS, OPT_NO_LAYERS,
@@ -89,6 +89,7 @@ static const struct opt_def opt_table[] = {
 	{ "layers", 0, ARG_NONE, false, OPT_LAYERS },
 	{ "no-layers", 0, ARG_NONE, false, OPT_NO_LAYERS },
 	{ "listen", 0, ARG_REQUIRED, false, OPT_LISTEN },
+	{ "web-config", 0, ARG_REQUIRED, false, OPT_WEB_CONFIG },
 	{ "prometheus", 0, ARG_REQUIRED, false, OPT_PROMETHEUS },
 	{ "prometheus-period", 0, ARG_REQUIRED, false, OPT_PROMETHEUS_PERIOD },
 	{ "influx", 0, ARG_NONE, false, OPT_INFLUX },
@@ -488,6 +489,9 @@ static int opt_apply_fleet(struct opts *o, int id, const char *arg, char *msg, s
 	case OPT_LISTEN:
 		o->listen = arg;
 		break;
+	case OPT_WEB_CONFIG:
+		o->web_config = arg;
+		break;
 	case OPT_PROMETHEUS:
 		o->prometheus = arg;
 		break;
@@ -702,6 +706,7 @@ static enum opts_status opt_apply(struct opts *o, const struct opt_def *d, const
 	case OPT_LAYERS: o->layers = o->layers_set = true; break;
 	case OPT_NO_LAYERS: o->layers = false; o->layers_set = true; break;
 	case OPT_LISTEN:
+	case OPT_WEB_CONFIG:
 	case OPT_PROMETHEUS:
 	case OPT_PROMETHEUS_PERIOD:
 	case OPT_INFLUX:

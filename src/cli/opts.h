@@ -118,6 +118,7 @@ struct opts {
 	bool layers_set;           /* --layers or --no-layers given (--iostat then does not try
 				    * them by itself) */
 	const char *listen;        /* --listen [ADDR:]PORT: the metrics endpoint, or NULL */
+	const char *web_config;    /* --web-config FILE: its TLS, basic auth, headers; or NULL */
 	const char *prometheus;    /* --prometheus FILE.prom: node_exporter textfile, or NULL */
 	uint64_t prometheus_period;/* --prometheus-period, ns (default 10 s) */
 	bool influx;               /* --influx: line protocol on stdout every period */

@@ -117,6 +117,8 @@
 	"                                 with native histograms when asked) on addr\n" \
 	"                                 (127.0.0.1) port; systemd: the socket a\n" \
 	"                                 .socket unit passed\n" \
+	"          -web-config <file>     TLS, basic auth, headers of -listen, in the\n" \
+	"                                 Prometheus exporter-toolkit's web config format\n" \
 	"          -prometheus <file.prom> write the metrics for node_exporter's textfile\n" \
 	"                                 collector every -prometheus-period and at exit\n" \
 	"          -prometheus-period <time> between textfile writes (10s)\n" \

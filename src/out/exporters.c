@@ -100,6 +100,9 @@ int exporters_prepare(struct exporters *x, const struct exporters_cfg *cfg, size
 	x->cap = n;
 	if (cfg->listen && (err = httpd_listen(&x->httpd, cfg->listen, msg, msglen)))
 		return err;
+	if (cfg->listen && cfg->web_config &&
+	    (err = httpd_secure(&x->httpd, cfg->web_config, cfg->warn, msg, msglen)))
+		return err;
 	x->listening = cfg->listen != NULL;
 	return 0;
 }

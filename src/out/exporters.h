@@ -29,6 +29,7 @@
 
 struct exporters_cfg {
 	const char *listen;        /* --listen [ADDR:]PORT, or NULL */
+	const char *web_config;    /* --web-config FILE for the endpoint, or NULL */
 	const char *prom_file;     /* --prometheus FILE.prom, or NULL */
 	uint64_t prom_period;      /* ns between textfile writes */
 	bool influx;               /* --influx: line protocol on stdout every period */

@@ -218,7 +218,13 @@ static int http_header(const char *line, size_t len, struct http_req *req,
 	else if (n == 10 && !strncasecmp(line, "Connection", 10) &&
 		 http_has(line + v, len - v, "keep-alive"))
 		req->keep_alive = true;
-	else if ((n == 14 && !strncasecmp(line, "Content-Length", 14) &&
+	else if (n == 13 && !strncasecmp(line, "Authorization", 13)) {
+		req->auth = line + v;
+		req->auth_len = len - v;
+		while (req->auth_len && (req->auth[req->auth_len - 1] == ' ' ||
+					 req->auth[req->auth_len - 1] == '\t'))
+			req->auth_len--;
+	} else if ((n == 14 && !strncasecmp(line, "Content-Length", 14) &&
 		  strspn(line + v, "0") != len - v) ||
 		 (n == 17 && !strncasecmp(line, "Transfer-Encoding", 17)))
 		req->keep_alive = false; /* a body is never read: the connection closes after it */
@@ -286,10 +292,12 @@ const char *http_reason(int status)
 	switch (status) {
 	case 200: return "OK";
 	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
 	case 408: return "Request Timeout";
 	case 414: return "URI Too Long";
+	case 429: return "Too Many Requests";
 	case 431: return "Request Header Fields Too Large";
 	case 500: return "Internal Server Error";
 	case 503: return "Service Unavailable";
@@ -299,7 +307,7 @@ const char *http_reason(int status)
 }
 
 int http_head(struct sbuf *sb, int status, const char *content_type, size_t body_len,
-	      bool keep_alive)
+	      bool keep_alive, const char *extra)
 {
 	sbuf_printf(sb, "HTTP/1.1 %d %s\r\n", status, http_reason(status));
 	if (content_type)
@@ -307,6 +315,10 @@ int http_head(struct sbuf *sb, int status, const char *content_type, size_t body
 	sbuf_printf(sb, "Content-Length: %zu\r\n", body_len);
 	if (status == 405)
 		sbuf_puts(sb, "Allow: GET, HEAD\r\n");
+	if (status == 401)
+		sbuf_puts(sb, "WWW-Authenticate: Basic\r\n");
+	if (extra)
+		sbuf_puts(sb, extra);
 	sbuf_puts(sb, "Cache-Control: no-store\r\n");
 	sbuf_puts(sb, keep_alive ? "" : "Connection: close\r\n");
 	sbuf_puts(sb, "\r\n");

@@ -28,6 +28,9 @@ struct http_req {
 	bool openmetrics;       /* Accept prefers OpenMetrics to text 0.0.4 */
 	bool protobuf;          /* Accept prefers the protobuf MetricFamily stream to both */
 	bool keep_alive;        /* the connection may serve another request */
+	const char *auth;       /* the Authorization header's value (into the parsed buffer), or
+				 * NULL; auth_len bytes */
+	size_t auth_len;
 };
 
 enum http_parse_result { HTTP_MORE, HTTP_DONE };
@@ -42,11 +45,13 @@ enum http_parse_result http_parse(const char *buf, size_t len, struct http_req *
 
 /*
  * The answer's status line and headers for status (200, 404, ...), a body of
- * body_len bytes of content_type (NULL for none), ending with the blank line.
- * A 405 carries "Allow: GET, HEAD". Returns sb->error.
+ * body_len bytes of content_type (NULL for none), the header lines extra
+ * ("Name: value\r\n"..., NULL for none), ending with the blank line. A 405
+ * carries "Allow: GET, HEAD", a 401 "WWW-Authenticate: Basic". Returns
+ * sb->error.
  */
 int http_head(struct sbuf *sb, int status, const char *content_type, size_t body_len,
-	      bool keep_alive);
+	      bool keep_alive, const char *extra);
 
 /* Reason phrase of a status code ("Not Found"). */
 const char *http_reason(int status);

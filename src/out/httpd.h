@@ -33,6 +33,14 @@
 typedef int (*httpd_render_fn)(void *ctx, struct sbuf *sb, enum promfmt_format f);
 
 struct httpd_conn;
+struct ssl_ctx_st;
+struct webcfg;
+struct webauth;
+
+/* A line for stderr (thread-safe), without "ioprobe: ". */
+typedef void (*httpd_warn_fn)(const char *text);
+
+#define HTTPD_TLS_SAY_NS 60000000000ull  /* failed TLS handshakes: one line a minute at most */
 
 struct httpd {
 	int fd;                       /* the listening socket, -1 when none */
@@ -44,6 +52,18 @@ struct httpd {
 	struct httpd_conn *conn;      /* HTTPD_MAX_CONN slots */
 	_Atomic uint64_t served;      /* answers sent in full */
 	_Atomic uint64_t dropped;     /* connections closed on a timeout or to make room */
+	/* --web-config (httpd_secure), all NULL without it */
+	struct webcfg *web;
+	struct ssl_ctx_st *tls;       /* TLS: every connection is TLS */
+	struct webauth *auth;         /* basic_auth_users' verdicts */
+	char *extra;                  /* http_server_config headers, as header lines */
+	httpd_warn_fn warn;
+	uint64_t tls_said;            /* when a failed handshake was last said (0: never) */
+	uint64_t tls_unsaid;          /* failed handshakes since, not said */
+	uint64_t bucket;              /* rate_limit: ns of tokens in the bucket */
+	uint64_t bucket_at;           /* when it was last filled */
+	_Atomic uint64_t refused;     /* answers 401 and 429 */
+	_Atomic uint64_t tls_failed;  /* failed handshakes, plain HTTP to the TLS port included */
 };
 
 /* The first descriptor systemd passes to a socket-activated service (SD_LISTEN_FDS_START). */
@@ -56,6 +76,16 @@ struct httpd {
  * Returns 0 or -errno with msg filled (no "ioprobe: " prefix).
  */
 int httpd_listen(struct httpd *h, const char *spec, char *msg, size_t msglen);
+
+/*
+ * After httpd_listen: serve as the web configuration file at path (the
+ * Prometheus exporter-toolkit's format, see webcfg.h) says — TLS, basic
+ * authentication, extra headers, a rate limit. Everything it names is read
+ * now. warn says a failed handshake (one line a minute at most, with how many
+ * more there were). Returns 0 or -errno with msg "--web-config PATH[:LINE]: ..."
+ * (-EINVAL: the file's content is wrong).
+ */
+int httpd_secure(struct httpd *h, const char *path, httpd_warn_fn warn, char *msg, size_t msglen);
 
 /* Start serving in a new thread. Returns 0 or -errno. */
 int httpd_start(struct httpd *h, httpd_render_fn render, void *ctx);
