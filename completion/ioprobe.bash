@@ -8,8 +8,8 @@
 # Every option of `ioprobe -h`: long name, short letter (- for none), argument kind
 # (none, or a value hint: count size time seed engine format devices listen promfile
 # check checkiops profile aqu; format and devices are optional and must be attached: -I%T,
-# --time=%T, --iostat=sda; promfile is a path: --prometheus, --record, --replay, --report;
-# profile is db or a path). --yes is offered after two dashes only (after one, -yes is
+# --time=%T, --iostat=sda; promfile is a path: --prometheus, --web-config, --record, --replay,
+# --report; profile is db or a path). --yes is offered after two dashes only (after one, -yes is
 # ioping's -y -e s).
 # ioping 1.3's options first, in its order: on an ambiguous prefix they win, as in ioprobe.
 __ioprobe_opts=(
@@ -26,7 +26,8 @@ __ioprobe_opts=(
 	'fio-job - window' 'sweep - rates'
 	'depth Q count' 'arrivals - arrivals' 'response - none' 'layers - none'
 	'no-layers - none'
-	'listen - listen' 'prometheus - promfile' 'prometheus-period - time' 'influx - none'
+	'listen - listen' 'web-config - promfile' 'prometheus - promfile' 'prometheus-period - time'
+	'influx - none'
 	'check - check' 'check-iops - checkiops' 'check-timeout - time'
 	'qualify - profile' 'best-aqu - aqu' 'limit-aqu - aqu' 'yes - none'
 	'name - names' 'percentiles - percentiles'

@@ -90,8 +90,16 @@ static int tls_identity(SSL_CTX *ctx, const struct webcfg *w, const char *path, 
 		return tls_fail(msg, msglen, path, w->cert_file ? "cert_file" : "cert",
 				w->cert_file);
 	if (w->key_file ? SSL_CTX_use_PrivateKey_file(ctx, w->key_file, SSL_FILETYPE_PEM) != 1 :
-			  tls_inline_key(ctx, w->key) != 0)
-		return tls_fail(msg, msglen, path, w->key_file ? "key_file" : "key", w->key_file);
+			  tls_inline_key(ctx, w->key) != 0) {
+		if (ERR_GET_REASON(ERR_peek_last_error()) != X509_R_KEY_VALUES_MISMATCH)
+			return tls_fail(msg, msglen, path, w->key_file ? "key_file" : "key",
+					w->key_file);
+		ERR_clear_error();
+		snprintf(msg, msglen, "%s: %s%s%s: the key does not match the certificate", path,
+			 w->key_file ? "key_file" : "key", w->key_file ? " " : "",
+			 w->key_file ? w->key_file : "");
+		return -EINVAL;
+	}
 	if (SSL_CTX_check_private_key(ctx) != 1)
 		return tls_fail(msg, msglen, path, "the key does not match the certificate", NULL);
 	return 0;

@@ -13,6 +13,11 @@ fleet_cleanup() {
 }
 at_exit fleet_cleanup
 
+# int_probe PID: SIGINT to the ioprobe that `timeout ... "$IOPROBE"` (PID) runs, once. Not to
+# PID: timeout passes a signal on to its child and again to its whole process group, and an
+# ioprobe already stopping takes a second signal as "quit now" (exit 4).
+int_probe() { pkill -INT -P "$1"; }
+
 # free_port: a TCP port on 127.0.0.1 nobody listens on right now.
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -166,9 +166,10 @@ while read -r letter name arg; do
 	fi
 	comp "--$name" ""
 	if [ "$arg" = arg ] && { [ "$name" = prometheus ] || [ "$name" = qualify ] ||
-		[ "$name" = record ] || [ "$name" = replay ] || [ "$name" = report ]; }; then
-		: # its argument is a path (FILE.prom, a profile file, a recording, a report):
-		  # directories are fine
+		[ "$name" = record ] || [ "$name" = replay ] || [ "$name" = report ] ||
+		[ "$name" = web-config ]; }; then
+		: # its argument is a path (FILE.prom, a profile file, a recording, a report, a web
+		  # configuration): directories are fine
 	elif [ "$arg" = arg ]; then
 		grep -qx target.dir "$OUT" && wrong_arg+=("--$name (takes an argument)")
 	else
