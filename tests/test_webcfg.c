@@ -151,6 +151,9 @@ Test(webcfg, rules_between_keys)
 				 "  client_allowed_sans: [x]\n"),
 			 "5: tls_server_config: client_allowed_sans needs client_auth_type "
 			 "RequireAnyClientCert or RequireAndVerifyClientCert");
+	cr_assert_str_eq(refused("tls_server_config:\n  client_allowed_sans: [x]\n"),
+			 "2: tls_server_config: client_allowed_sans needs client_auth_type "
+			 "RequireAnyClientCert or RequireAndVerifyClientCert", "found by fuzz_webcfg");
 	cr_assert_str_eq(refused("tls_server_config:\n  cert_file: c\n  key_file: k\n"
 				 "  min_version: TLS13\n  max_version: TLS12\n"),
 			 "2: tls_server_config: min_version is above max_version");

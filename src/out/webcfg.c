@@ -423,9 +423,13 @@ static int cfg_validate(struct cfg_ctx *c)
 	}
 	w->tls = w->tls || w->cert_file || w->cert || w->key_file || w->key || w->client_ca_file ||
 		 w->client_ca;
+	if (!w->tls && !w->client_allowed_sans.n)
+		return 0; /* the toolkit ignores the rest without TLS; SANs would seem to restrict */
 	if (!w->tls)
-		return 0;
-	if (!w->cert_file && !w->cert)
+		snprintf(c->msg, c->msglen, "%d: tls_server_config: client_allowed_sans needs "
+			 "client_auth_type RequireAnyClientCert or RequireAndVerifyClientCert",
+			 w->client_allowed_sans.line);
+	else if (!w->cert_file && !w->cert)
 		snprintf(c->msg, c->msglen, "%d: tls_server_config: missing one of cert or cert_file",
 			 line);
 	else if (!w->key_file && !w->key)

@@ -39,8 +39,13 @@ declare -A SOURCES=(
 	[fuzz_diskstats]="disk/diskstats.c disk/iostat.c lib/sbuf.c lib/json.c lib/esc.c disk/verdict.c probe/stats.c lib/fmt.c"
 	[fuzz_mountinfo]="lib/mountinfo.c"
 	[fuzz_recread]="out/recread.c out/recfmt.c lib/jsonr.c lib/msg.c lib/json.c lib/sbuf.c lib/esc.c lib/fmt.c probe/stats.c probe/account.c probe/layerstat.c disk/verdict.c disk/iostat.c disk/diskstats.c"
+	[fuzz_webcfg]="out/webcfg.c out/webauth.c lib/suffix.c"
 )
-ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo fuzz_recread)
+# Libraries a harness links besides libm.
+declare -A LIBS=(
+	[fuzz_webcfg]="-lyaml -lcrypto -lcrypt"
+)
+ALL=(fuzz_opts fuzz_suffix fuzz_diskstats fuzz_mountinfo fuzz_recread fuzz_webcfg)
 if [ $# -gt 0 ]; then
 	HARNESSES=("$@")
 else
@@ -114,7 +119,8 @@ for h in "${HARNESSES[@]}"; do
 			objs+=("$o")
 		done
 		"$CLANG" "${CFLAGS[@]}" -c "$HERE/$h.c" -o "$WORK/obj/$h/$h.o"
-		"$CLANG" "${CFLAGS[@]}" -fsanitize=fuzzer "$WORK/obj/$h/$h.o" "${objs[@]}" -lm -o "$WORK/$h"
+		"$CLANG" "${CFLAGS[@]}" -fsanitize=fuzzer "$WORK/obj/$h/$h.o" "${objs[@]}" -lm ${LIBS[$h]:-} \
+			-o "$WORK/$h"
 	) >"$WORK/$h.build.log" 2>&1 &
 	BUILD_PID[$h]=$!
 done
