@@ -101,6 +101,10 @@ vg() {
 		echo "FAIL - $name: stdout lacks /$EXPECT_OUT/, the path meant to be checked did not run (ioprobe $*)"
 		show_failure "$name"
 		FAIL=$((FAIL + 1))
+	elif [ -n "$EXPECT_ERR" ] && ! grep -Eq -- "$EXPECT_ERR" "$T/$name.err"; then
+		echo "FAIL - $name: stderr lacks /$EXPECT_ERR/, the path meant to be checked did not run (ioprobe $*)"
+		show_failure "$name"
+		FAIL=$((FAIL + 1))
 	else
 		echo "ok - $name: 0 errors, no fd leaked, status $rc in $(($(date +%s) - t0)) s (ioprobe $*)"
 		PASS=$((PASS + 1))
@@ -110,9 +114,11 @@ vg() {
 		echo "$unhandled" | sed 's/^/  | /'
 	fi
 	EXPECT_OUT=
+	EXPECT_ERR=
 }
-# EXPECT_OUT=REGEX before vg: the run's stdout must also match REGEX.
+# EXPECT_OUT=REGEX (EXPECT_ERR=REGEX) before vg: the run's stdout (stderr) must also match it.
 EXPECT_OUT=
+EXPECT_ERR=
 
 # vg_engine NAME FLAG: like vg for -U / -A, skipped when the binary has no such engine,
 # or when valgrind does not implement its syscalls (io_uring needs valgrind >= 3.16).
@@ -167,6 +173,44 @@ vg replay-cut 3 --replay "$T/cut.gz" -q
 vg replay-report 0 --replay "$T/rec.jsonl.gz" --report "$T/rep.html" -q
 vg replay-report-cut 3 --replay "$T/cut.gz" --report "$T/cut.html" -q
 vg record-report 0 --record "$T/rec2.jsonl" --report "$T/rep2.html" -c 5 -i 0.3 -q "$D"
+
+# --web-config: a refused file (the parser's error path), then TLS with basic auth serving
+# right, wrong and plain-HTTP requests (OpenSSL's handshakes, the bcrypt cache) while it runs
+printf 'tls_server_config:\n  cert_file: x.crt\n  cert_fil: y\n' >"$T/bad.yml"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+EXPECT_ERR='bad.yml:3: tls_server_config: unknown key'
+vg web-config-refused 1 --listen "127.0.0.1:$(free_port)" --web-config "$T/bad.yml" -c 1 "$D"
+if command -v openssl >/dev/null && command -v curl >/dev/null && command -v python3 >/dev/null &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/s.key" -out "$T/s.crt" \
+		-subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 -days 2 2>/dev/null; then
+	hash=$(python3 -W ignore -c 'import crypt
+print(crypt.crypt("pw", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)))')
+	printf 'tls_server_config:\n  cert_file: s.crt\n  key_file: s.key\nbasic_auth_users:\n  u: %s\n' \
+		"$hash" >"$T/web.yml"
+	port=$(free_port)
+	( for _ in $(seq 60); do # until it answers (valgrind starts slowly), then a few more
+		curl -fs --cacert "$T/s.crt" -u u:pw -o /dev/null "https://127.0.0.1:$port/metrics" &&
+			break
+		sleep 0.5
+	done
+	curl -s --cacert "$T/s.crt" -u u:no -o /dev/null "https://127.0.0.1:$port/metrics"
+	curl -s -o /dev/null "http://127.0.0.1:$port/metrics"
+	curl -fs --cacert "$T/s.crt" -u u:pw -o "$T/scraped" "https://127.0.0.1:$port/metrics"
+	) &
+	scraper=$!
+	vg web-config-tls 0 --listen "127.0.0.1:$port" --web-config "$T/web.yml" -c 60 -i 0.25 -q "$D"
+	wait "$scraper"
+	if grep -q '^ioprobe_probe_info' "$T/scraped" 2>/dev/null; then
+		echo "ok - web-config-tls: scraped over TLS with basic auth under valgrind"
+		PASS=$((PASS + 1))
+	else
+		echo "FAIL - web-config-tls: no scrape over TLS got the metrics"
+		FAIL=$((FAIL + 1))
+	fi
+else
+	echo "SKIP - web-config-tls: needs openssl, curl and python3"
+	SKIP=$((SKIP + 1))
+fi
 
 # --iostat needs a block device behind the temp dir (not tmpfs, overlay, ...)
 devno=$(stat -c '%Hd:%Ld' "$D" 2>/dev/null)
