@@ -165,6 +165,23 @@ Test(layers, begin_clears_and_publishes_end_closes)
 	cr_assert_eq(l.submit, US);
 }
 
+Test(layers, pid_namespace)
+{
+	struct layers_area a;
+
+	memset(&a, 0xff, sizeof(a));
+	layers_pidns(&a, makedev(0, 4), LAYERS_PIDNS_INIT_INO);
+	cr_assert_eq(a.ns_dev, 0, "the initial namespace: the kernel's numbers");
+	cr_assert_eq(a.ns_ino, 0);
+	layers_pidns(&a, makedev(0, 4), 4026532300ull);
+	cr_assert_eq(a.ns_dev, 4, "nsfs 0:4 in the kernel's encoding");
+	cr_assert_eq(a.ns_ino, 4026532300ull, "a container's namespace: its own numbers");
+	layers_pidns(&a, makedev(0, 300), 4026532301ull);
+	cr_assert_eq(a.ns_dev, 300, "a minor above 255 in the kernel's encoding");
+	layers_pidns(&a, 0, 0);
+	cr_assert_eq(a.ns_ino, 0, "unknown: the kernel's numbers");
+}
+
 Test(layers, dev_encoding)
 {
 	cr_assert_eq(layers_dev(0), 0);

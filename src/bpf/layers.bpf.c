@@ -5,7 +5,8 @@
  * kernels that refuse those still run these). See layers_abi.h for the
  * shared record and src/bpf/layers.h for what the times mean.
  *
- * A bio is the request's when the probing process queues it (its tgid), or,
+ * A bio is the request's when the probing process queues it (its tgid, in its own PID
+ * namespace: a probe in a container knows its own number, not the kernel's), or,
  * when the request's sectors on a block device are known (a block device
  * target, or a file's extent there: layers_map.c), when it lies on that
  * device inside them — a bio held by the cgroup blk-throttle is queued later
@@ -50,13 +51,29 @@ static __always_inline bool bio_known(__u64 bio)
 	return c.found;
 }
 
+/*
+ * The current task's process id as the probe knows its own: the kernel's (the initial PID
+ * namespace's), or, for a probe in a PID namespace of its own (a container), the one in that
+ * namespace (0 for a task outside it, a kernel worker included).
+ */
+static __always_inline __u32 current_tgid(void)
+{
+	struct bpf_pidns_info ns;
+
+	if (!area.ns_ino)
+		return bpf_get_current_pid_tgid() >> 32;
+	if (bpf_get_ns_current_pid_tgid(area.ns_dev, area.ns_ino, &ns, sizeof(ns)))
+		return 0;
+	return ns.tgid;
+}
+
 /* Whether bio is the request's: see the file's comment. Sets *own. */
 static __always_inline bool bio_ours(struct bio *bio, bool *own)
 {
 	__u32 dev = area.dev;
 	__u64 sector, start;
 
-	*own = (bpf_get_current_pid_tgid() >> 32) == area.tgid;
+	*own = current_tgid() == area.tgid;
 	if (!dev)
 		return *own;
 	if (bio->bi_bdev->bd_dev != dev)
@@ -190,7 +207,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(layers_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	if (!area.seq || preempt || area.sleep || prev->tgid != area.tgid)
+	/* prev is the current task still (the tracepoint comes before the switch) */
+	if (!area.seq || preempt || area.sleep || current_tgid() != area.tgid)
 		return 0;
 	area.sleep = bpf_ktime_get_ns();
 	return 0;

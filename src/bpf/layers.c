@@ -12,6 +12,14 @@ void layers_setup(struct layers_area *a, uint32_t tgid, uint32_t dev)
 	a->dev = dev;
 }
 
+void layers_pidns(struct layers_area *a, uint64_t user_dev, uint64_t ino)
+{
+	bool init = !ino || ino == LAYERS_PIDNS_INIT_INO;
+
+	a->ns_dev = init ? 0 : layers_dev(user_dev);
+	a->ns_ino = init ? 0 : ino;
+}
+
 uint32_t layers_dev(uint64_t user_dev)
 {
 	/* glibc's dev_t: major in bits 8-19 and 32-43, minor in bits 0-7 and 20-31 */

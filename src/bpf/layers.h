@@ -45,6 +45,16 @@ struct layer_times {
  */
 void layers_setup(struct layers_area *a, uint32_t tgid, uint32_t dev);
 
+/* The inode of the initial PID namespace (PROC_PID_INIT_INO): the kernel's own numbers. */
+#define LAYERS_PIDNS_INIT_INO 0xEFFFFFFCull
+
+/*
+ * Count a's tgid in the PID namespace whose /proc/self/ns/pid stat gives user_dev and
+ * ino (a probe in a container knows its own number, not the kernel's); the initial
+ * namespace (ino LAYERS_PIDNS_INIT_INO) or ino 0 keeps the kernel's numbers.
+ */
+void layers_pidns(struct layers_area *a, uint64_t user_dev, uint64_t ino);
+
 /* Kernel dev_t encoding (major << 20 | minor) of a user-space dev_t; 0 for 0. */
 uint32_t layers_dev(uint64_t user_dev);
 

@@ -27,6 +27,10 @@ struct layers_area {
 			   * bios are its */
 	__u64 lo, hi;     /* the request's sectors [lo, hi) on dev (partition-relative; empty:
 			   * unknown) */
+	__u64 ns_dev;     /* the PID namespace tgid is counted in (its nsfs dev, kernel encoding,
+			   * and inode); ns_ino 0: the initial one, where the kernel's own
+			   * numbers are tgid's (a container's probe is known by its own) */
+	__u64 ns_ino;
 	/* the programs' (for seq) */
 	__u64 sleep;      /* first time the probing thread went to sleep (sched_switch) */
 	__u64 queue;      /* first block_bio_queue of one of its bios */

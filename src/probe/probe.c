@@ -499,6 +499,9 @@ static void probe_layers_setup(struct probe *p)
 		p->layers_map = NULL;
 	}
 	layers_setup(p->layers, (uint32_t)getpid(), dev);
+	/* getpid() is this PID namespace's number: a probe in a container is known by it */
+	if (!stat("/proc/self/ns/pid", &st))
+		layers_pidns(p->layers, st.st_dev, st.st_ino);
 }
 
 /* --layers: publish request s (its sectors on the device when known) before it starts. */

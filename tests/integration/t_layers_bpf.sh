@@ -102,6 +102,17 @@ check "split: no request without the device" holds 'd["layers"]["no_device"] == 
 probe -c 3 -i 0 -D -s 512k --layers "$L"
 check "split: the summary line" \
 	out_has "^layers avg: submit [0-9.]+ [mun]?s, throttle [0-9.]+ [mun]?s, queue [0-9.]+ [mun]?s, device [0-9.]+ [mun]?s; 4.00 pieces per request; 0 without a device request$"
+# in a PID namespace of its own (a container's probe: getpid() is not the kernel's number),
+# its bios are still its own: the submit layer measured, nothing counted as throttle, and the
+# 4 pieces, as on the host
+probe -c 6 -i 0 -D -s 512k -J --layers "$L"
+HOST_SUBMIT=$(python3 -c 'import json, sys; print(int(json.load(open(sys.argv[1]))[-1]["stat"]["layers"]["submit"]["avg"]))' "$OUT")
+timeout -k 5 60 unshare --pid --fork --mount-proc "$IOPROBE" -c 6 -i 0 -D -s 512k -J --layers \
+	"$L" >"$OUT" 2>"$ERR"
+RC=$?
+check "PID namespace of its own: exit 0" rc_is 0
+check "PID namespace of its own: submit measured (host $HOST_SUBMIT ns), throttle 0, 4 pieces" \
+	holds 'd["layers"]["submit"]["avg"] > 0 and d["layers"]["throttle"]["avg"] == 0 and d["layers"]["pieces"] == 4'
 # the fleet outputs: Prometheus' textfile (ioprobe_layer_seconds per layer, the counters;
 # promtool clean) and the line protocol's layer fields, of the same 20 valid requests
 probe -c 21 -i 0 -D -s 512k --layers --prometheus "$T_TMP/layers.prom" "$L"
