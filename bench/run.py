@@ -303,16 +303,28 @@ def fleet(a):
 
 
 def tree_cpu(pid):
-    """CPU seconds (user + system) of pid's threads and of its live children, now."""
-    tick = os.sysconf("SC_CLK_TCK")
+    """CPU seconds of pid's threads and of its live children's threads, now: the scheduler's
+    own sum_exec_runtime (/proc/TID/schedstat, ns), not utime + stime, which count whole clock
+    ticks and miss the short wake-ups an idle exporter is made of (measured here: ticks showed
+    0.35 % of a core where the scheduler counted 0.50 %)."""
+    def threads(p):
+        return [f"/proc/{p}/task/{t}" for t in os.listdir(f"/proc/{p}/task")]
 
-    def one(p):
-        f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
-        return int(f[11]) + int(f[12])
+    def ns(t):
+        try:
+            return int(open(f"{t}/schedstat").read().split()[0])
+        except (OSError, ValueError, IndexError):
+            return 0  # a thread that ended between the listing and the read
+    tasks = threads(pid)
     kids = []
-    for t in os.listdir(f"/proc/{pid}/task"):
-        kids += open(f"/proc/{pid}/task/{t}/children").read().split()
-    return (one(pid) + sum(one(k) for k in kids)) / tick
+    for t in tasks:
+        kids += open(f"{t}/children").read().split()
+    for k in kids:
+        try:
+            tasks += threads(k)
+        except OSError:
+            pass
+    return sum(ns(t) for t in tasks) / 1e9
 
 
 def idle_cpu(cmd, port, secs):

@@ -495,10 +495,17 @@ static bool httpd_room(struct httpd *h, uint64_t now)
 	return httpd_victim(h, now) != NULL;
 }
 
-/* poll() timeout until the nearest deadline, at most 1 s. */
+/* poll() timeout until the nearest deadline; -1 (none: an idle exporter sleeps until a
+ * client comes or httpd_stop wakes it), else at most 1 s. */
 static int httpd_timeout(const struct httpd *h, uint64_t now)
 {
 	uint64_t next = now + 1000000000ull;
+	bool any = false;
+
+	for (size_t i = 0; i < HTTPD_MAX_CONN && !any; i++)
+		any = h->conn[i].state != CONN_FREE;
+	if (!any)
+		return -1;
 
 	for (size_t i = 0; i < HTTPD_MAX_CONN; i++) {
 		const struct httpd_conn *c = &h->conn[i];

@@ -8,8 +8,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "procstat.h"
 #include "readfile.h"
+
+/*
+ * A file every watched thread shares (its CPU cgroup's cpu.stat, the host's PSI) is read once
+ * for the targets a judging tick reads one after another: a read this young is used again.
+ */
+#define CPUWAIT_SHARED_NS 50000000ull
+
+struct cpuwait_seen {
+	uint64_t at;        /* when it was read (0: never) */
+	char path[256];     /* a longer path is read each time (it never compares equal) */
+	bool ok;
+	uint64_t v;
+};
 
 void cpuwait_init(struct cpuwait *c)
 {
@@ -81,6 +95,23 @@ static bool cpuwait_get(const char *path, int (*fn)(const char *, uint64_t *), u
 	return ok;
 }
 
+/* cpuwait_get for a file the watched threads share, through slot (one per file kind). */
+static bool cpuwait_get_shared(struct cpuwait_seen *slot, const char *path,
+			       int (*fn)(const char *, uint64_t *), uint64_t *v)
+{
+	uint64_t now = clock_now();
+
+	if (slot->at && now - slot->at < CPUWAIT_SHARED_NS && !strcmp(slot->path, path)) {
+		*v = slot->v;
+		return slot->ok;
+	}
+	slot->ok = cpuwait_get(path, fn, &slot->v);
+	slot->at = now;
+	snprintf(slot->path, sizeof(slot->path), "%s", path);
+	*v = slot->v;
+	return slot->ok;
+}
+
 static int cpuwait_schedstat_wait(const char *text, uint64_t *wait)
 {
 	uint64_t run;
@@ -90,6 +121,7 @@ static int cpuwait_schedstat_wait(const char *text, uint64_t *wait)
 
 void cpuwait_read(struct cpuwait *c, pid_t pid, struct cpuwait_delta *d)
 {
+	static __thread struct cpuwait_seen group, host; /* the judging thread's */
 	char path[64];
 	uint64_t wait = 0, thr = 0, some = 0;
 	bool same = pid && pid == c->pid, hw, ht, hh;
@@ -99,8 +131,8 @@ void cpuwait_read(struct cpuwait *c, pid_t pid, struct cpuwait_delta *d)
 		cpuwait_find_group(c, pid);
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
 	hw = pid && cpuwait_get(path, cpuwait_schedstat_wait, &wait);
-	ht = pid && cpuwait_get(c->cpustat, procstat_cpu_throttled, &thr);
-	hh = cpuwait_get("/proc/pressure/cpu", procstat_psi_some, &some);
+	ht = pid && cpuwait_get_shared(&group, c->cpustat, procstat_cpu_throttled, &thr);
+	hh = cpuwait_get_shared(&host, "/proc/pressure/cpu", procstat_psi_some, &some);
 	/* a new thread's run delay starts at 0 when it is born: all of it is new */
 	d->have_wait = hw && (!same || (c->have_wait && wait >= c->wait_ns));
 	d->wait_ns = d->have_wait ? wait - (same ? c->wait_ns : 0) : 0;

@@ -50,7 +50,9 @@ void cpuwait_init(struct cpuwait *c);
  * the previous read: for a pid read for the first time, its run delay since
  * it was born (pid is a new prober's) and its group's throttling unknown; the
  * host's pressure since the previous read of any pid (a first read with pid 0
- * sets its start). Never fails: what cannot be read is unknown.
+ * sets its start). Never fails: what cannot be read is unknown. The files
+ * every thread shares (the group's cpu.stat, the host's PSI) are read once
+ * for the calls one thread makes within 50 ms (a judging tick's targets).
  */
 void cpuwait_read(struct cpuwait *c, pid_t pid, struct cpuwait_delta *d);
 

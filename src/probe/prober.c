@@ -36,8 +36,10 @@
 #define PROBER_TALLIES_ALL (4u * PROBER_TALLIES) /* ...the probers of one run together at most */
 #define PROBER_TEXTS 16       /* warnings waiting (a power of two) */
 #define PROBER_TEXT_LEN 256   /* a warning's text at most (probe_warn's buffer) */
-#define PROBER_WAKE_GAP_NS 10000000ull /* the child wakes the caller at most every 10 ms... */
-#define PROBER_POLL_MS 20     /* ...which looks this often after a stop... */
+#define PROBER_WAKE_GAP_NS 10000000ull /* the child wakes a busy caller at most every 10 ms,
+					* an idle one (idle_wait) at every record... */
+#define PROBER_POLL_MS 20     /* ...which looks this often after a stop or while busy... */
+#define PROBER_BUSY_NS 100000000ull /* ...busy: records found twice within this */
 /*
  * ...and otherwise when the child wakes it, the child ends (its pidfd), a stop is notified
  * (prober_notify_stop) or this long passed (the idle callback's cadence: the hang watchdog's
@@ -77,6 +79,7 @@ struct prober_shm {
 	volatile sig_atomic_t stop; /* the child's stop flag, set by the caller */
 	_Atomic int state;          /* enum prober_state, the child's */
 	atomic_bool waiting;        /* the caller sleeps on the eventfd */
+	atomic_bool idle_wait;      /* ...for long (PROBER_IDLE_MS): wake it at every record */
 	_Atomic uint64_t last_wake; /* monotonic ns of the child's last eventfd write */
 	int wake_fd;
 	_Atomic pid_t child;        /* the running child's pid, 0 when none */
@@ -171,12 +174,15 @@ static void prober_wake(struct prober_shm *m, bool force)
 {
 	uint64_t now, one = 1;
 
-	if (!atomic_load_explicit(&m->waiting, memory_order_acquire))
+	/* the record pushed before, the caller's flags after: pairs with prober_sleep's fence
+	 * (either it sees the record before it sleeps, or this sees it waiting) */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!atomic_load_explicit(&m->waiting, memory_order_relaxed))
 		return; /* the caller is busy reading: no clock read, no syscall */
 	now = clock_now();
-	if (!force && now - atomic_load_explicit(&m->last_wake, memory_order_relaxed) <
-			      PROBER_WAKE_GAP_NS)
-		return;
+	if (!force && !atomic_load_explicit(&m->idle_wait, memory_order_relaxed) &&
+	    now - atomic_load_explicit(&m->last_wake, memory_order_relaxed) < PROBER_WAKE_GAP_NS)
+		return; /* a busy caller looks again within PROBER_POLL_MS */
 	atomic_store_explicit(&m->last_wake, now, memory_order_relaxed);
 	atomic_store_explicit(&m->waiting, false, memory_order_relaxed);
 	if (write(m->wake_fd, &one, sizeof(one)) < 0) {
@@ -391,9 +397,9 @@ void prober_notify_stop(void)
 /*
  * Sleep on the eventfd until the child wakes us, it ends (pidfd; -1: unknown), a stop is
  * notified (once seen, *stop_seen: the notice stays readable) or the wait passed: the idle
- * one, or PROBER_POLL_MS while stopping, while records come (busy: the last look found some;
- * or the child's last wake is recent, so it may not wake us for the next) or when an end
- * could go unheard.
+ * one (the child then wakes us at every record: idle_wait), or PROBER_POLL_MS while
+ * stopping, while records come (busy: looks found some twice within PROBER_BUSY_NS; the
+ * child then wakes us at most every PROBER_WAKE_GAP_NS) or when an end could go unheard.
  */
 static void prober_sleep(struct prober_shm *m, int pidfd, bool *stop_seen, bool stopping,
 			 bool busy)
@@ -403,15 +409,13 @@ static void prober_sleep(struct prober_shm *m, int pidfd, bool *stop_seen, bool 
 		{ .fd = m->wake_fd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN },
 		{ .fd = *stop_seen ? -1 : sfd, .events = POLLIN }, /* a negative fd is skipped */
 	};
-	/* the child wakes us at most every PROBER_WAKE_GAP_NS: a record it pushed less than that
-	 * after its last wake is found by looking again soon, not in a second */
-	bool recent = clock_now() - atomic_load_explicit(&m->last_wake, memory_order_relaxed) <
-		      2 * PROBER_WAKE_GAP_NS;
-	int wait = stopping || busy || recent || pidfd < 0 || sfd < 0 || *stop_seen ?
-			   PROBER_POLL_MS : PROBER_IDLE_MS;
+	bool idle = !(stopping || busy || pidfd < 0 || sfd < 0 || *stop_seen);
+	int wait = idle ? PROBER_IDLE_MS : PROBER_POLL_MS;
 	uint64_t v;
 
-	atomic_store_explicit(&m->waiting, true, memory_order_release);
+	atomic_store_explicit(&m->idle_wait, idle, memory_order_relaxed);
+	atomic_store_explicit(&m->waiting, true, memory_order_relaxed);
+	atomic_thread_fence(memory_order_seq_cst); /* pairs with prober_wake's */
 	if (ring_count(&m->recs) == 0 && atomic_load(&m->state) == PROBER_RUNNING &&
 	    poll(pfd, 3, wait) > 0 && (pfd[2].revents & POLLIN))
 		*stop_seen = true; /* EINTR (a stop signal) is a wake-up too */
@@ -486,7 +490,7 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 {
 	struct prober_shm *m = prober_shm_of(p);
 	struct engine *engine = p->engine;
-	uint64_t stop_at = 0, kicked = 0;
+	uint64_t stop_at = 0, kicked = 0, last_found = 0;
 	int ret, sink_err = 0, status = 0, pidfd;
 	bool stop_seen = false;
 	pid_t pid;
@@ -522,7 +526,15 @@ int prober_run(struct probe *p, const struct probe_sink *sink, const volatile si
 	pthread_once(&prober_stop_once, prober_stop_make);
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1 (before Linux 5.3): looked for often */
 	for (;;) {
-		bool reaped, busy = ring_count(&m->recs) > 0; /* records came since the last look */
+		/* records came since the last look, and at the look before (a stream, not one) */
+		bool reaped, found = ring_count(&m->recs) > 0, busy = false;
+
+		if (found) {
+			uint64_t now = clock_now();
+
+			busy = now - last_found < PROBER_BUSY_NS;
+			last_found = now;
+		}
 
 		prober_drain(m, sink, &sink_err);
 		reaped = waitpid(pid, &status, WNOHANG) == pid;

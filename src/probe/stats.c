@@ -236,6 +236,8 @@ uint64_t stats_percentile(const struct stats *s, double p)
 
 	if (s->count == 0)
 		return 0;
+	if (s->count == 1)
+		return s->min; /* every percentile of one sample (an idle exporter's interval) */
 	if (!(p > 0.0))
 		return s->min;
 	if (p >= 100.0)

@@ -41,9 +41,23 @@ bool watchdog_due(struct watchdog_seen *w, uint64_t since, uint64_t now, uint64_
 	return true;
 }
 
-/* One look at probe i's request in flight; warns when it has been there long enough. */
-static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_seen *w,
-			  uint64_t first_warn, const char *prefix)
+uint64_t watchdog_wait(const struct watchdog_seen *w, uint64_t since, uint64_t now,
+		       uint64_t first_warn)
+{
+	uint64_t due;
+
+	if (!since || since != w->warned_for)
+		return first_warn; /* none, or a new one: due first_warn after its start at least */
+	due = since + w->next;
+	return due > now ? due - now : 0;
+}
+
+/*
+ * One look at probe i's request in flight; warns when it has been there long enough.
+ * Returns ns until it can next be due (watchdog_wait).
+ */
+static uint64_t watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_seen *w,
+			      uint64_t first_warn, const char *prefix)
 {
 	uint64_t since = atomic_load_explicit(&pg->ctl[i].inflight, memory_order_relaxed);
 	uint64_t now = clock_now();
@@ -57,11 +71,13 @@ static void watchdog_look(struct watchdog_page *pg, size_t i, struct watchdog_se
 			out_write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n :
 						       sizeof(line) - 1);
 	}
+	return watchdog_wait(w, since, now, first_warn);
 }
 
 /*
- * The child: every 100 ms a look at each probe's request in flight, until done or the parent
- * is gone. death: SIGKILL it when the thread that forked it ends (only when that is the main
+ * The child: a look at each probe's request in flight, then a nap until the first of them
+ * can be due (a warning comes on time, and an idle run wakes it once a second, not ten
+ * times), until done or the parent is gone. death: SIGKILL it when the thread that forked it ends (only when that is the main
  * thread: a target's thread ends before the run; getppid() tells the parent's end then).
  */
 static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_warn,
@@ -85,11 +101,17 @@ static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_wa
 	if (death)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	while (seen && !atomic_load(&pg->done) && getppid() == parent) {
-		struct timespec ts = { 0, 100000000L };
+		uint64_t nap = first_warn < WATCHDOG_NAP_MAX_NS ? first_warn : WATCHDOG_NAP_MAX_NS;
+		struct timespec ts;
 
+		for (size_t i = 0; i < n; i++) {
+			uint64_t wait = watchdog_look(pg, i, &seen[i], first_warn, prefix[i]);
+
+			nap = wait < nap ? wait : nap;
+		}
+		nap = nap < 1000000ull ? 1000000ull : nap; /* 1 ms at least: never a busy loop */
+		ts = (struct timespec){ (time_t)(nap / 1000000000ull), (long)(nap % 1000000000ull) };
 		nanosleep(&ts, NULL);
-		for (size_t i = 0; i < n; i++)
-			watchdog_look(pg, i, &seen[i], first_warn, prefix[i]);
 	}
 	_exit(0);
 }
@@ -209,7 +231,7 @@ void watchdog_stop(struct watchdog *w)
 	atomic_store(&pg->done, 1);
 	pid = atomic_load(&w->pid);
 	if (pid > 0) {
-		kill(pid, SIGKILL); /* no need to wait out its 100 ms nap */
+		kill(pid, SIGKILL); /* no need to wait out its nap */
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}

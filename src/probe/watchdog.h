@@ -37,6 +37,17 @@ struct watchdog_seen {
  */
 bool watchdog_due(struct watchdog_seen *w, uint64_t since, uint64_t now, uint64_t first_warn);
 
+/*
+ * After watchdog_due(w, since, now, first_warn): ns from now until this probe can next be
+ * due — its request's next warning, or, with none in flight (or one not seen yet), a
+ * request starting now at the earliest (first_warn). 0 when due already.
+ */
+uint64_t watchdog_wait(const struct watchdog_seen *w, uint64_t since, uint64_t now,
+		       uint64_t first_warn);
+
+/* The watchdog child's longest nap: how late it sees the parent's end without PDEATHSIG. */
+#define WATCHDOG_NAP_MAX_NS 1000000000ull
+
 struct watchdog {
 	struct probe_ctl *ctl; /* on a shared page: give ctl[i] to probe i (p->ctl) */
 	_Atomic pid_t pid;     /* the child, or 0 when none runs */
