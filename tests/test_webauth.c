@@ -24,7 +24,7 @@ static void setup(void)
 	const char *hash;
 
 	cr_assert_not_null(crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt)));
-	hash = crypt_r("s3cret:x", salt, &cd);
+	hash = crypt_rn("s3cret:x", salt, &cd, (int)sizeof(cd));
 	cr_assert_not_null(hash);
 	snprintf(text, sizeof(text), "basic_auth_users:\n  alice: '%s'\n", hash);
 	cr_assert_eq(webcfg_parse(text, strlen(text), "", &cfg, msg, sizeof(msg)), 0, "%s", msg);

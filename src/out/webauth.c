@@ -91,7 +91,8 @@ static bool webauth_bcrypt(struct webauth *a, const char *hash, const char *pass
 	memcpy(pw, pass, plen);
 	pw[plen] = '\0';
 	a->bcrypts++;
-	out = crypt_r(pw, hash, a->cd);
+	/* crypt_rn: NULL on failure; not crypt_r, whose ASan interceptor (GCC 12) calls NULL */
+	out = crypt_rn(pw, hash, a->cd, (int)sizeof(*a->cd));
 	OPENSSL_cleanse(pw, sizeof(pw));
 	return out && strlen(out) == strlen(hash) && !CRYPTO_memcmp(out, hash, strlen(hash));
 }

@@ -1,6 +1,6 @@
 /*
  * webauth: HTTP Basic authentication against --web-config's basic_auth_users
- * (bcrypt hashes, verified with libcrypt's crypt_r). bcrypt is slow on
+ * (bcrypt hashes, verified with libcrypt's crypt_rn). bcrypt is slow on
  * purpose (tens of ms at cost 10), and Prometheus sends the same credentials
  * every scrape, so a verdict is remembered: WEBAUTH_CACHE entries keyed by a
  * SHA-256 of the user, the hash and the password (never the password itself),
@@ -28,7 +28,7 @@ struct webauth {
 	struct webauth_entry e[WEBAUTH_CACHE];
 	uint64_t uses;
 	uint64_t bcrypts;        /* hashes computed (the cache's misses) */
-	struct crypt_data *cd;   /* crypt_r's work area (32 KiB) */
+	struct crypt_data *cd;   /* crypt_rn's work area (32 KiB) */
 };
 
 /* Allocate a's work area. Returns 0 or -ENOMEM. */

@@ -38,18 +38,27 @@ wait_http() {
 # 127.0.0.1:PORT every second (its data in $T_TMP); returns once it is ready (30 s at most).
 start_prometheus() {
 	cat >"$T_TMP/prom.yml" <<EOT
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
 scrape_configs:
   - job_name: ioprobe
     static_configs:
       - targets: ['127.0.0.1:$1']
 EOT
-	prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/promdata" \
-		--web.listen-address="127.0.0.1:$2" >"$T_TMP/prom.log" 2>&1 &
+	run_prometheus "$2"
+}
+
+# run_prometheus PPORT: Debian's prometheus on 127.0.0.1:PPORT with the scrape configs in
+# $T_TMP/prom.yml (scrapes and rules every second: a global section is put before them); ready
+# or fails in 30 s.
+run_prometheus() {
+	{
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n'
+		printf '  evaluation_interval: 1s\n'
+		cat "$T_TMP/prom.yml"
+	} >"$T_TMP/prom.full.yml"
+	prometheus --config.file="$T_TMP/prom.full.yml" --storage.tsdb.path="$T_TMP/promdata" \
+		--web.listen-address="127.0.0.1:$1" >"$T_TMP/prom.log" 2>&1 &
 	FLEET_BG+=("$!")
-	wait_http "http://127.0.0.1:$2/-/ready" 30
+	wait_http "http://127.0.0.1:$1/-/ready" 30
 }
 
 # scrape_both PORT: /metrics as text 0.0.4 into $T_TMP/text.out and as

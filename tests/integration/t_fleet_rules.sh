@@ -181,10 +181,6 @@ TF_PID=$!
 FLEET_BG+=("$!")
 check "ioprobe --listen comes up" wait_http "http://127.0.0.1:$PORT/metrics"
 cat >"$T_TMP/prom.yml" <<EOT
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-  evaluation_interval: 1s
 rule_files:
   - $RULES
 scrape_configs:
@@ -195,10 +191,7 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$NPORT']
 EOT
-prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/promdata" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$T_TMP/prom.log" 2>&1 &
-FLEET_BG+=("$!")
-check "prometheus with the rules comes up" wait_http "http://127.0.0.1:$PPORT/-/ready" 30
+check "prometheus with the rules comes up" run_prometheus "$PPORT"
 
 # api PATH [curl args...]: GET a Prometheus API path, the JSON on stdout.
 api() {

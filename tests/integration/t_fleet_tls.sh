@@ -66,6 +66,15 @@ probe -c 1 --web-config "$W" "$T_TMP/data"
 check "--web-config without --listen: exit 1" rc_is 1
 check "--web-config without --listen: says so" err_has "^ioprobe: --web-config needs --listen$"
 
+# serve: ioprobe --listen on a free PORT with the web configuration in $W (PID: its timeout)
+serve() {
+	PORT=$(free_port)
+	timeout -k 5 90 "$IOPROBE" -i 100ms -w 60 --listen "127.0.0.1:$PORT" --web-config "$W" \
+		"$T_TMP/data" >"$OUT" 2>"$ERR" &
+	PID=$!
+	FLEET_BG+=("$PID")
+}
+
 # ---- TLS and basic auth: curl ----
 cat >"$W" <<EOT
 tls_server_config:
@@ -78,11 +87,7 @@ http_server_config:
 basic_auth_users:
   alice: '$HASH'
 EOT
-PORT=$(free_port)
-timeout -k 5 90 "$IOPROBE" -i 100ms -w 60 --listen "127.0.0.1:$PORT" --web-config "$W" \
-	"$T_TMP/data" >"$OUT" 2>"$ERR" &
-PID=$!
-FLEET_BG+=("$PID")
+serve
 U=https://127.0.0.1:$PORT/metrics
 cu() { curl -s --max-time 5 --cacert "$C/ca.crt" "$@"; }
 check "the TLS endpoint answers alice" poll_until 10 cu -f -o /dev/null -u alice:s3cret "$U"
@@ -130,11 +135,7 @@ tls_server_config:
   client_ca_file: certs/ca.crt
   client_allowed_sans: [prometheus.test]
 EOT
-PORT=$(free_port)
-timeout -k 5 90 "$IOPROBE" -i 100ms -w 60 --listen "127.0.0.1:$PORT" --web-config "$W" \
-	"$T_TMP/data" >"$OUT" 2>"$ERR" &
-PID=$!
-FLEET_BG+=("$PID")
+serve
 U=https://127.0.0.1:$PORT/metrics
 check "a client certificate of the CA with an allowed SAN: 200" \
 	poll_until 10 cu -f -o /dev/null --cert "$C/client.crt" --key "$C/client.key" "$U"
@@ -151,11 +152,7 @@ wait "$PID"
 
 # ---- rate_limit: a bucket of 2, one more a minute ----
 printf 'rate_limit:\n  interval: 1m\n  burst: 2\n' >"$W"
-PORT=$(free_port)
-timeout -k 5 90 "$IOPROBE" -i 100ms -w 60 --listen "127.0.0.1:$PORT" --web-config "$W" \
-	"$T_TMP/data" >"$OUT" 2>"$ERR" &
-PID=$!
-FLEET_BG+=("$PID")
+serve
 check "rate_limit (plain HTTP): the first request" \
 	poll_until 10 curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/metrics"
 codes=$(for _ in 1 2; do curl -s -o /dev/null -w '%{http_code} ' --max-time 2 \
@@ -172,18 +169,11 @@ tls_server_config:
 basic_auth_users:
   prometheus: '$HASH'
 EOT
-PORT=$(free_port)
+serve
 PPORT=$(free_port)
-timeout -k 5 90 "$IOPROBE" -i 100ms -w 60 --listen "127.0.0.1:$PORT" --web-config "$W" \
-	"$T_TMP/data" >"$OUT" 2>"$ERR" &
-PID=$!
-FLEET_BG+=("$PID")
 printf 's3cret' >"$T_TMP/pass"
 printf 'nope' >"$T_TMP/wrong"
 cat >"$T_TMP/prom.yml" <<EOT
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
 scrape_configs:
   - job_name: ioprobe
     scheme: https
@@ -204,10 +194,7 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$PORT']
 EOT
-prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/promdata" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$T_TMP/prom.log" 2>&1 &
-FLEET_BG+=("$!")
-check "prometheus comes up" wait_http "http://127.0.0.1:$PPORT/-/ready" 30
+check "prometheus comes up" run_prometheus "$PPORT"
 q() { prom_query "$PPORT" "$1" value; }
 up_is() { [ "$(q "up{job=\"$1\"}")" = "$2" ]; }
 check "prometheus over TLS with basic auth: up 1" poll_until 20 up_is ioprobe 1
