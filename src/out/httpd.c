@@ -149,14 +149,22 @@ static enum promfmt_format httpd_format(const struct http_req *req)
  * rate_limit: a token bucket of burst tokens, one more every interval (Go's
  * rate.Limiter as the toolkit sets it). Does this request find it empty?
  */
+/* The bucket's size in ns: burst intervals (saturated: 2^32 bursts of a day do not fit). */
+static uint64_t httpd_bucket_cap(const struct webcfg *w)
+{
+	if (!w->rate_interval)
+		return 0;
+	return w->rate_burst > UINT64_MAX / w->rate_interval ? UINT64_MAX :
+							       w->rate_burst * w->rate_interval;
+}
+
 static bool httpd_limited(struct httpd *h)
 {
-	uint64_t now = clock_now(), cap = h->web->rate_burst * h->web->rate_interval;
+	uint64_t now = clock_now(), cap = httpd_bucket_cap(h->web), add = now - h->bucket_at;
 
 	if (!h->web->rate_interval)
 		return false;
-	h->bucket += now - h->bucket_at;
-	h->bucket = h->bucket > cap ? cap : h->bucket;
+	h->bucket = add > cap - h->bucket ? cap : h->bucket + add; /* bucket <= cap */
 	h->bucket_at = now;
 	if (h->bucket < h->web->rate_interval)
 		return true;
@@ -684,7 +692,7 @@ int httpd_secure(struct httpd *h, const char *path, httpd_warn_fn warn, char *ms
 		snprintf(msg, msglen, "--web-config %s", why);
 		return err;
 	}
-	h->bucket = h->web->rate_burst * h->web->rate_interval; /* the bucket starts full */
+	h->bucket = httpd_bucket_cap(h->web); /* the bucket starts full */
 	h->bucket_at = clock_now();
 	return 0;
 }
