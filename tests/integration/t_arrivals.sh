@@ -5,7 +5,8 @@
 # capacity, the fixed schedule is D/D/1 (no request waits: response time = service time) and
 # Poisson arrivals are M/D/1, whose mean response time is S (1 + rho / (2 (1 - rho))) = 3 S at
 # rho 0.8 (the Pollaczek-Khinchine formula for deterministic service). Checked: the measured
-# mean within 25 % of that, and at least 1.5 x the fixed schedule's. Refusals first.
+# mean within 25 % of that for the service time measured unpaced or as the fixed schedule's
+# mean response, and at least 1.5 x the fixed schedule's. Refusals first.
 . "$(dirname "$0")/lib.sh"
 require_fuse
 require_loop
@@ -68,9 +69,17 @@ arrivals() {
 	RP=$(jstat 'd["response"]["avg"]')
 	N=$(jstat 'd["response"]["count"]')
 	check "poisson at rho 0.8: exit 0 ($N requests, 12 s)" rc_is 0
-	echo "# mean response: fixed $RF ns, poisson $RP ns, M/D/1 $((3 * ${S%.*})) ns"
-	check "poisson: the mean response within 25 % of M/D/1's 3 S ($RP ns against $((3 * ${S%.*})) ns)" \
-		python3 -c "import sys; sys.exit(not abs($RP - 3 * $S) <= 0.25 * 3 * $S)"
+	# M/D/1 for the service time measured either way: unpaced at depth 1 (S, rho 0.8), or
+	# as the fixed schedule's mean response (D/D/1: nothing waits; rho = it / the gap). The two
+	# differ by a tenth on a busy host (one CI run: 8.0 ms unpaced, 7.2 ms paced), and the
+	# model is steep in rho (0.72 or 0.8: 16 or 24 ms): the mean must be within 25 % of the
+	# band between them
+	MD1=$(python3 -c "
+def md1(s, r): return s * (1 + r / (2 * (1 - r))) if r < 1 else float('inf')
+print(int(md1($S, 0.8)), int(min(md1($RF, $RF / $IV), 1e12)))")
+	echo "# mean response: fixed $RF ns, poisson $RP ns, M/D/1 ${MD1% *} ns (S) / ${MD1#* } ns (fixed's)"
+	check "poisson: the mean response within 25 % of M/D/1's (${RP} ns against ${MD1% *} / ${MD1#* } ns)" \
+		python3 -c "import sys; a, b = $(echo "$MD1" | tr ' ' ','); sys.exit(not 0.75 * min(a, b) <= $RP <= 1.25 * max(a, b))"
 	check "poisson: at least 1.5 x the fixed schedule's ($RP ns against $RF ns)" \
 		python3 -c "import sys; sys.exit(not $RP >= 1.5 * $RF)"
 	check "poisson: the asked mean rate kept (within 10 %: $N requests in 12 s at one a $IV ns)" \
