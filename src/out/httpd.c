@@ -185,8 +185,6 @@ static void conn_answer(struct httpd *h, struct httpd_conn *c, const struct http
 	else if (!status && h->web && h->web->n_users &&
 		 !(req->auth && webauth_check(h->auth, h->web, req->auth, req->auth_len)))
 		status = 401;
-	if (status == 401 || status == 429)
-		atomic_fetch_add(&h->refused, 1);
 	if (!status && req->route == HTTP_ROUTE_NONE)
 		status = 404;
 	else if (!status && !req->get)
@@ -349,7 +347,6 @@ static void httpd_tls_failed(struct httpd *h, const struct httpd_conn *c, const 
 	char addr[INET6_ADDRSTRLEN] = "?", text[400], more[64] = "";
 	unsigned port = 0;
 
-	atomic_fetch_add(&h->tls_failed, 1);
 	if (h->tls_said && now - h->tls_said < HTTPD_TLS_SAY_NS) {
 		h->tls_unsaid++;
 		return;

@@ -62,8 +62,6 @@ struct httpd {
 	uint64_t tls_unsaid;          /* failed handshakes since, not said */
 	uint64_t bucket;              /* rate_limit: ns of tokens in the bucket */
 	uint64_t bucket_at;           /* when it was last filled */
-	_Atomic uint64_t refused;     /* answers 401 and 429 */
-	_Atomic uint64_t tls_failed;  /* failed handshakes, plain HTTP to the TLS port included */
 };
 
 /* The first descriptor systemd passes to a socket-activated service (SD_LISTEN_FDS_START). */

@@ -174,13 +174,12 @@ static int tls_ciphers(SSL_CTX *ctx, const struct webcfg *w, const char *path, c
 
 	for (size_t i = 0; i < w->cipher_suites.n; i++) {
 		const char *std = w->cipher_suites.item[i];
-		const char *name = OPENSSL_cipher_name(std);
+		/* TLS 1.3's suites keep their IANA names in OpenSSL */
 		bool is13 = !strncmp(std, "TLS_AES_", 8) || !strncmp(std, "TLS_CHACHA20_", 13);
+		const char *name = is13 ? std : OPENSSL_cipher_name(std);
 		char *list = is13 ? v13 : old;
 		size_t size = is13 ? sizeof(v13) : sizeof(old), used = strlen(list);
 
-		if (is13)
-			name = std;
 		if (!name || !strcmp(name, "(NONE)") ||
 		    (size_t)snprintf(list + used, size - used, "%s%s", used ? ":" : "", name) >=
 			    size - used) {

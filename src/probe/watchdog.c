@@ -77,8 +77,9 @@ static uint64_t watchdog_look(struct watchdog_page *pg, size_t i, struct watchdo
 /*
  * The child: a look at each probe's request in flight, then a nap until the first of them
  * can be due (a warning comes on time, and an idle run wakes it once a second, not ten
- * times), until done or the parent is gone. death: SIGKILL it when the thread that forked it ends (only when that is the main
- * thread: a target's thread ends before the run; getppid() tells the parent's end then).
+ * times), until done or the parent is gone. death: SIGKILL it when the thread that forked it
+ * ends (only when that is the main thread: a target's thread ends before the run; getppid()
+ * tells the parent's end then).
  */
 static void watchdog_child(struct watchdog_page *pg, size_t n, uint64_t first_warn,
 			   const char *const *prefix, pid_t parent, bool death)
